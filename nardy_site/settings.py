@@ -1,0 +1,160 @@
+"""Django settings for the Nardy tournament service.
+
+Everything comes from environment variables (see the table in README.md), with defaults that make
+a fresh checkout run locally: DEBUG on, a SQLite file in the project, Celery in eager mode. A
+malformed value stops start-up with ImproperlyConfigured naming the variable.
+"""
+
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from nardy_site.env import (
+    env_bool,
+    env_broker_url,
+    env_database,
+    env_int,
+    env_list,
+    env_str,
+    env_timezone,
+    env_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# --- Core -------------------------------------------------------------------------------------
+
+# On by default so that `make run` works on a fresh clone; production sets DJANGO_DEBUG=0.
+DEBUG = env_bool("DJANGO_DEBUG", True)
+
+SECRET_KEY = env_str("DJANGO_SECRET_KEY")
+if SECRET_KEY is None:
+    if not DEBUG:
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY: required when DJANGO_DEBUG is off")
+    SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
+
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS",
+    ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else [],
+)
+if not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS: required when DJANGO_DEBUG is off")
+
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "nardy_site.health",
+    "games",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "nardy_site.urls"
+WSGI_APPLICATION = "nardy_site.wsgi.application"
+ASGI_APPLICATION = "nardy_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------------------------
+
+DATABASES = {
+    "default": env_database(
+        "DATABASE_URL",
+        {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"},
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    _sqlite_name = Path(DATABASES["default"]["NAME"])
+    if str(_sqlite_name) != ":memory:":
+        # A file, not the in-memory default, so that a Celery worker started by the integration
+        # test (another process) sees the same test database.
+        DATABASES["default"]["TEST"] = {
+            "NAME": _sqlite_name.with_name(f"test_{_sqlite_name.name}"),
+        }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- Internationalisation ---------------------------------------------------------------------
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", _("English")),
+    ("ru", _("Russian")),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = env_timezone("TIME_ZONE", "UTC")
+USE_TZ = True
+
+# --- Static files (served by WhiteNoise) ------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # The manifest storage needs `manage.py collectstatic`, which production runs on deploy.
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
+    },
+}
+# Look for files on each request in local mode (as runserver does) instead of scanning STATIC_ROOT
+# once at start-up, which only exists after collectstatic.
+WHITENOISE_AUTOREFRESH = DEBUG
+
+# --- Celery -----------------------------------------------------------------------------------
+
+# Unset broker: eager mode, tasks run in-process when enqueued and their exceptions propagate.
+_broker_url = env_broker_url("CELERY_BROKER_URL")
+CELERY_TASK_ALWAYS_EAGER = _broker_url is None
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BROKER_URL = _broker_url or "memory://"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_RESULT_BACKEND = env_url("CELERY_RESULT_BACKEND")
+CELERY_TASK_IGNORE_RESULT = CELERY_RESULT_BACKEND is None
+# Tasks are written to be safe to run twice, so a task is acknowledged only once it has run.
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TIMEZONE = TIME_ZONE
