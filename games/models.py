@@ -1,0 +1,1 @@
+"""Database models of recorded games; GameRecord and its moves arrive with the games issue."""
