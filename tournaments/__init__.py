@@ -1,0 +1,1 @@
+"""Players, tournaments and entries; rounds, matches, standings and ratings come later."""
