@@ -1,0 +1,37 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Reinstall only when pyproject.toml changes.
+INSTALLED := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test worker lint
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(INSTALLED): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(INSTALLED)
+
+run: $(INSTALLED)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: $(INSTALLED)
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+worker: $(INSTALLED)
+	@test -n "$$CELERY_BROKER_URL" || { \
+		echo "make worker: set CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0);" \
+		     "without it tasks run in-process and no worker is needed." >&2; exit 1; }
+	$(BIN)/celery -A nardy_site worker -l info
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
