@@ -1,0 +1,5 @@
+import sys
+
+from games.rules.cli import main
+
+sys.exit(main())

@@ -1,0 +1,335 @@
+"""Games and matches: a record of turns and dave actions replayed to an outcome.
+
+A game record is the list of what happened, in order: each ``Turn`` (a roll and its play by the
+side on roll), ``Double`` (the side on roll offers dave before rolling), ``Take``/``Drop`` (the
+answer), ``Resign``. ``replay_game`` checks every action against the rules and returns the
+outcome, or raises ``GameError`` at the first illegal one with its turn number.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from games.rules.errors import IllegalPlayError, RulesError
+from games.rules.moves import Dice, check_play
+from games.rules.notation import Play, parse_dice
+from games.rules.position import BAR, CHECKERS, OFF, Colour, Position
+from games.rules.variants import LongNardy, Variant
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The side on roll rolled ``dice`` and played ``play`` (possibly the empty play)."""
+
+    dice: Dice
+    play: Play
+
+    @classmethod
+    def of(cls, dice: Dice | str, play: Play | str) -> Turn:
+        return cls(parse_dice(dice), Play.parse(play) if isinstance(play, str) else play)
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """The side on roll offers dave: to raise the stake to the next value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """The opponent accepts dave: the stake rises and only the accepter may offer the next."""
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """The opponent declines dave and loses one oyn at the stake before the offer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """``side`` gives up the game, conceding ``value``: 1 oyn, 2 mars, 3 koks."""
+
+    side: Colour
+    value: int = 1
+
+
+Action = Turn | Double | Take | Drop | Resign
+
+
+class Ending(enum.Enum):
+    BEAR_OFF = "bear-off"
+    DROP = "drop"
+    RESIGN = "resign"
+    DRAW = "draw"
+    UNFINISHED = "unfinished"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended. ``value`` is 1 (oyn), 2 (mars) or 3 (koks); 0 for a draw or no end."""
+
+    winner: Colour | None
+    ending: Ending
+    value: int
+    stake: int
+
+    @property
+    def points(self) -> int:
+        return self.value * self.stake
+
+
+@dataclass(frozen=True, slots=True)
+class GameReplay:
+    """The outcome and every position on the way (the start, then one after each turn)."""
+
+    outcome: Outcome
+    positions: tuple[Position, ...]
+
+
+class GameError(RulesError):
+    """An illegal action in a game record: where it is and what is wrong.
+
+    ``turn`` counts rolls from 1; ``action`` is the index in the record; ``game`` is set by
+    ``replay_match`` (1-based).
+    """
+
+    def __init__(
+        self, reason: str, *, action: int, turn: int, side: Colour, play: str = "", game: int = 0
+    ) -> None:
+        self.reason = reason
+        self.action = action
+        self.turn = turn
+        self.side = side
+        self.play = play
+        self.game = game
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"game {self.game}, " if self.game else ""
+        what = f" {self.play!r}" if self.play else ""
+        return f"{where}turn {self.turn}, {self.side.value}{what}: {self.reason}"
+
+
+def game_value(variant: Variant, loser: Sequence[int]) -> int:
+    """Oyn (1) when the loser bore off a checker, else mars (2), or koks (3) where played.
+
+    Koks: the loser bore off nothing and still has a checker on the bar or in the winner's home
+    (the loser's points 19..24).
+    """
+    if loser[OFF]:
+        return 1
+    if variant.max_value == 3 and (loser[BAR] or any(loser[19:25])):
+        return 3
+    return 2
+
+
+@dataclass(slots=True)
+class _Game:
+    """The running state of a replay."""
+
+    variant: Variant
+    crawford: bool
+    position: Position
+    from_start: bool = True  # False for a game picked up in the middle
+    stake: int = 1
+    holders: set[Colour] = field(default_factory=lambda: {Colour.WHITE, Colour.BLACK})
+    offered: bool = False
+    turns: int = 0
+    last_turn: bool = False  # Black's last turn under the Federation draw rule
+    outcome: Outcome | None = None
+    positions: list[Position] = field(default_factory=list)
+
+    def finish(self, winner: Colour | None, ending: Ending, value: int) -> None:
+        self.outcome = Outcome(winner, ending, value, self.stake)
+
+    def play_turn(self, turn: Turn) -> None:
+        if self.offered:
+            raise RulesError("dave was offered: take or drop comes before the roll")
+        if (
+            self.from_start
+            and self.turns == 0
+            and self.variant.hitting
+            and turn.dice[0] == turn.dice[1]
+        ):
+            raise RulesError("the first roll of a game is never a double")
+        mover = self.position.turn
+        self.turns += 1
+        self.position = check_play(self.position, turn.dice, turn.play).position
+        self.positions.append(self.position)
+        finished = self.position.opponent[OFF] == CHECKERS
+        if self.last_turn:
+            if finished:
+                self.finish(None, Ending.DRAW, 0)
+            else:
+                self.finish(
+                    Colour.WHITE, Ending.BEAR_OFF, game_value(self.variant, self.position.opponent)
+                )
+        elif finished:
+            if self._federation_applies(mover):
+                self.last_turn = True
+            else:
+                self.finish(mover, Ending.BEAR_OFF, game_value(self.variant, self.position.mover))
+
+    def _federation_applies(self, mover: Colour) -> bool:
+        return (
+            isinstance(self.variant, LongNardy)
+            and self.variant.federation_draw
+            and mover is Colour.WHITE
+        )
+
+    def double(self) -> None:
+        mover = self.position.turn
+        dave = self.variant.dave
+        if self.offered:
+            raise RulesError("dave was already offered: take or drop comes next")
+        if not dave.enabled:
+            raise RulesError("dave is not played in this game")
+        if self.crawford:
+            raise RulesError("no dave in the Crawford game")
+        if self.last_turn:
+            raise RulesError("no dave on the last turn after White has borne off")
+        if mover not in self.holders:
+            raise RulesError(f"{mover.value} does not hold the right to offer dave")
+        if dave.max_stake is not None and dave.next_stake(self.stake) > dave.max_stake:
+            raise RulesError(f"the stake may not exceed {dave.max_stake}")
+        self.offered = True
+
+    def answer(self, take: bool) -> None:
+        if not self.offered:
+            raise RulesError("no dave was offered")
+        self.offered = False
+        doubler = self.position.turn
+        if take:
+            self.stake = self.variant.dave.next_stake(self.stake)
+            self.holders = {doubler.other}
+        else:
+            self.finish(doubler, Ending.DROP, 1)
+
+    def resign(self, resign: Resign) -> None:
+        if not 1 <= resign.value <= self.variant.max_value:
+            most = self.variant.max_value
+            raise RulesError(f"a resignation concedes 1 to {most} game values, not {resign.value}")
+        self.finish(resign.side.other, Ending.RESIGN, resign.value)
+
+    def end_of_record(self) -> Outcome:
+        if self.outcome is not None:
+            return self.outcome
+        if self.last_turn and not _could_bear_off_all(self.position.mover):
+            # Black cannot finish in one turn: the last turn changes nothing, White has won.
+            return Outcome(
+                Colour.WHITE,
+                Ending.BEAR_OFF,
+                game_value(self.variant, self.position.mover),
+                self.stake,
+            )
+        return Outcome(None, Ending.UNFINISHED, 0, self.stake)
+
+
+def _could_bear_off_all(side: Sequence[int]) -> bool:
+    """At most four checkers left and all in the home: one roll of a double could finish."""
+    return CHECKERS - side[OFF] <= 4 and not any(side[7:26])
+
+
+def replay_game(
+    variant: Variant,
+    actions: Iterable[Action],
+    *,
+    crawford: bool = False,
+    start: Position | None = None,
+) -> GameReplay:
+    """Replay a game to its outcome, from the starting position (White on roll) or ``start``."""
+    game = _Game(variant, crawford, start or Position.initial(variant), from_start=start is None)
+    game.positions.append(game.position)
+    for index, action in enumerate(actions):
+        side = game.position.turn
+        if isinstance(action, Take | Drop):
+            side = side.other
+        elif isinstance(action, Resign):
+            side = action.side
+        play = str(action.play) if isinstance(action, Turn) else ""
+        try:
+            if game.outcome is not None:
+                raise RulesError("the game is already over")
+            if isinstance(action, Turn):
+                game.play_turn(action)
+            elif isinstance(action, Double):
+                game.double()
+            elif isinstance(action, Take | Drop):
+                game.answer(isinstance(action, Take))
+            else:
+                game.resign(action)
+        except IllegalPlayError as error:
+            raise GameError(
+                error.reason, action=index, turn=game.turns, side=side, play=play
+            ) from None
+        except RulesError as error:
+            raise GameError(
+                str(error), action=index, turn=game.turns + 1, side=side, play=play
+            ) from None
+    return GameReplay(game.end_of_record(), tuple(game.positions))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchGame:
+    """One game of a match: which match player (1 or 2) played White, and what happened."""
+
+    white: int
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """The match score after every game, and who won (None while undecided or drawn)."""
+
+    score: tuple[int, int]
+    outcomes: tuple[Outcome, ...]
+    winner: int | None
+    crawford_game: int | None  # 1-based number of the Crawford game, if one was played
+
+
+def replay_match(
+    variant: Variant,
+    games: Sequence[MatchGame],
+    *,
+    length: int | None,
+    crawford: bool = True,
+) -> MatchResult:
+    """Replay a match to ``length`` points (``None``: a fixed number of games, all counted).
+
+    Under the Crawford rule, the single game right after a player first reaches ``length - 1``
+    is played without dave. Games after a player reached ``length`` are an error.
+    """
+    score = [0, 0]
+    outcomes: list[Outcome] = []
+    crawford_game: int | None = None
+    for number, match_game in enumerate(games, start=1):
+        if match_game.white not in (1, 2):
+            raise ValueError("MatchGame.white is 1 or 2")
+        if length is not None and max(score) >= length:
+            raise GameError(
+                "the match is already over", action=0, turn=0, side=Colour.WHITE, game=number
+            )
+        is_crawford = (
+            crawford
+            and length is not None
+            and crawford_game is None
+            and length - 1 in score
+            and number > 1
+        )
+        if is_crawford:
+            crawford_game = number
+        try:
+            outcome = replay_game(variant, match_game.actions, crawford=is_crawford).outcome
+        except GameError as error:
+            error.game = number
+            error.args = (str(error),)
+            raise
+        outcomes.append(outcome)
+        if outcome.winner is not None:
+            white_player = match_game.white
+            player = white_player if outcome.winner is Colour.WHITE else 3 - white_player
+            score[player - 1] += outcome.points
+    decided = max(score) >= length if length is not None else score[0] != score[1]
+    winner = (1 if score[0] > score[1] else 2) if decided else None
+    return MatchResult((score[0], score[1]), tuple(outcomes), winner, crawford_game)

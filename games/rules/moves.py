@@ -1,0 +1,476 @@
+"""Legal plays: the move generator and the checker of recorded plays.
+
+Both stand on one turn state, ``_Turn``, which knows the single-step rules of the variant (landing,
+the bar, the head, bearing off, the six-block). ``legal_plays`` walks every order of single steps
+and keeps, per resulting position, one play that uses as many dice as possible; ``check_play``
+only looks for one way to realise the recorded play and then asks whether more dice could have
+been used, so it never enumerates all legal plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from games.rules.errors import IllegalPlayError, NotationError
+from games.rules.notation import Move, Play, parse_dice
+from games.rules.position import BAR, CHECKERS, HEAD, OFF, Board, Colour, Position
+from games.rules.variants import LongNardy, ShortNardy, Variant
+
+Dice = tuple[int, int]
+Step = tuple[int, int, bool]  # source, target, hit
+
+# Reasons a single step is refused; 0 means it is allowed.
+_OK, _BAR_FIRST, _NO_CHECKER, _HELD, _HEAD, _NOT_HOME, _HIGHER, _BLOCK = range(8)
+
+# Long Nardy: the mover's points in the order the opponent passes them (12 … 1, 24 … 13).
+_OPPONENT_PATH = (*range(12, 0, -1), *range(24, 12, -1))
+_PATH_INDEX = {point: index for index, point in enumerate(_OPPONENT_PATH)}
+_OPPONENT_POINTS = {
+    variant.name: (0, *(variant.opponent_point(p) for p in range(1, 25)), 0)
+    for variant in (LongNardy(), ShortNardy())
+}
+_OTHER = {Colour.WHITE: Colour.BLACK, Colour.BLACK: Colour.WHITE}
+# Adding UNIT[i] to a key adds one checker on index i (4 bits per index, counts stay below 16).
+_UNIT = tuple(1 << (4 * i) for i in range(52))
+
+
+@dataclass(frozen=True, slots=True)
+class LegalPlay:
+    """A play and the position it leads to (the opponent on roll); equal when positions are."""
+
+    play: Play
+    position: Position
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LegalPlay):
+            return NotImplemented
+        return self.position == other.position
+
+    def __hash__(self) -> int:
+        return hash(self.position)
+
+    def __str__(self) -> str:
+        return str(self.play)
+
+
+class _Turn:
+    """The mutable state of one turn: checkers moved so far, hits, head moves."""
+
+    __slots__ = (
+        "position", "me", "opp", "opp_point", "outside", "head_start", "head_limit",
+        "hitting", "block_rule", "key",
+    )  # fmt: skip
+
+    def __init__(self, position: Position, dice: Dice) -> None:
+        variant = position.variant
+        self.position = position
+        self.me = list(position.mover)
+        self.opp = list(position.opponent)
+        self.opp_point = _OPPONENT_POINTS[variant.name]
+        self.outside = sum(self.me[7:26])
+        self.hitting = variant.hitting
+        self.block_rule = variant.six_block_rule
+        self.head_start = self.me[HEAD]
+        self.head_limit = _head_limit(position, dice) if variant.head_rule else CHECKERS
+        # The key of the position reached, relative to the start: the sum of count changes times
+        # 16**index. Changes stay within -15..15, so different positions have different keys.
+        self.key = 0
+
+    def problem(self, source: int, die: int) -> int:
+        """Why one checker may not move from ``source`` by ``die`` now, or 0 when it may."""
+        me = self.me
+        if me[BAR] and source != BAR:
+            return _BAR_FIRST
+        if not me[source]:
+            return _NO_CHECKER
+        target = source - die
+        if target <= 0:
+            if self.outside:
+                return _NOT_HOME
+            if target < 0:
+                for point in range(source + 1, 7):
+                    if me[point]:
+                        return _HIGHER
+            return _OK
+        opponents = self.opp[self.opp_point[target]]
+        if opponents and (not self.hitting or opponents > 1):
+            return _HELD
+        if source == HEAD and self.head_start - me[HEAD] >= self.head_limit:
+            return _HEAD
+        return _OK
+
+    def move(self, source: int, die: int) -> Step:
+        """Make an allowed step (see ``problem``) and return it for ``undo``."""
+        me = self.me
+        target = source - die
+        if target < 0:
+            target = OFF
+        me[source] -= 1
+        me[target] += 1
+        self.key += _UNIT[target] - _UNIT[source]
+        if source > 6 >= target:
+            self.outside -= 1
+        hit = False
+        if target and self.hitting:
+            opp_index = self.opp_point[target]
+            if self.opp[opp_index]:
+                self.opp[opp_index] = 0
+                self.opp[BAR] += 1
+                self.key += _UNIT[26 + BAR] - _UNIT[26 + opp_index]
+                hit = True
+        return source, target, hit
+
+    def undo(self, step: Step) -> None:
+        source, target, hit = step
+        me = self.me
+        me[source] += 1
+        me[target] -= 1
+        self.key += _UNIT[source] - _UNIT[target]
+        if source > 6 >= target:
+            self.outside += 1
+        if hit:
+            opp_index = self.opp_point[target]
+            self.opp[opp_index] = 1
+            self.opp[BAR] -= 1
+            self.key += _UNIT[26 + opp_index] - _UNIT[26 + BAR]
+
+    def block_after(self, step: Step) -> tuple[int, int] | None:
+        """A forbidden six-block through the point ``step`` just occupied, as (first, last)."""
+        target = step[1]
+        if not self.block_rule or target == OFF or self.me[target] != 1:
+            return None
+        me = self.me
+        index = _PATH_INDEX[target]
+        first = index
+        while first > 0 and me[_OPPONENT_PATH[first - 1]]:
+            first -= 1
+        last = index
+        while last < 23 and me[_OPPONENT_PATH[last + 1]]:
+            last += 1
+        if last - first < 5 or self._opponent_ahead(last):
+            return None
+        return _OPPONENT_PATH[first], _OPPONENT_PATH[last]
+
+    def block_anywhere(self) -> tuple[int, int] | None:
+        """A forbidden six-block anywhere on the board (the end-of-turn check)."""
+        if not self.block_rule:
+            return None
+        me = self.me
+        first = None
+        for index in range(25):
+            held = index < 24 and me[_OPPONENT_PATH[index]] > 0
+            if held and first is None:
+                first = index
+            elif not held and first is not None:
+                last = index - 1
+                if last - first >= 5 and not self._opponent_ahead(last):
+                    return _OPPONENT_PATH[first], _OPPONENT_PATH[last]
+                first = None
+        return None
+
+    def _opponent_ahead(self, last: int) -> bool:
+        opp, opp_point = self.opp, self.opp_point
+        return any(opp[opp_point[_OPPONENT_PATH[i]]] for i in range(last + 1, 24))
+
+    def sources(self) -> Sequence[int]:
+        me = self.me
+        if me[BAR]:
+            return (BAR,)
+        return [point for point in range(24, 0, -1) if me[point]]
+
+    def result(self) -> Position:
+        position = self.position
+        return Position._trusted(
+            position.variant, tuple(self.opp), tuple(self.me), _OTHER[position.turn]
+        )
+
+    def explain(self, problem: int, source: int, die: int) -> str:
+        target = source - die
+        if problem == _BAR_FIRST:
+            return "a checker on the bar must enter first"
+        if problem == _NO_CHECKER:
+            return "no checker on the bar" if source == BAR else f"no checker on point {source}"
+        if problem == _HELD:
+            return f"point {target} is held by the opponent"
+        if problem == _HEAD:
+            return "a second checker may not leave the head on this turn"
+        if problem == _NOT_HOME:
+            n = self.outside
+            return f"cannot bear off: {n} checker{'s are' if n > 1 else ' is'} outside the home"
+        if problem == _HIGHER:
+            return f"cannot bear off from {source} with a {die}: a checker stands on a higher point"
+        raise AssertionError(problem)
+
+
+def _head_limit(position: Position, dice: Dice) -> int:
+    """How many checkers may leave the head this turn: 1, or 2 by the first-turn exception.
+
+    On its first turn, with 3-3, 4-4 or 6-6, a second checker may leave the head when one checker
+    from the head could not play the whole roll because the first point that stops it is the
+    opponent's head (the mover's point 12).
+    """
+    die = dice[0]
+    if dice[1] != die or die not in (3, 4, 6) or not position.is_first_turn():
+        return 1
+    variant, opponent = position.variant, position.opponent
+    point = HEAD
+    for _ in range(4):
+        point -= die
+        if point <= 0:
+            return 1
+        if opponent[variant.opponent_point(point)]:
+            return 2 if point == 12 else 1
+    return 1
+
+
+def _dice_list(dice: Dice) -> tuple[int, ...]:
+    return (dice[0],) * 4 if dice[0] == dice[1] else (max(dice), min(dice))
+
+
+def _block_modes(variant: Variant) -> tuple[bool, bool]:
+    """Whether six-blocks are checked after every step, and whether only at the end of the turn."""
+    if not isinstance(variant, LongNardy):
+        return False, False
+    return variant.block_check == "step", variant.block_check == "turn"
+
+
+def legal_plays(position: Position, dice: Dice | str) -> list[LegalPlay]:
+    """Every legal play of ``dice``, one per distinct resulting position.
+
+    When nothing can be played the list holds the empty play, whose result is the same checkers
+    with the opponent on roll.
+    """
+    dice = parse_dice(dice)
+    turn = _Turn(position, dice)
+    step_blocks, end_blocks = _block_modes(position.variant)
+    # Plays found at the deepest level reached so far, by key: (steps, die of the first step,
+    # mover's and opponent's checkers after it). Shallower plays are never kept: they would be
+    # dropped anyway by the rule to use as many dice as possible.
+    found: dict[int, tuple[tuple[Step, ...], int, Board, Board]] = {}
+    deepest = 0
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    path: list[Step] = []
+
+    def keep(first_die: int) -> None:
+        nonlocal deepest, found
+        depth = len(path)
+        if depth < deepest or turn.key in found or (end_blocks and turn.block_anywhere()):
+            return
+        if depth > deepest:
+            deepest, found = depth, {}
+        found[turn.key] = (tuple(path), first_die, tuple(turn.me), tuple(turn.opp))
+
+    def walk(left: tuple[int, ...], first_die: int) -> None:
+        for i, die in enumerate(left):
+            if i and die == left[i - 1]:
+                continue
+            rest = left[:i] + left[i + 1 :]
+            for source in turn.sources():
+                if turn.problem(source, die):
+                    continue
+                step = turn.move(source, die)
+                if not (step_blocks and turn.block_after(step)):
+                    path.append(step)
+                    keep(first_die or die)
+                    if rest and (turn.key, rest) not in seen:
+                        seen.add((turn.key, rest))
+                        walk(rest, first_die or die)
+                    path.pop()
+                turn.undo(step)
+
+    keep(0)
+    walk(_dice_list(dice), 0)
+    plays = list(found.values())
+    if deepest == 1 and dice[0] != dice[1]:
+        with_high = [play for play in plays if play[1] == max(dice)]
+        plays = with_high or plays
+    variant, turn_after = position.variant, _OTHER[position.turn]
+    return [
+        LegalPlay(
+            Play(tuple([tuple.__new__(Move, step) for step in steps])),
+            Position._trusted(variant, opponent, mover, turn_after),
+        )
+        for steps, _, mover, opponent in plays
+    ]
+
+
+def most_dice_playable(position: Position, dice: Dice | str) -> int:
+    """How many dice of ``dice`` some legal play uses (searching stops at the first full play)."""
+    dice = parse_dice(dice)
+    turn = _Turn(position, dice)
+    step_blocks, end_blocks = _block_modes(position.variant)
+    everything = len(_dice_list(dice))
+    best = 0
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+
+    def walk(left: tuple[int, ...], depth: int) -> bool:
+        nonlocal best
+        if depth > best and not (end_blocks and turn.block_anywhere()):
+            best = depth
+            if best == everything:
+                return True
+        if not left or (turn.key, left) in seen:
+            return False
+        seen.add((turn.key, left))
+        for i, die in enumerate(left):
+            if i and die == left[i - 1]:
+                continue
+            for source in turn.sources():
+                if turn.problem(source, die):
+                    continue
+                step = turn.move(source, die)
+                done = not (step_blocks and turn.block_after(step)) and walk(
+                    left[:i] + left[i + 1 :], depth + 1
+                )
+                turn.undo(step)
+                if done:
+                    return True
+        return False
+
+    walk(_dice_list(dice), 0)
+    return best
+
+
+def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalPlay:
+    """Check one recorded play and return it with the position it leads to.
+
+    Raises ``IllegalPlayError`` saying exactly what is wrong, ``NotationError`` for bad syntax.
+    The play may join one checker's steps (``24/13``) and list moves in any order; it is legal
+    when some order of its single steps is legal.
+    """
+    dice = parse_dice(dice)
+    if isinstance(play, str):
+        play = Play.parse(play)
+    for move in play.moves:
+        if not (1 <= move.source <= BAR and OFF <= move.target < move.source):
+            raise NotationError(f"{move} does not run from a higher point to a lower one")
+    written = str(play)
+    turn = _Turn(position, dice)
+    step_blocks, end_blocks = _block_modes(position.variant)
+    segments = play.moves
+    marked = any(move.hit for move in segments)
+    progress = [move.source for move in segments]
+    path: list[Step] = []
+    dice_used: list[int] = []
+    failure: list[tuple[int, str]] = []  # (steps made before it, reason), the deepest kept
+
+    def refuse(reason: str) -> IllegalPlayError:
+        return IllegalPlayError(reason, play=written, dice=dice)
+
+    def fail(reason: str) -> None:
+        if not failure or len(path) > failure[0][0]:
+            failure[:] = [(len(path), reason)]
+
+    def realise(left: tuple[int, ...]) -> bool:
+        if all(progress[i] == move.target for i, move in enumerate(segments)):
+            return True
+        tried: set[tuple[int, int, int]] = set()
+        for i, move in enumerate(segments):
+            here = progress[i]
+            if here == move.target:
+                continue
+            for j, die in enumerate(left):
+                if (here, move.target, die) in tried:
+                    continue
+                tried.add((here, move.target, die))
+                reach = here - die
+                if move.target != OFF and reach < move.target:
+                    continue
+                problem = turn.problem(here, die)
+                if problem:
+                    fail(turn.explain(problem, here, die))
+                    continue
+                step = turn.move(here, die)
+                final = step[1] == move.target
+                block = step_blocks and turn.block_after(step)
+                if block:
+                    fail(_block_reason(block))
+                elif marked and step[2] != (move.hit and final):
+                    fail(_hit_reason(step, move.hit and final))
+                else:
+                    progress[i] = step[1]
+                    path.append(step)
+                    dice_used.append(die)
+                    if realise(left[:j] + left[j + 1 :]):
+                        return True
+                    progress[i] = here
+                    path.pop()
+                    dice_used.pop()
+                turn.undo(step)
+        return False
+
+    if not realise(_dice_list(dice)):
+        if failure and _fits_dice(segments, dice):
+            raise refuse(failure[0][1])
+        raise refuse(f"the dice {dice[0]}-{dice[1]} cannot play {written or 'nothing'}")
+    if end_blocks:
+        block = turn.block_anywhere()
+        if block:
+            raise refuse(_block_reason(block))
+    used = len(path)
+    everything = len(_dice_list(dice))
+    if used < everything:
+        most = most_dice_playable(position, dice)
+        if most > used:
+            raise refuse(f"{most} of {everything} dice can be played, this play uses {used}")
+        lower_die_alone = used == 1 and dice[0] != dice[1] and dice_used[0] != max(dice)
+        if lower_die_alone and _can_play_alone(position, dice, max(dice)):
+            raise refuse(f"only one die can be played: it must be the {max(dice)}")
+    return LegalPlay(Play(tuple([tuple.__new__(Move, step) for step in path])), turn.result())
+
+
+def _can_play_alone(position: Position, dice: Dice, die: int) -> bool:
+    turn = _Turn(position, dice)
+    step_blocks, end_blocks = _block_modes(position.variant)
+    for source in turn.sources():
+        if turn.problem(source, die):
+            continue
+        step = turn.move(source, die)
+        blocked = (step_blocks and turn.block_after(step)) or (end_blocks and turn.block_anywhere())
+        turn.undo(step)
+        if not blocked:
+            return True
+    return False
+
+
+def _fits_dice(segments: Sequence[Move], dice: Dice) -> bool:
+    """Whether the written moves could be made with these dice at all, ignoring the board."""
+
+    def fit(index: int, left: tuple[int, ...]) -> bool:
+        if index == len(segments):
+            return True
+        move = segments[index]
+        for chosen in _sub_sequences(left):
+            total = sum(chosen)
+            reaches = total == move.distance or (
+                move.target == OFF and total > move.distance and total - chosen[-1] < move.distance
+            )
+            if reaches:
+                rest = list(left)
+                for die in chosen:
+                    rest.remove(die)
+                if fit(index + 1, tuple(rest)):
+                    return True
+        return False
+
+    return fit(0, _dice_list(dice))
+
+
+def _sub_sequences(dice: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """Every non-empty ordered choice of distinct dice from ``dice`` (at most 4 of them)."""
+    for i, die in enumerate(dice):
+        yield (die,)
+        for more in _sub_sequences(dice[:i] + dice[i + 1 :]):
+            yield (die, *more)
+
+
+def _block_reason(block: tuple[int, int]) -> str:
+    return f"six-block on points {block[0]}\u2013{block[1]} with no opponent checker ahead"
+
+
+def _hit_reason(step: Step, expected: bool) -> str:
+    source, target, hit = step
+    if expected:
+        return f"{source}/{target}* hits nothing: no opponent checker alone on point {target}"
+    return f"{source}/{target} hits a checker on point {target} but is not marked with *"

@@ -1,0 +1,176 @@
+"""Moves and plays, and the gnubg-style notation they are written in.
+
+A play is written in the mover's own numbering: ``24/18 13/9``, ``24/16`` (one checker, two dice),
+``13/9(2)`` (repeated), ``6/off``, ``bar/22*`` (``*`` marks a hit), ``8/3*/1*`` (stops named).
+The record dialect of BackgammonGalaxy writes the bar as ``25`` and off as ``0``; both are read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from games.rules.errors import NotationError
+from games.rules.position import BAR, OFF
+
+_TOKEN = re.compile(r"(bar|\d{1,2})((?:/(?:off|\d{1,2})\*?)+)(?:\((\d)\))?", re.IGNORECASE)
+_STOP = re.compile(r"/(off|\d{1,2})(\*?)", re.IGNORECASE)
+
+
+class Move(NamedTuple):
+    """One checker from ``source`` to ``target`` (25 = bar, 0 = off), by one die or several.
+
+    A plain tuple, so that the move generator makes millions of them cheaply; the parser and
+    ``check_play`` refuse moves that do not run from a higher point to a lower one.
+    """
+
+    source: int
+    target: int
+    hit: bool = False
+
+    @property
+    def distance(self) -> int:
+        return self.source - self.target
+
+    def __str__(self) -> str:
+        return f"{_point_name(self.source)}/{_point_name(self.target)}{'*' if self.hit else ''}"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Play:
+    """The moves of one roll, in the order written.
+
+    Two plays are equal when they have the same effect: the same checkers leave and arrive at the
+    same points (``24/18 18/13`` equals ``24/13``) with the same hits, so from one position they
+    lead to the same position.
+    """
+
+    moves: tuple[Move, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> Play:
+        """Read a play; an empty text (or gnubg's "Cannot Move") is the empty play."""
+        if not isinstance(text, str):
+            raise NotationError(f"a play is text, not {type(text).__name__}")
+        stripped = text.strip()
+        if stripped == "" or stripped.lower() in ("cannot move", "-"):
+            return cls(())
+        moves: list[Move] = []
+        for token in stripped.split():
+            match = _TOKEN.fullmatch(token)
+            if match is None:
+                raise NotationError(f"cannot read {token!r} in play {text!r}")
+            source = _point_number(match.group(1), text)
+            chain: list[Move] = []
+            for stop in _STOP.finditer(match.group(2)):
+                target = _point_number(stop.group(1), text)
+                if target >= source:
+                    raise NotationError(f"{token!r} does not move toward home in play {text!r}")
+                chain.append(Move(source, target, bool(stop.group(2))))
+                source = target
+            repeat = int(match.group(3) or 1)
+            if not 1 <= repeat <= 4:
+                raise NotationError(f"a move repeats 1 to 4 times: {token!r}")
+            moves.extend(chain * repeat)
+        if len(moves) > 4:
+            raise NotationError(f"a roll moves at most 4 times: {text!r}")
+        return cls(tuple(moves))
+
+    def __str__(self) -> str:
+        return format_moves(self.moves)
+
+    def __repr__(self) -> str:
+        return f"Play.parse({str(self)!r})"
+
+    def _effect(self) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+        balance: Counter[int] = Counter()
+        for move in self.moves:
+            balance[move.source] -= 1
+            balance[move.target] += 1
+        hits = sorted(move.target for move in self.moves if move.hit)
+        return tuple(sorted((p, n) for p, n in balance.items() if n)), tuple(hits)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self._effect() == other._effect()
+
+    def __hash__(self) -> int:
+        return hash(self._effect())
+
+    def __bool__(self) -> bool:
+        return bool(self.moves)
+
+
+def format_moves(moves: tuple[Move, ...] | list[Move]) -> str:
+    """gnubg's way of writing a play: one checker's steps joined, repeats as ``(n)``.
+
+    Steps of one checker are joined (``24/18 18/13`` → ``24/13``; a hit on the way stays visible:
+    ``24/18*/13``); equal moves are counted; moves are listed from the highest point down.
+    """
+    chains: list[list[Move]] = []
+    for move in moves:
+        for chain in chains:
+            if chain[-1].target == move.source:
+                chain.append(move)
+                break
+        else:
+            chains.append([move])
+    texts = [_chain_text(chain) for chain in chains]
+    ordered = sorted(
+        zip(chains, texts, strict=True), key=lambda pair: (-pair[0][0].source, -pair[0][-1].target)
+    )
+    counts = Counter(texts)
+    written: list[str] = []
+    for _, text in ordered:
+        if text in counts:
+            count = counts.pop(text)
+            written.append(f"{text}({count})" if count > 1 else text)
+    return " ".join(written)
+
+
+def _chain_text(chain: list[Move]) -> str:
+    parts = [_point_name(chain[0].source)]
+    for index, move in enumerate(chain):
+        last = index == len(chain) - 1
+        if last or move.hit:
+            parts.append(_point_name(move.target) + ("*" if move.hit else ""))
+    return "/".join(parts)
+
+
+def _point_name(point: int) -> str:
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+def _point_number(name: str, text: str) -> int:
+    lowered = name.lower()
+    if lowered == "bar":
+        return BAR
+    if lowered == "off":
+        return OFF
+    number = int(lowered)
+    if not 0 <= number <= BAR:
+        raise NotationError(f"no point {number} in play {text!r}")
+    return number
+
+
+def parse_dice(text: str | tuple[int, int] | list[int]) -> tuple[int, int]:
+    """Read dice as ``"64"``, ``"6-4"``, ``"6 4"`` or a pair of numbers 1..6."""
+    if isinstance(text, str):
+        digits = [c for c in text if not c.isspace() and c not in "-,"]
+        if len(digits) != 2 or not all(c.isdigit() for c in digits):
+            raise NotationError(f"dice are two numbers 1..6: {text!r}")
+        values = [int(c) for c in digits]
+    else:
+        values = list(text)
+    if len(values) != 2 or any(
+        not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 6 for v in values
+    ):
+        raise NotationError(f"dice are two numbers 1..6: {text!r}")
+    return values[0], values[1]

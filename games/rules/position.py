@@ -1,0 +1,218 @@
+"""Positions: checker counts per side in each side's own numbering, gnubg Position IDs, JSON.
+
+A side's checkers are a 26-tuple indexed by point: index 0 holds the checkers borne off, 1..24 the
+points, 25 the bar (Short Nardy only). With this layout every move is "from a higher index to a
+lower one": entering from the bar with a 3 is 25 → 22, bearing off from 2 with a 2 is 2 → 0.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.rules.errors import NotationError
+from games.rules.variants import Variant, variant_named
+
+CHECKERS = 15
+OFF = 0
+BAR = 25
+HEAD = 24
+Board = tuple[int, ...]
+
+
+class Colour(enum.Enum):
+    """White moves first in a game; Black second."""
+
+    WHITE = "white"
+    BLACK = "black"
+
+    @property
+    def other(self) -> Colour:
+        return Colour.BLACK if self is Colour.WHITE else Colour.WHITE
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Whose turn it is and where every checker stands.
+
+    ``mover`` is the side on roll, ``opponent`` the other, each in its own numbering; ``turn`` says
+    which colour the mover plays.
+    """
+
+    variant: Variant
+    mover: Board
+    opponent: Board
+    turn: Colour = Colour.WHITE
+
+    def __post_init__(self) -> None:
+        _validate(self.variant, self.mover, self.opponent)
+
+    @classmethod
+    def _trusted(cls, variant: Variant, mover: Board, opponent: Board, turn: Colour) -> Position:
+        """Build without validation: the move generator makes only valid positions."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "variant", variant)
+        object.__setattr__(position, "mover", mover)
+        object.__setattr__(position, "opponent", opponent)
+        object.__setattr__(position, "turn", turn)
+        return position
+
+    @classmethod
+    def initial(cls, variant: Variant) -> Position:
+        """The starting position, White on roll."""
+        board = [0] * 26
+        if variant.name == "long":
+            board[HEAD] = CHECKERS
+        else:
+            board[24], board[13], board[8], board[6] = 2, 5, 3, 5
+        return cls(variant, tuple(board), tuple(board), Colour.WHITE)
+
+    @classmethod
+    def from_points(
+        cls,
+        variant: Variant,
+        mover: Mapping[int, int],
+        opponent: Mapping[int, int],
+        turn: Colour = Colour.WHITE,
+    ) -> Position:
+        """Build a position from ``{point: count}`` per side (25 = bar); the rest are borne off.
+
+        >>> from games.rules.variants import LongNardy
+        >>> Position.from_points(LongNardy(), {24: 14, 18: 1}, {24: 15}).mover[24]
+        14
+        """
+        boards = []
+        for points in (mover, opponent):
+            board = [0] * 26
+            for point, count in points.items():
+                if not 1 <= point <= BAR:
+                    raise NotationError(f"no point {point}")
+                board[point] = count
+            board[OFF] = CHECKERS - sum(board)
+            boards.append(tuple(board))
+        return cls(variant, boards[0], boards[1], turn)
+
+    def swapped(self) -> Position:
+        """The same checkers with the other side on roll (as after a play)."""
+        return Position._trusted(self.variant, self.opponent, self.mover, self.turn.other)
+
+    def side(self, colour: Colour) -> Board:
+        return self.mover if colour is self.turn else self.opponent
+
+    @property
+    def white(self) -> Board:
+        return self.side(Colour.WHITE)
+
+    @property
+    def black(self) -> Board:
+        return self.side(Colour.BLACK)
+
+    def is_first_turn(self) -> bool:
+        """Long Nardy's first turn of a game: the mover still has all 15 checkers on its head."""
+        return self.mover[HEAD] == CHECKERS
+
+    # --- gnubg Position ID -------------------------------------------------------------------
+
+    def position_id(self) -> str:
+        """The 14-character gnubg Position ID: the opponent's checkers first, then the mover's."""
+        bits = 0
+        shift = 0
+        for board in (self.opponent, self.mover):
+            for point in range(1, 26):
+                count = board[point]
+                bits |= ((1 << count) - 1) << shift
+                shift += count + 1
+        return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii")[:14]
+
+    @classmethod
+    def from_position_id(
+        cls, position_id: str, variant: Variant, turn: Colour = Colour.WHITE
+    ) -> Position:
+        """Read a gnubg Position ID; ``turn`` names the colour on roll (the ID does not say)."""
+        if not isinstance(position_id, str) or len(position_id) != 14:
+            raise NotationError(f"a Position ID has 14 characters: {position_id!r}")
+        try:
+            key = base64.b64decode(position_id + "==", validate=True)
+        except (binascii.Error, ValueError):
+            raise NotationError(f"not a Position ID (bad base64): {position_id!r}") from None
+        bits = int.from_bytes(key, "little")
+        boards: list[list[int]] = []
+        for _ in range(2):
+            board = [0] * 26
+            for point in range(1, 26):
+                while bits & 1:
+                    board[point] += 1
+                    bits >>= 1
+                    if board[point] > CHECKERS:
+                        raise NotationError(f"too many checkers in Position ID {position_id!r}")
+                bits >>= 1
+            placed = sum(board)
+            if placed > CHECKERS:
+                raise NotationError(f"more than 15 checkers for one side in {position_id!r}")
+            board[OFF] = CHECKERS - placed
+            boards.append(board)
+        if bits:
+            raise NotationError(f"trailing bits in Position ID {position_id!r}")
+        opponent, mover = boards
+        return cls(variant, tuple(mover), tuple(opponent), turn)
+
+    # --- JSON ---------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form of RULES.md: each colour's counts on its own points 1..24."""
+        white, black = self.white, self.black
+        return {
+            "variant": self.variant.name,
+            "turn": self.turn.value,
+            "white": list(white[1:25]),
+            "black": list(black[1:25]),
+            "bar": {"white": white[BAR], "black": black[BAR]},
+            "off": {"white": white[OFF], "black": black[OFF]},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], variant: Variant | None = None) -> Position:
+        """Read the JSON form; ``variant`` (with its switches) overrides the name in ``data``."""
+        try:
+            if variant is None:
+                variant = variant_named(data["variant"])
+            elif data.get("variant", variant.name) != variant.name:
+                raise NotationError(f"position is for {data['variant']!r}, not {variant.name!r}")
+            turn = Colour(data["turn"])
+            boards = {
+                colour: _board_from_json(
+                    data[colour.value], data["bar"][colour.value], data["off"][colour.value]
+                )
+                for colour in Colour
+            }
+        except NotationError:
+            raise
+        except (KeyError, TypeError, ValueError) as error:
+            raise NotationError(f"not a position in JSON form: {error}") from None
+        return cls(variant, boards[turn], boards[turn.other], turn)
+
+
+def _board_from_json(points: Sequence[int], bar: int, off: int) -> Board:
+    if not isinstance(points, Sequence) or len(points) != 24:
+        raise NotationError("each side needs a list of 24 point counts")
+    values = [off, *points, bar]
+    if any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in values):
+        raise NotationError("checker counts must be whole numbers, not negative")
+    return tuple(values)
+
+
+def _validate(variant: Variant, mover: Board, opponent: Board) -> None:
+    for board in (mover, opponent):
+        if len(board) != 26 or any(count < 0 for count in board):
+            raise NotationError("a side is 26 non-negative counts: off, points 1..24, bar")
+        if sum(board) != CHECKERS:
+            raise NotationError(f"each side has 15 checkers, not {sum(board)}")
+    if not variant.hitting and (mover[BAR] or opponent[BAR]):
+        raise NotationError(f"{variant.title} has no bar")
+    for point in range(1, 25):
+        if mover[point] and opponent[variant.opponent_point(point)]:
+            raise NotationError(f"point {point} holds checkers of both sides")

@@ -1,0 +1,116 @@
+"""The two games and their rule switches.
+
+A variant is a small frozen value: the rules engine reads its switches, the tournament stores them.
+Long Nardy and Short Nardy are configured siblings of one base, as python-chess does with its
+variants: the move generator asks the variant what is different instead of branching on names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+Progression = Literal["geometric", "arithmetic"]
+BlockCheck = Literal["step", "turn"]
+
+
+@dataclass(frozen=True, slots=True)
+class DaveRules:
+    """How stakes are raised: the progression of values and an optional cap."""
+
+    enabled: bool = True
+    progression: Progression = "geometric"
+    max_stake: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.progression not in ("geometric", "arithmetic"):
+            raise ValueError(f"unknown dave progression {self.progression!r}")
+        if self.max_stake is not None and self.max_stake < 1:
+            raise ValueError("max_stake must be at least 1")
+
+    def next_stake(self, stake: int) -> int:
+        """The stake after one more accepted dave: 1, 2, 4, 8 … or 1, 2, 3, 4 …"""
+        return stake * 2 if self.progression == "geometric" else stake + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """Rules shared by both games; subclasses set the class-level geometry flags."""
+
+    name: ClassVar[Literal["long", "short"]]
+    title: ClassVar[str]
+    #: Opponent checkers may be hit (Short Nardy) or only jumped over (Long Nardy).
+    hitting: ClassVar[bool]
+    #: Long Nardy limits how many checkers leave the head (point 24) per turn.
+    head_rule: ClassVar[bool]
+    #: Long Nardy forbids six-point blocks with no opponent checker ahead.
+    six_block_rule: ClassVar[bool]
+
+    dave: DaveRules = field(default_factory=DaveRules)
+
+    @staticmethod
+    def opponent_point(point: int) -> int:
+        """The point, in the opponent's own numbering, of the mover's point 1..24."""
+        raise NotImplementedError
+
+    @property
+    def max_value(self) -> int:
+        """The highest game value: mars (2), or koks (3) where koks is played."""
+        return 2
+
+
+@dataclass(frozen=True, slots=True)
+class LongNardy(Variant):
+    """Long Nardy (длинные нарды): no hitting, a head on point 24, the six-block rule."""
+
+    name: ClassVar[Literal["long", "short"]] = "long"
+    title: ClassVar[str] = "Long Nardy"
+    hitting: ClassVar[bool] = False
+    head_rule: ClassVar[bool] = True
+    six_block_rule: ClassVar[bool] = True
+
+    #: "step": no single checker move may leave a forbidden block; "turn": only the end counts.
+    block_check: BlockCheck = "step"
+    #: The Nard Federation rule: Black gets a last turn to draw after White bears off.
+    federation_draw: bool = False
+
+    def __post_init__(self) -> None:
+        if self.block_check not in ("step", "turn"):
+            raise ValueError(f"unknown block check {self.block_check!r}")
+
+    @staticmethod
+    def opponent_point(point: int) -> int:
+        return point + 12 if point <= 12 else point - 12
+
+
+@dataclass(frozen=True, slots=True)
+class ShortNardy(Variant):
+    """Short Nardy (backgammon): hitting, the bar, optional koks and no-hit-and-hide."""
+
+    name: ClassVar[Literal["long", "short"]] = "short"
+    title: ClassVar[str] = "Short Nardy"
+    hitting: ClassVar[bool] = True
+    head_rule: ClassVar[bool] = False
+    six_block_rule: ClassVar[bool] = False
+
+    #: Triple game: the loser bore off nothing and has a checker on the bar or in the winner's home.
+    koks: bool = False
+    #: House rule: a checker that hit may not stop on its own checkers later in the turn.
+    no_hit_and_hide: bool = False
+
+    @staticmethod
+    def opponent_point(point: int) -> int:
+        return 25 - point
+
+    @property
+    def max_value(self) -> int:
+        return 3 if self.koks else 2
+
+
+def variant_named(name: str) -> Variant:
+    """The variant with default switches for ``"long"`` or ``"short"``."""
+    if name == "long":
+        return LongNardy()
+    if name == "short":
+        return ShortNardy()
+    raise ValueError(f"unknown variant {name!r}: expected 'long' or 'short'")
