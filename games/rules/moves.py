@@ -353,14 +353,16 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
     progress = [move.source for move in segments]
     path: list[Step] = []
     dice_used: list[int] = []
-    failure: list[tuple[int, str]] = []  # (steps made before it, reason), the deepest kept
+    # The reason of the failed attempt that got furthest (most written moves made), first kept.
+    failure: list[tuple[int, str]] = []
 
     def refuse(reason: str) -> IllegalPlayError:
         return IllegalPlayError(reason, play=written, dice=dice)
 
     def fail(reason: str) -> None:
-        if not failure or len(path) > failure[0][0]:
-            failure[:] = [(len(path), reason)]
+        made = sum(here == move.target for here, move in zip(progress, segments, strict=True))
+        if not failure or made > failure[0][0]:
+            failure[:] = [(made, reason)]
 
     def realise(left: tuple[int, ...]) -> bool:
         if all(progress[i] == move.target for i, move in enumerate(segments)):
