@@ -349,7 +349,10 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
     turn = _Turn(position, dice)
     step_blocks, end_blocks = _block_modes(position.variant)
     segments = play.moves
-    marked = any(move.hit for move in segments)
+    # First look for a way that agrees with the * marks exactly (an unmarked play then hits
+    # nothing); a play with no marks at all may also hit unmarked, as records that never mark
+    # hits are written.
+    strict = True
     progress = [move.source for move in segments]
     path: list[Step] = []
     dice_used: list[int] = []
@@ -364,18 +367,44 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
         if not failure or made > failure[0][0]:
             failure[:] = [(made, reason)]
 
+    everything = len(_dice_list(dice))
+    most: list[int] = []  # how many dice some legal play uses, found once when needed
+    # Why a complete way of making the written moves still broke a rule of the whole turn.
+    rejected: list[str] = []
+
+    def whole_turn_problem() -> str | None:
+        if end_blocks:
+            block = turn.block_anywhere()
+            if block:
+                return _block_reason(block)
+        used = len(path)
+        if used == everything:
+            return None
+        if not most:
+            most.append(most_dice_playable(position, dice))
+        if most[0] > used:
+            return f"{most[0]} of {everything} dice can be played, this play uses {used}"
+        lower_die_alone = used == 1 and dice[0] != dice[1] and dice_used[0] != max(dice)
+        if lower_die_alone and _can_play_alone(position, dice, max(dice)):
+            return f"only one die can be played: it must be the {max(dice)}"
+        return None
+
     def realise(left: tuple[int, ...]) -> bool:
         if all(progress[i] == move.target for i, move in enumerate(segments)):
-            return True
-        tried: set[tuple[int, int, int]] = set()
+            problem = whole_turn_problem()
+            if problem is None:
+                return True
+            rejected.append(problem)
+            return False
+        tried: set[tuple[int, int, bool, int]] = set()
         for i, move in enumerate(segments):
             here = progress[i]
             if here == move.target:
                 continue
             for j, die in enumerate(left):
-                if (here, move.target, die) in tried:
+                if (here, move.target, move.hit, die) in tried:
                     continue
-                tried.add((here, move.target, die))
+                tried.add((here, move.target, move.hit, die))
                 reach = here - die
                 if move.target != OFF and reach < move.target:
                     continue
@@ -388,7 +417,7 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
                 block = step_blocks and turn.block_after(step)
                 if block:
                     fail(_block_reason(block))
-                elif marked and step[2] != (move.hit and final):
+                elif strict and step[2] != (move.hit and final):
                     fail(_hit_reason(step, move.hit and final))
                 else:
                     progress[i] = step[1]
@@ -402,23 +431,16 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
                 turn.undo(step)
         return False
 
-    if not realise(_dice_list(dice)):
+    found = realise(_dice_list(dice))
+    if not found and not any(move.hit for move in segments):
+        strict = False
+        found = realise(_dice_list(dice))
+    if not found:
+        if rejected:
+            raise refuse(rejected[0])
         if failure and _fits_dice(segments, dice):
             raise refuse(failure[0][1])
         raise refuse(f"the dice {dice[0]}-{dice[1]} cannot play {written or 'nothing'}")
-    if end_blocks:
-        block = turn.block_anywhere()
-        if block:
-            raise refuse(_block_reason(block))
-    used = len(path)
-    everything = len(_dice_list(dice))
-    if used < everything:
-        most = most_dice_playable(position, dice)
-        if most > used:
-            raise refuse(f"{most} of {everything} dice can be played, this play uses {used}")
-        lower_die_alone = used == 1 and dice[0] != dice[1] and dice_used[0] != max(dice)
-        if lower_die_alone and _can_play_alone(position, dice, max(dice)):
-            raise refuse(f"only one die can be played: it must be the {max(dice)}")
     return LegalPlay(Play(tuple([tuple.__new__(Move, step) for step in path])), turn.result())
 
 
