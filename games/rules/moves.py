@@ -345,7 +345,6 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
     for move in play.moves:
         if not (1 <= move.source <= BAR and OFF <= move.target < move.source):
             raise NotationError(f"{move} does not run from a higher point to a lower one")
-    written = str(play)
     turn = _Turn(position, dice)
     step_blocks, end_blocks = _block_modes(position.variant)
     segments = play.moves
@@ -354,13 +353,14 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
     # hits are written.
     strict = True
     progress = [move.source for move in segments]
+    unfinished = [len(segments)]
     path: list[Step] = []
     dice_used: list[int] = []
     # The reason of the failed attempt that got furthest (most written moves made), first kept.
     failure: list[tuple[int, str]] = []
 
     def refuse(reason: str) -> IllegalPlayError:
-        return IllegalPlayError(reason, play=written, dice=dice)
+        return IllegalPlayError(reason, play=str(play), dice=dice)
 
     def fail(reason: str) -> None:
         made = sum(here == move.target for here, move in zip(progress, segments, strict=True))
@@ -390,7 +390,7 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
         return None
 
     def realise(left: tuple[int, ...]) -> bool:
-        if all(progress[i] == move.target for i, move in enumerate(segments)):
+        if not unfinished[0]:
             problem = whole_turn_problem()
             if problem is None:
                 return True
@@ -408,9 +408,9 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
                 reach = here - die
                 if move.target != OFF and reach < move.target:
                     continue
-                problem = turn.problem(here, die)
-                if problem:
-                    fail(turn.explain(problem, here, die))
+                refused = turn.problem(here, die)
+                if refused:
+                    fail(turn.explain(refused, here, die))
                     continue
                 step = turn.move(here, die)
                 final = step[1] == move.target
@@ -421,11 +421,13 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
                     fail(_hit_reason(step, move.hit and final))
                 else:
                     progress[i] = step[1]
+                    unfinished[0] -= final
                     path.append(step)
                     dice_used.append(die)
                     if realise(left[:j] + left[j + 1 :]):
                         return True
                     progress[i] = here
+                    unfinished[0] += final
                     path.pop()
                     dice_used.pop()
                 turn.undo(step)
@@ -440,7 +442,7 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
             raise refuse(rejected[0])
         if failure and _fits_dice(segments, dice):
             raise refuse(failure[0][1])
-        raise refuse(f"the dice {dice[0]}-{dice[1]} cannot play {written or 'nothing'}")
+        raise refuse(f"the dice {dice[0]}-{dice[1]} cannot play {str(play) or 'nothing'}")
     return LegalPlay(Play(tuple([tuple.__new__(Move, step) for step in path])), turn.result())
 
 

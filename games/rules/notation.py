@@ -162,6 +162,8 @@ def _point_number(name: str, text: str) -> int:
 
 def parse_dice(text: str | tuple[int, int] | list[int]) -> tuple[int, int]:
     """Read dice as ``"64"``, ``"6-4"``, ``"6 4"`` or a pair of numbers 1..6."""
+    if type(text) is tuple and len(text) == 2 and _is_die(text[0]) and _is_die(text[1]):
+        return text  # the common case, already a pair of dice
     if isinstance(text, str):
         digits = [c for c in text if not c.isspace() and c not in "-,"]
         if len(digits) != 2 or not all(c.isdigit() for c in digits):
@@ -169,8 +171,10 @@ def parse_dice(text: str | tuple[int, int] | list[int]) -> tuple[int, int]:
         values = [int(c) for c in digits]
     else:
         values = list(text)
-    if len(values) != 2 or any(
-        not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 6 for v in values
-    ):
+    if len(values) != 2 or not all(_is_die(value) for value in values):
         raise NotationError(f"dice are two numbers 1..6: {text!r}")
     return values[0], values[1]
+
+
+def _is_die(value: object) -> bool:
+    return type(value) is int and 1 <= value <= 6
