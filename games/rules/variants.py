@@ -85,7 +85,7 @@ class LongNardy(Variant):
 
 @dataclass(frozen=True, slots=True)
 class ShortNardy(Variant):
-    """Short Nardy (backgammon): hitting, the bar, optional koks and no-hit-and-hide."""
+    """Short Nardy (backgammon): hitting, the bar, optional koks."""
 
     name: ClassVar[Literal["long", "short"]] = "short"
     title: ClassVar[str] = "Short Nardy"
@@ -95,8 +95,6 @@ class ShortNardy(Variant):
 
     #: Triple game: the loser bore off nothing and has a checker on the bar or in the winner's home.
     koks: bool = False
-    #: House rule: a checker that hit may not stop on its own checkers later in the turn.
-    no_hit_and_hide: bool = False
 
     @staticmethod
     def opponent_point(point: int) -> int:
