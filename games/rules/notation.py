@@ -73,7 +73,9 @@ class Play:
             repeat = int(match.group(3) or 1)
             if not 1 <= repeat <= 4:
                 raise NotationError(f"a move repeats 1 to 4 times: {token!r}")
-            moves.extend(chain * repeat)
+            moves.extend(chain)
+            # gnubg writes "6/1*(2)" for two checkers 6/1 of which the first hits the blot.
+            moves.extend([move._replace(hit=False) for move in chain] * (repeat - 1))
         if len(moves) > 4:
             raise NotationError(f"a roll moves at most 4 times: {text!r}")
         return cls(tuple(moves))

@@ -11,6 +11,7 @@ from games.rules import Move, NotationError, Play, parse_dice
         ("24/18 24/20", [(24, 18, False), (24, 20, False)]),
         ("24/16", [(24, 16, False)]),
         ("13/9(2)", [(13, 9, False), (13, 9, False)]),
+        ("6/1*(2)", [(6, 1, True), (6, 1, False)]),
         ("6/off", [(6, 0, False)]),
         ("bar/22*", [(25, 22, True)]),
         ("8/3*/1*", [(8, 3, True), (3, 1, True)]),
@@ -32,6 +33,7 @@ def test_plays_are_read_into_single_moves(text, moves):
         ("6/2 8/2 24/20 24/20", "24/20(2) 8/2 6/2"),
         ("24/18*/13", "24/18*/13"),
         ("25/22* 6/0", "bar/22* 6/off"),
+        ("6/1*(2)", "6/1* 6/1"),
         ("", ""),
     ],
 )
