@@ -21,7 +21,7 @@ Dice = tuple[int, int]
 Step = tuple[int, int, bool]  # source, target, hit
 
 # Reasons a single step is refused; 0 means it is allowed.
-_OK, _BAR_FIRST, _NO_CHECKER, _HELD, _HEAD, _NOT_HOME, _HIGHER, _BLOCK = range(8)
+_OK, _BAR_FIRST, _NO_CHECKER, _HELD, _HEAD, _NOT_HOME, _HIGHER = range(7)
 
 # Long Nardy: the mover's points in the order the opponent passes them (12 … 1, 24 … 13).
 _OPPONENT_PATH = (*range(12, 0, -1), *range(24, 12, -1))

@@ -36,51 +36,30 @@ def test_json_form_round_trips_with_colours():
     assert Position.from_json(data) == position
 
 
+def finished_game(**changes):
+    """The JSON of a Long Nardy position with every checker borne off, then ``changes``."""
+    data = {
+        "variant": "long",
+        "turn": "white",
+        "white": [0] * 24,
+        "black": [0] * 24,
+        "bar": {"white": 0, "black": 0},
+        "off": {"white": 15, "black": 15},
+    }
+    return {**data, **changes}
+
+
 @pytest.mark.parametrize(
     "data",
     [
         {},
         {"variant": "long"},
-        {
-            "variant": "chess",
-            "turn": "white",
-            "white": [0] * 24,
-            "black": [0] * 24,
-            "bar": {"white": 0, "black": 0},
-            "off": {"white": 15, "black": 15},
-        },
-        {
-            "variant": "long",
-            "turn": "red",
-            "white": [0] * 24,
-            "black": [0] * 24,
-            "bar": {"white": 0, "black": 0},
-            "off": {"white": 15, "black": 15},
-        },
-        {
-            "variant": "long",
-            "turn": "white",
-            "white": [0] * 23,
-            "black": [0] * 24,
-            "bar": {"white": 0, "black": 0},
-            "off": {"white": 15, "black": 15},
-        },
-        {
-            "variant": "long",
-            "turn": "white",
-            "white": [1] * 24,
-            "black": [0] * 24,
-            "bar": {"white": 0, "black": 0},
-            "off": {"white": 0, "black": 15},
-        },
-        {
-            "variant": "long",
-            "turn": "white",
-            "white": [0] * 23 + [15],
-            "black": [0] * 24,
-            "bar": {"white": 0, "black": 0},
-            "off": {"white": 0, "black": 14},
-        },
+        finished_game(variant="chess"),
+        finished_game(turn="red"),
+        finished_game(white=[0] * 23),
+        finished_game(white=[1] * 24, off={"white": 0, "black": 15}),
+        finished_game(white=[0] * 23 + [15], off={"white": 0, "black": 14}),
+        finished_game(white=[0] * 23 + [-1], off={"white": 16, "black": 15}),
     ],
 )
 def test_malformed_json_positions_are_notation_errors(data):
