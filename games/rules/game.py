@@ -81,10 +81,12 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class GameReplay:
-    """The outcome and every position on the way (the start, then one after each turn)."""
+    """The outcome, every position on the way (the start, then one after each turn) and each
+    turn's play as the engine made it: single steps, every hit marked."""
 
     outcome: Outcome
     positions: tuple[Position, ...]
+    plays: tuple[Play, ...]
 
 
 class GameError(RulesError):
@@ -139,6 +141,7 @@ class _Game:
     last_turn: bool = False  # Black's last turn under the Federation draw rule
     outcome: Outcome | None = None
     positions: list[Position] = field(default_factory=list)
+    plays: list[Play] = field(default_factory=list)
 
     def finish(self, winner: Colour | None, ending: Ending, value: int) -> None:
         self.outcome = Outcome(winner, ending, value, self.stake)
@@ -146,17 +149,14 @@ class _Game:
     def play_turn(self, turn: Turn) -> None:
         if self.offered:
             raise RulesError("dave was offered: take or drop comes before the roll")
-        if (
-            self.from_start
-            and self.turns == 0
-            and self.variant.hitting
-            and turn.dice[0] == turn.dice[1]
-        ):
+        if self._opening() and turn.dice[0] == turn.dice[1]:
             raise RulesError("the first roll of a game is never a double")
         mover = self.position.turn
         self.turns += 1
-        self.position = check_play(self.position, turn.dice, turn.play).position
+        legal = check_play(self.position, turn.dice, turn.play)
+        self.position = legal.position
         self.positions.append(self.position)
+        self.plays.append(legal.play)
         finished = self.position.opponent[OFF] == CHECKERS
         if self.last_turn:
             if finished:
@@ -170,6 +170,10 @@ class _Game:
                 self.last_turn = True
             else:
                 self.finish(mover, Ending.BEAR_OFF, game_value(self.variant, self.position.mover))
+
+    def _opening(self) -> bool:
+        """Whether the next roll is the opening throw of a Short Nardy game."""
+        return self.from_start and self.turns == 0 and self.variant.opening_throw
 
     def _federation_applies(self, mover: Colour) -> bool:
         return (
@@ -187,6 +191,8 @@ class _Game:
             raise RulesError("dave is not played in this game")
         if self.crawford:
             raise RulesError("no dave in the Crawford game")
+        if self._opening():
+            raise RulesError("no dave before the opening throw")
         if self.last_turn:
             raise RulesError("no dave on the last turn after White has borne off")
         if mover not in self.holders:
@@ -267,7 +273,7 @@ def replay_game(
             raise GameError(
                 str(error), action=index, turn=game.turns + 1, side=side, play=play
             ) from None
-    return GameReplay(game.end_of_record(), tuple(game.positions))
+    return GameReplay(game.end_of_record(), tuple(game.positions), tuple(game.plays))
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,6 +294,51 @@ class MatchResult:
     crawford_game: int | None  # 1-based number of the Crawford game, if one was played
 
 
+@dataclass(slots=True)
+class MatchScore:
+    """The running score of a match: who has how many points, and which game is Crawford.
+
+    Under the Crawford rule, the single game right after a player first reaches ``length - 1``
+    is played without dave.
+    """
+
+    length: int | None  # None: a fixed number of games, all counted
+    crawford: bool = True
+    points: list[int] = field(default_factory=lambda: [0, 0])
+    games: int = 0
+    crawford_game: int | None = None  # 1-based number of the Crawford game, once played
+
+    @property
+    def over(self) -> bool:
+        return self.length is not None and max(self.points) >= self.length
+
+    @property
+    def winner(self) -> int | None:
+        """The match player (1 or 2) ahead once the match is decided, else None."""
+        decided = self.over if self.length is not None else self.points[0] != self.points[1]
+        return (1 if self.points[0] > self.points[1] else 2) if decided else None
+
+    def start_game(self) -> bool:
+        """Count one more game; True when it is the Crawford game."""
+        self.games += 1
+        is_crawford = (
+            self.crawford
+            and self.length is not None
+            and self.crawford_game is None
+            and self.length - 1 in self.points
+            and self.games > 1
+        )
+        if is_crawford:
+            self.crawford_game = self.games
+        return is_crawford
+
+    def add(self, white: int, outcome: Outcome) -> None:
+        """Credit a game's points to the match player who won it (``white`` played White)."""
+        if outcome.winner is not None:
+            player = white if outcome.winner is Colour.WHITE else 3 - white
+            self.points[player - 1] += outcome.points
+
+
 def replay_match(
     variant: Variant,
     games: Sequence[MatchGame],
@@ -297,28 +348,18 @@ def replay_match(
 ) -> MatchResult:
     """Replay a match to ``length`` points (``None``: a fixed number of games, all counted).
 
-    Under the Crawford rule, the single game right after a player first reaches ``length - 1``
-    is played without dave. Games after a player reached ``length`` are an error.
+    Games after a player reached ``length`` are an error.
     """
-    score = [0, 0]
+    score = MatchScore(length, crawford)
     outcomes: list[Outcome] = []
-    crawford_game: int | None = None
     for number, match_game in enumerate(games, start=1):
         if match_game.white not in (1, 2):
             raise ValueError("MatchGame.white is 1 or 2")
-        if length is not None and max(score) >= length:
+        if score.over:
             raise GameError(
                 "the match is already over", action=0, turn=0, side=Colour.WHITE, game=number
             )
-        is_crawford = (
-            crawford
-            and length is not None
-            and crawford_game is None
-            and length - 1 in score
-            and number > 1
-        )
-        if is_crawford:
-            crawford_game = number
+        is_crawford = score.start_game()
         try:
             outcome = replay_game(variant, match_game.actions, crawford=is_crawford).outcome
         except GameError as error:
@@ -326,10 +367,6 @@ def replay_match(
             error.args = (str(error),)
             raise
         outcomes.append(outcome)
-        if outcome.winner is not None:
-            white_player = match_game.white
-            player = white_player if outcome.winner is Colour.WHITE else 3 - white_player
-            score[player - 1] += outcome.points
-    decided = max(score) >= length if length is not None else score[0] != score[1]
-    winner = (1 if score[0] > score[1] else 2) if decided else None
-    return MatchResult((score[0], score[1]), tuple(outcomes), winner, crawford_game)
+        score.add(match_game.white, outcome)
+    points = (score.points[0], score.points[1])
+    return MatchResult(points, tuple(outcomes), score.winner, score.crawford_game)

@@ -1,10 +1,11 @@
 """Legal plays: the move generator and the checker of recorded plays.
 
 Both stand on one turn state, ``_Turn``, which knows the single-step rules of the variant (landing,
-the bar, the head, bearing off, the six-block). ``legal_plays`` walks every order of single steps
-and keeps, per resulting position, one play that uses as many dice as possible; ``check_play``
-only looks for one way to realise the recorded play and then asks whether more dice could have
-been used, so it never enumerates all legal plays.
+the bar, the head, bearing off, the six-block); ``_HidingTurn`` adds Short Nardy's house rule
+no-hit-and-hide, so that games without it pay nothing for it. ``legal_plays`` walks every order of
+single steps and keeps, per resulting position, one play that uses as many dice as possible;
+``check_play`` only looks for one way to realise the recorded play and then asks whether more dice
+could have been used, so it never enumerates all legal plays.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ Dice = tuple[int, int]
 Step = tuple[int, int, bool]  # source, target, hit
 
 # Reasons a single step is refused; 0 means it is allowed.
-_OK, _BAR_FIRST, _NO_CHECKER, _HELD, _HEAD, _NOT_HOME, _HIGHER = range(7)
+_OK, _BAR_FIRST, _NO_CHECKER, _HELD, _HEAD, _NOT_HOME, _HIGHER, _HIDE = range(8)
 
 # Long Nardy: the mover's points in the order the opponent passes them (12 … 1, 24 … 13).
 _OPPONENT_PATH = (*range(12, 0, -1), *range(24, 12, -1))
@@ -33,6 +34,8 @@ _OPPONENT_POINTS = {
 _OTHER = {Colour.WHITE: Colour.BLACK, Colour.BLACK: Colour.WHITE}
 # Adding UNIT[i] to a key adds one checker on index i (4 bits per index, counts stay below 16).
 _UNIT = tuple(1 << (4 * i) for i in range(52))
+# Keys stay within ±16**52 = ±2**208: a hitter mask shifted this far keeps (key, hitters) apart.
+_HITTER_SHIFT = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +62,7 @@ class _Turn:
 
     __slots__ = (
         "position", "me", "opp", "opp_point", "outside", "head_start", "head_limit",
-        "hitting", "block_rule", "key",
+        "hitting", "block_rule", "key", "hitters",
     )  # fmt: skip
 
     def __init__(self, position: Position, dice: Dice) -> None:
@@ -76,6 +79,8 @@ class _Turn:
         # The key of the position reached, relative to the start: the sum of count changes times
         # 16**index. Changes stay within -15..15, so different positions have different keys.
         self.key = 0
+        # Points holding a checker that has hit this turn, as bits (only ``_HidingTurn`` sets any).
+        self.hitters = 0
 
     def problem(self, source: int, die: int) -> int:
         """Why one checker may not move from ``source`` by ``die`` now, or 0 when it may."""
@@ -134,6 +139,10 @@ class _Turn:
             self.opp[opp_index] = 1
             self.opp[BAR] -= 1
             self.key += _UNIT[26 + opp_index] - _UNIT[26 + BAR]
+
+    def switch(self) -> bool:
+        """Move the other identity in the last step, when that leads elsewhere (``_HidingTurn``)."""
+        return False
 
     def block_after(self, step: Step) -> tuple[int, int] | None:
         """A forbidden six-block through the point ``step`` just occupied, as (first, last)."""
@@ -200,7 +209,80 @@ class _Turn:
             return f"cannot bear off: {n} checker{'s are' if n > 1 else ' is'} outside the home"
         if problem == _HIGHER:
             return f"cannot bear off from {source} with a {die}: a checker stands on a higher point"
+        if problem == _HIDE:
+            return (
+                f"the checker on {source} has hit and may not stop on {target} beside its own "
+                "checkers (no hit-and-hide)"
+            )
         raise AssertionError(problem)
+
+
+class _HidingTurn(_Turn):
+    """A turn under no-hit-and-hide: it also knows which checkers have hit.
+
+    Checkers are indistinguishable, so a play is legal when some choice of which checker makes
+    each step is. At most one hitter stands on a point (a hitter never joins its own checkers), so
+    the hitters are a set of points, ``hitters``. A step from a point with a hitter and other
+    checkers may move either: ``move`` makes the choice that leaves fewer hitters behind, which
+    allows everything the other allows, except for a step to an empty point (the hitter goes on,
+    or a plain checker goes and the hitter stays), where ``switch`` then gives the other choice.
+    """
+
+    __slots__ = ("history",)
+
+    def __init__(self, position: Position, dice: Dice) -> None:
+        super().__init__(position, dice)
+        # Per step made: the hitters before it, and whether ``switch`` may still change it.
+        self.history: list[tuple[int, bool]] = []
+
+    def problem(self, source: int, die: int) -> int:
+        refused = _Turn.problem(self, source, die)
+        if refused or not self.hitters >> source & 1 or self.me[source] > 1:
+            return refused
+        # The hitter stands alone: it is the checker that moves.
+        target = source - die
+        return _HIDE if target > 0 and self.me[target] else _OK
+
+    def move(self, source: int, die: int) -> Step:
+        before = hitters = self.hitters
+        step = _Turn.move(self, source, die)
+        target, hit = step[1], step[2]
+        switchable = False
+        if hitters >> source & 1:
+            me = self.me
+            if not me[source] or target == OFF or me[target] == 1:
+                # The hitter moves: it was alone, or it may be the one borne off or the one that
+                # goes on to a point without own checkers (then a plain checker might go instead).
+                hitters ^= 1 << source
+                if target:
+                    hitters |= 1 << target
+                    switchable = me[source] > 0 and not hit
+            # else a plain checker joins its own checkers and the hitter stays.
+        elif hit:
+            hitters |= 1 << target
+        self.history.append((before, switchable))
+        self.hitters = hitters
+        return step
+
+    def undo(self, step: Step) -> None:
+        _Turn.undo(self, step)
+        self.hitters = self.history.pop()[0]
+
+    def switch(self) -> bool:
+        before, switchable = self.history[-1]
+        if not switchable:
+            return False
+        # A plain checker went to the empty point: the hitter stays where it was.
+        self.history[-1] = (before, False)
+        self.hitters = before
+        return True
+
+
+def _new_turn(position: Position, dice: Dice) -> _Turn:
+    variant = position.variant
+    if isinstance(variant, ShortNardy) and variant.no_hit_and_hide:
+        return _HidingTurn(position, dice)
+    return _Turn(position, dice)
 
 
 def _head_limit(position: Position, dice: Dice) -> int:
@@ -242,23 +324,29 @@ def legal_plays(position: Position, dice: Dice | str) -> list[LegalPlay]:
     with the opponent on roll.
     """
     dice = parse_dice(dice)
-    turn = _Turn(position, dice)
+    turn = _new_turn(position, dice)
+    hide = turn.__class__ is _HidingTurn
     step_blocks, end_blocks = _block_modes(position.variant)
     # Plays found at the deepest level reached so far, by key: (steps, die of the first step,
     # mover's and opponent's checkers after it). Shallower plays are never kept: they would be
     # dropped anyway by the rule to use as many dice as possible.
     found: dict[int, tuple[tuple[Step, ...], int, Board, Board]] = {}
     deepest = 0
+    # (key, dice left) already walked; under no-hit-and-hide the key includes the hitters.
     seen: set[tuple[int, tuple[int, ...]]] = set()
     path: list[Step] = []
 
     def keep(first_die: int) -> None:
         nonlocal deepest, found
         depth = len(path)
-        if depth < deepest or turn.key in found or (end_blocks and turn.block_anywhere()):
-            return
-        if depth > deepest:
+        # A position reached again with more dice (a checker borne off by a higher die, or by
+        # smaller steps) is kept with the play that uses more.
+        if depth != deepest:
+            if depth < deepest or (end_blocks and turn.block_anywhere()):
+                return
             deepest, found = depth, {}
+        elif turn.key in found or (end_blocks and turn.block_anywhere()):
+            return
         found[turn.key] = (tuple(path), first_die, tuple(turn.me), tuple(turn.opp))
 
     def walk(left: tuple[int, ...], first_die: int) -> None:
@@ -273,9 +361,16 @@ def legal_plays(position: Position, dice: Dice | str) -> list[LegalPlay]:
                 if not (step_blocks and turn.block_after(step)):
                     path.append(step)
                     keep(first_die or die)
-                    if rest and (turn.key, rest) not in seen:
-                        seen.add((turn.key, rest))
-                        walk(rest, first_die or die)
+                    while rest:
+                        state = (
+                            turn.key + (turn.hitters << _HITTER_SHIFT) if hide else turn.key,
+                            rest,
+                        )
+                        if state not in seen:
+                            seen.add(state)
+                            walk(rest, first_die or die)
+                        if not (hide and turn.switch()):
+                            break
                     path.pop()
                 turn.undo(step)
 
@@ -298,7 +393,8 @@ def legal_plays(position: Position, dice: Dice | str) -> list[LegalPlay]:
 def most_dice_playable(position: Position, dice: Dice | str) -> int:
     """How many dice of ``dice`` some legal play uses (searching stops at the first full play)."""
     dice = parse_dice(dice)
-    turn = _Turn(position, dice)
+    turn = _new_turn(position, dice)
+    hide = turn.__class__ is _HidingTurn
     step_blocks, end_blocks = _block_modes(position.variant)
     everything = len(_dice_list(dice))
     best = 0
@@ -310,18 +406,22 @@ def most_dice_playable(position: Position, dice: Dice | str) -> int:
             best = depth
             if best == everything:
                 return True
-        if not left or (turn.key, left) in seen:
+        if not left:
             return False
-        seen.add((turn.key, left))
+        state = (turn.key + (turn.hitters << _HITTER_SHIFT) if hide else turn.key, left)
+        if state in seen:
+            return False
+        seen.add(state)
         for i, die in enumerate(left):
             if i and die == left[i - 1]:
                 continue
+            rest = left[:i] + left[i + 1 :]
             for source in turn.sources():
                 if turn.problem(source, die):
                     continue
                 step = turn.move(source, die)
-                done = not (step_blocks and turn.block_after(step)) and walk(
-                    left[:i] + left[i + 1 :], depth + 1
+                done = not (step_blocks and turn.block_after(step)) and (
+                    walk(rest, depth + 1) or (hide and turn.switch() and walk(rest, depth + 1))
                 )
                 turn.undo(step)
                 if done:
@@ -345,9 +445,18 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
     for move in play.moves:
         if not (1 <= move.source <= BAR and OFF <= move.target < move.source):
             raise NotationError(f"{move} does not run from a higher point to a lower one")
-    turn = _Turn(position, dice)
+    turn = _new_turn(position, dice)
+    hide = turn.__class__ is _HidingTurn
     step_blocks, end_blocks = _block_modes(position.variant)
     segments = play.moves
+    if hide and dice[0] == dice[1]:
+        # Which checker makes which step matters under no-hit-and-hide, so one checker's written
+        # path may be made by several: "21/16*/6" also as 21/16*, 11/6 and then 16/11. With a
+        # double every step of a written move is known; without one a play has two steps, and a
+        # relay could not help (a point hit on the way held no own checker to go on first).
+        steps = _single_steps(segments, dice[0])
+        if len(steps) <= 4:  # more steps than dice: refused below as it is written
+            segments = steps
     # First look for a way that agrees with the * marks exactly (an unmarked play then hits
     # nothing); a play with no marks at all may also hit unmarked, as records that never mark
     # hits are written.
@@ -424,7 +533,8 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
                     unfinished[0] -= final
                     path.append(step)
                     dice_used.append(die)
-                    if realise(left[:j] + left[j + 1 :]):
+                    rest = left[:j] + left[j + 1 :]
+                    if realise(rest) or (hide and turn.switch() and realise(rest)):
                         return True
                     progress[i] = here
                     unfinished[0] += final
@@ -439,15 +549,28 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
         found = realise(_dice_list(dice))
     if not found:
         if rejected:
-            raise refuse(rejected[0])
-        if failure and _fits_dice(segments, dice):
-            raise refuse(failure[0][1])
-        raise refuse(f"the dice {dice[0]}-{dice[1]} cannot play {str(play) or 'nothing'}")
+            error = refuse(rejected[0])
+        elif failure and _fits_dice(segments, dice):
+            error = refuse(failure[0][1])
+        else:
+            error = refuse(f"the dice {dice[0]}-{dice[1]} cannot play {str(play) or 'nothing'}")
+        # One checker's path written in steps that cannot be made in that order may still be a
+        # legal play: gnubg exports 5/3/off (4-2) as "5/1 1/off". Plays are equal by their
+        # effect, so the joined path (5/off) is tried before the play is refused.
+        joined = Play.parse(str(play))
+        if joined.moves != play.moves:
+            try:
+                return check_play(position, dice, joined)
+            except IllegalPlayError:
+                pass
+        raise error
     return LegalPlay(Play(tuple([tuple.__new__(Move, step) for step in path])), turn.result())
 
 
 def _can_play_alone(position: Position, dice: Dice, die: int) -> bool:
-    turn = _Turn(position, dice)
+    # One step from the start: no checker has hit yet, so no-hit-and-hide refuses nothing here
+    # (the turn still applies it, as every other search does).
+    turn = _new_turn(position, dice)
     step_blocks, end_blocks = _block_modes(position.variant)
     for source in turn.sources():
         if turn.problem(source, die):
@@ -458,6 +581,21 @@ def _can_play_alone(position: Position, dice: Dice, die: int) -> bool:
         if not blocked:
             return True
     return False
+
+
+def _single_steps(moves: Sequence[Move], die: int) -> tuple[Move, ...]:
+    """The written moves cut into single steps of ``die`` (a move it cannot make stays whole)."""
+    steps: list[Move] = []
+    for move in moves:
+        source, target = move.source, move.target
+        if target and (source - target) % die:
+            steps.append(move)
+            continue
+        while source - die > target:
+            steps.append(Move(source, source - die))
+            source -= die
+        steps.append(Move(source, target, move.hit))
+    return tuple(steps)
 
 
 def _fits_dice(segments: Sequence[Move], dice: Dice) -> bool:

@@ -45,6 +45,9 @@ class Variant:
     head_rule: ClassVar[bool]
     #: Long Nardy forbids six-point blocks with no opponent checker ahead.
     six_block_rule: ClassVar[bool]
+    #: The first roll of a game is the two single dice thrown to decide who starts (Short Nardy):
+    #: never a double, and no dave can be offered before it.
+    opening_throw: ClassVar[bool]
 
     dave: DaveRules = field(default_factory=DaveRules)
 
@@ -68,6 +71,7 @@ class LongNardy(Variant):
     hitting: ClassVar[bool] = False
     head_rule: ClassVar[bool] = True
     six_block_rule: ClassVar[bool] = True
+    opening_throw: ClassVar[bool] = False
 
     #: "step": no single checker move may leave a forbidden block; "turn": only the end counts.
     block_check: BlockCheck = "step"
@@ -85,16 +89,21 @@ class LongNardy(Variant):
 
 @dataclass(frozen=True, slots=True)
 class ShortNardy(Variant):
-    """Short Nardy (backgammon): hitting, the bar, optional koks."""
+    """Short Nardy (backgammon): hitting, the bar, optional koks and no-hit-and-hide."""
 
     name: ClassVar[Literal["long", "short"]] = "short"
     title: ClassVar[str] = "Short Nardy"
     hitting: ClassVar[bool] = True
     head_rule: ClassVar[bool] = False
     six_block_rule: ClassVar[bool] = False
+    opening_throw: ClassVar[bool] = True
 
     #: Triple game: the loser bore off nothing and has a checker on the bar or in the winner's home.
     koks: bool = False
+    #: House rule: a checker that has hit may not, later in the same turn, stop on a point holding
+    #: another checker of its own. Moving on to an empty point (or hitting again), covering the
+    #: hitter with a different checker and bearing the hitter off stay legal.
+    no_hit_and_hide: bool = False
 
     @staticmethod
     def opponent_point(point: int) -> int:

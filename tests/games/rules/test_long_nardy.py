@@ -92,9 +92,18 @@ def test_only_one_checker_leaves_the_head_after_the_first_turn():
 
 def test_no_checker_may_stop_on_an_opponent_checker():
     # Black's checker on its 6 stands on White's 18.
+    position = Position.from_points(LONG, {24: 14, 10: 1}, {24: 14, 6: 1})
+    assert refusal(position, (6, 1), "24/18 10/9") == "point 18 is held by the opponent"
+    head_only = Position.from_points(LONG, {24: 15}, {24: 14, 6: 1})
+    assert plays(head_only, (6, 1)) == ["24/17"]  # by the 1 first, jumping over nothing
+
+
+def test_a_path_written_through_a_held_point_is_the_same_play_by_another_route():
+    # Plays are equal by their effect: "24/18 18/17" cannot be made through 18, but one checker
+    # from 24 to 17 is legal through 23 (gnubg exports such paths, e.g. "5/1 1/off").
     position = Position.from_points(LONG, {24: 15}, {24: 14, 6: 1})
-    assert refusal(position, (6, 1), "24/18 18/17") == "point 18 is held by the opponent"
-    assert plays(position, (6, 1)) == ["24/17"]  # by the 1 first, jumping over nothing
+    via_23 = check_play(position, (6, 1), "24/23 23/17")
+    assert check_play(position, (6, 1), "24/18 18/17").position == via_23.position
 
 
 def test_all_dice_must_be_used_when_possible():
