@@ -1,9 +1,13 @@
-"""The command line: ``python -m games.rules plays ...``.
+"""The command line: ``python -m games.rules plays ...`` and ``python -m games.rules check ...``.
 
 ``plays`` lists the legal plays of a position and a roll. Given ``--position`` it answers once,
 for a person (or with ``--json``); without it, it reads JSON lines
 ``{"position_id": ..., "dice": [d1, d2]}`` from standard input and writes one JSON line per input
 line, in order, an ``{"error": ...}`` line for a bad one.
+
+``check FILE... [--json]`` replays .mat match files: exit 0 when every file is valid, 1 when one
+is not, 2 when a file cannot be read or parsed at all. Text mode prints one line per invalid file,
+``FILE: game G, move N, player P: '<play>': <reason>``, and warnings on standard error.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from games.rules.errors import RulesError
+from games.rules.matfile import MatchFormatError, RecordError, check_match, read_match
 from games.rules.moves import legal_plays
 from games.rules.notation import parse_dice
 from games.rules.position import Position
@@ -55,6 +60,52 @@ def _batch(variant: Variant, source: TextIO, out: TextIO) -> None:
         out.flush()
 
 
+def check_file(path: str) -> tuple[int, dict[str, Any]]:
+    """The exit status (0 valid, 1 invalid, 2 unreadable) and the JSON report of one file."""
+    report: dict[str, Any] = {"file": path, "valid": False, "games": [], "warnings": []}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as source:
+            text = source.read()
+        record = read_match(text)
+    except (OSError, MatchFormatError) as error:
+        reason = error.strerror or str(error) if isinstance(error, OSError) else str(error)
+        report["error"] = {"game": 0, "move": 0, "player": None, "play": "", "reason": reason}
+        return 2, report
+    except RecordError as error:
+        report["error"] = error.to_json()
+        return 1, report
+    result = check_match(record)
+    report["valid"] = result.valid
+    report["games"] = [game.to_json() for game in result.games]
+    report["warnings"] = list(result.warnings)
+    report["error"] = result.error.to_json() if result.error else None
+    return (0 if result.valid else 1), report
+
+
+def _check(paths: Sequence[str], as_json: bool, out: TextIO) -> int:
+    status = 0
+    reports = []
+    for path in paths:
+        code, report = check_file(path)
+        status = max(status, code)
+        reports.append(report)
+        if as_json:
+            continue
+        for warning in report["warnings"]:
+            print(f"{path}: warning: {warning}", file=sys.stderr)
+        error = report["error"]
+        if code == 1:
+            out.write(
+                f"{path}: game {error['game']}, move {error['move']}, player {error['player']}: "
+                f"{error['play']!r}: {error['reason']}\n"
+            )
+        elif code == 2:
+            out.write(f"{path}: cannot read: {error['reason']}\n")
+    if as_json:
+        out.write(json.dumps(reports) + "\n")
+    return status
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     parser = argparse.ArgumentParser(prog="python -m games.rules", description=__doc__)
@@ -67,7 +118,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     plays.add_argument(
         "--block-check", choices=("step", "turn"), default="step", help="Long Nardy six-block mode"
     )
+    check = commands.add_parser("check", help="check .mat match files against the rules")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("--json", action="store_true", help="print one JSON list, one object a file")
     args = parser.parse_args(argv)
+    if args.command == "check":
+        return _check(args.files, args.json, out)
     variant = _variant(args)
     if args.position is None:
         _batch(variant, sys.stdin, out)

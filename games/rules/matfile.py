@@ -1,0 +1,694 @@
+"""Jellyfish/gnubg match files (.mat): read them, check them against the rules, write them.
+
+A match file is a header of ``; [Key "value"]`` lines, ``N point match``, then games: `` Game k``,
+a score line ``name : n     name2 : m`` and numbered lines with two columns, the left one player
+1's. A column entry is a roll and its play (``64: 24/18 13/9``), a dave action (``Doubles => 2``,
+``Takes``, ``Drops``) or a result (``Wins 2 points``, ``Losses 1 point``). Each player writes its
+moves in its own numbering.
+
+``read_match`` turns the text into a ``MatchRecord`` (each game a list of the engine's actions);
+``check_match`` replays it and names the first illegal action by game, line and player;
+``write_match`` writes the gnubg layout, which ``read_match`` reads back to the same games.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from games.rules.errors import NotationError, RulesError
+from games.rules.game import (
+    Action,
+    Double,
+    Drop,
+    Ending,
+    GameError,
+    MatchGame,
+    MatchScore,
+    Outcome,
+    Resign,
+    Take,
+    Turn,
+    replay_game,
+)
+from games.rules.notation import Play
+from games.rules.position import CHECKERS, OFF, Colour
+from games.rules.variants import DaveRules, LongNardy, ShortNardy, Variant
+
+_HEADER = re.compile(r';\s*\[\s*(?P<key>[^"\]]*?)\s*"(?P<value>[^"]*)"\s*\]\s*')
+_LENGTH = re.compile(r"\s*(?P<length>\d+)\s+points?\s+match\s*", re.IGNORECASE)
+_GAME = re.compile(r"\s*Game\s+(?P<number>\d+)\s*", re.IGNORECASE)
+_SCORE = re.compile(
+    r"\s*(?P<name1>.*?)\s*:\s*(?P<score1>\d+)\s+(?P<name2>.*?)\s*:\s*(?P<score2>\d+)\s*"
+)
+_NUMBER_MARK = re.compile(r"(?<!\S)(?P<number>\d+)\)")
+# Where a column entry starts: a roll ("64:") or a dave or result word.
+_ENTRY = re.compile(r"(?<!\S)(?:\d\d:|(?:Doubles|Takes|Drops|Wins|Losses)\b)", re.IGNORECASE)
+_ROLL = re.compile(r"(?P<dice>\d\d):(?P<play>.*)", re.DOTALL)
+_DOUBLE = re.compile(r"Doubles\s*=>\s*(?P<stake>\d+)", re.IGNORECASE)
+_RESULT = re.compile(
+    r"(?P<word>Wins|Losses)\s+(?P<points>\d+)\s+points?(?P<match>\s+and\s+the\s+match)?",
+    re.IGNORECASE,
+)
+_UNRECORDED = "????"
+
+#: gnubg's name of backgammon (Short Nardy where the triple game, koks, counts).
+BACKGAMMON = "Backgammon"
+
+
+class MatchFormatError(RulesError):
+    """A text that is not a match file at all (``line`` is 1-based, 0 when it is the whole)."""
+
+    def __init__(self, reason: str, line: int = 0) -> None:
+        self.reason = reason
+        self.line = line
+        super().__init__(f"line {line}: {reason}" if line else reason)
+
+
+class RecordError(RulesError):
+    """What is wrong in a game of a match record, and where.
+
+    ``move`` is the number of the numbered line, ``player`` 1 for the left column, 2 for the right;
+    ``play`` is the entry as written (the play of a roll, or a dave or result entry).
+    """
+
+    def __init__(self, reason: str, *, game: int, move: int, player: int, play: str) -> None:
+        self.reason = reason
+        self.game = game
+        self.move = move
+        self.player = player
+        self.play = play
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"game {self.game}, move {self.move}, player {self.player}"
+        return f"{where}: {self.play!r}: {self.reason}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "move": self.move,
+            "player": self.player,
+            "play": self.play,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where an action stands in the file: its numbered line (0 if unnumbered), column, text."""
+
+    move: int
+    player: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """What a ``Wins N points [and the match]`` line says."""
+
+    player: int
+    points: int
+    match: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game of a match file.
+
+    ``first`` is the match player who rolled first (White); ``score`` the score line before the
+    game. A resignation is an action (``Resign``); the ``Wins`` line is kept as the ``claim``.
+    ``places`` (one per action) only say where each action was written, so they do not count
+    when records are compared.
+    """
+
+    first: int
+    actions: tuple[Action, ...]
+    score: tuple[int, int] = (0, 0)
+    claim: Claim | None = None
+    places: tuple[Place, ...] = field(default=(), compare=False)
+
+    def colour(self, player: int) -> Colour:
+        return Colour.WHITE if player == self.first else Colour.BLACK
+
+    def player(self, colour: Colour) -> int:
+        return self.first if colour is Colour.WHITE else 3 - self.first
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A match file: the players, the rules, the length (None: not to a number of points), games.
+
+    ``headers`` keeps the other header lines (site, event, date, ...) in their order.
+    """
+
+    variant: Variant
+    players: tuple[str, str]
+    length: int | None
+    games: tuple[GameRecord, ...]
+    crawford: bool = True
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+# --- Reading ----------------------------------------------------------------------------------
+
+
+def read_match(text: str) -> MatchRecord:
+    """Read a match file. ``MatchFormatError`` when it is not one, ``RecordError`` when an entry
+    of a game cannot be read (bad dice or notation, a player moving out of turn)."""
+    lines = text.splitlines()
+    headers: list[tuple[str, str]] = []
+    length: int | None = None
+    index = 0
+    while index < len(lines) and not _GAME.fullmatch(lines[index]):
+        line = lines[index]
+        header = _HEADER.fullmatch(line)
+        if header:
+            headers.append((header["key"], header["value"]))
+        elif match_length := _LENGTH.fullmatch(line):
+            length = int(match_length["length"]) or None
+        index += 1
+    if index == len(lines):
+        raise MatchFormatError("no game found: a match file has lines like ' Game 1'")
+    if length is None and not any(_LENGTH.fullmatch(line) for line in lines[:index]):
+        raise MatchFormatError("no 'N point match' line before the first game")
+    variant, crawford, others = _rules_from_headers(headers)
+    players = (_header(headers, "Player 1"), _header(headers, "Player 2"))
+    games: list[GameRecord] = []
+    while index < len(lines):
+        end = index + 1
+        while end < len(lines) and not _GAME.fullmatch(lines[end]):
+            end += 1
+        game, names = _read_game(variant, lines, index, end, number=len(games) + 1)
+        games.append(game)
+        players = (players[0] or names[0], players[1] or names[1])
+        index = end
+    return MatchRecord(variant, players, length, tuple(games), crawford, tuple(others))
+
+
+def _header(headers: Sequence[tuple[str, str]], key: str) -> str:
+    for name, value in headers:
+        if name.lower() == key.lower():
+            return value
+    return ""
+
+
+def _switch(headers: Sequence[tuple[str, str]], key: str, default: bool) -> bool:
+    value = _header(headers, key).strip().lower()
+    if not value:
+        return default
+    if value in ("on", "yes", "true"):
+        return True
+    if value in ("off", "no", "false"):
+        return False
+    raise MatchFormatError(f'header {key} is "On" or "Off", not {value!r}')
+
+
+# The headers that set the rules; the writer writes them back from the variant.
+_RULE_HEADERS = (
+    "Variation", "Crawford", "CubeLimit", "Dave", "DaveProgression", "Koks", "NoHitAndHide",
+    "FederationDraw", "BlockCheck", "Player 1", "Player 2",
+)  # fmt: skip
+
+
+def _rules_from_headers(
+    headers: Sequence[tuple[str, str]],
+) -> tuple[Variant, bool, list[tuple[str, str]]]:
+    variation = _header(headers, "Variation").strip() or BACKGAMMON
+    limit = _header(headers, "CubeLimit").strip()
+    if limit and not limit.isdigit():
+        raise MatchFormatError(f"CubeLimit is a number, not {limit!r}")
+    progression = _header(headers, "DaveProgression").strip().lower() or "geometric"
+    if progression not in ("geometric", "arithmetic"):
+        raise MatchFormatError(
+            f'DaveProgression is "Geometric" or "Arithmetic", not {progression!r}'
+        )
+    dave = DaveRules(
+        enabled=_switch(headers, "Dave", True),
+        progression="arithmetic" if progression == "arithmetic" else "geometric",
+        max_stake=int(limit) if limit and int(limit) > 0 else None,
+    )
+    variant: Variant
+    name = variation.lower()
+    if name in ("backgammon", "standard", "short nardy"):
+        variant = ShortNardy(
+            dave=dave,
+            koks=_switch(headers, "Koks", name != "short nardy"),
+            no_hit_and_hide=_switch(headers, "NoHitAndHide", False),
+        )
+    elif name == "long nardy":
+        block_check = _header(headers, "BlockCheck").strip().lower() or "step"
+        if block_check not in ("step", "turn"):
+            raise MatchFormatError(f'BlockCheck is "Step" or "Turn", not {block_check!r}')
+        variant = LongNardy(
+            dave=dave,
+            block_check="turn" if block_check == "turn" else "step",
+            federation_draw=_switch(headers, "FederationDraw", False),
+        )
+    else:
+        raise MatchFormatError(
+            f"unsupported variation {variation!r}: Long Nardy, Short Nardy or Backgammon"
+        )
+    crawford = _switch(headers, "Crawford", True)
+    others = [(key, value) for key, value in headers if key not in _RULE_HEADERS]
+    return variant, crawford, others
+
+
+@dataclass(slots=True)
+class _GameReader:
+    """Turns the column entries of one game into engine actions, in order.
+
+    Who is on roll follows from the record alone: the first roll makes its player White, each
+    roll passes the dice, dave actions do not. A column that acts out of turn is an error here,
+    before any replay.
+    """
+
+    variant: Variant
+    number: int
+    actions: list[Action] = field(default_factory=list)
+    places: list[Place] = field(default_factory=list)
+    first: int | None = None
+    roller: int | None = None
+    stake: int = 1
+    offered: int | None = None  # the stake offered by a pending dave
+    ended: bool = False  # a result (Wins/Losses) or an unrecorded turn was read
+    unrecorded: Place | None = None  # a turn written "????"
+    resigned: bool = False
+    conceded: tuple[int, Place] | None = None  # a "Losses N points" line
+    dropped: bool = False
+    borne_off: list[int] = field(default_factory=lambda: [0, 0])
+    claim: Claim | None = None
+
+    def error(self, reason: str, place: Place) -> RecordError:
+        return RecordError(
+            reason, game=self.number, move=place.move, player=place.player, play=place.text
+        )
+
+    def add(self, action: Action, place: Place) -> None:
+        self.actions.append(action)
+        self.places.append(place)
+
+    def read(self, entry: str, place: Place) -> None:
+        if self.claim is not None:
+            raise self.error("nothing may follow the result of the game", place)
+        player = place.player
+        roll = _ROLL.fullmatch(entry)
+        double = _DOUBLE.fullmatch(entry)
+        if roll:
+            play = roll["play"].strip()
+            self.read_roll(roll["dice"], play, replace(place, text=play))
+        elif double:
+            self.read_double(int(double["stake"]), place)
+        elif entry.lower() in ("takes", "drops"):
+            if self.offered is None or player == self.roller or self.ended:
+                raise self.error(f"{entry} answers no dave offered by the opponent", place)
+            if entry.lower() == "takes":
+                self.stake = self.offered
+                self.add(Take(), place)
+            else:
+                self.dropped = True
+                self.add(Drop(), place)
+            self.offered = None
+        elif result := _RESULT.fullmatch(entry):
+            points = int(result["points"])
+            if result["word"].lower() == "wins":
+                self.claim = Claim(player, points, bool(result["match"]))
+            elif self.conceded is not None:
+                raise self.error("the game was already resigned", place)
+            else:
+                self.conceded = (points, place)
+                self.ended = True
+        else:
+            raise self.error("cannot read this entry", place)
+
+    def read_roll(self, dice_text: str, play_text: str, place: Place) -> None:
+        player = place.player
+        if self.ended:
+            raise self.error("no roll may follow the end of the game", place)
+        if self.offered is not None:
+            raise self.error("dave was offered: take or drop comes before the roll", place)
+        if self.roller is not None and player != self.roller:
+            raise self.error(f"player {self.roller} is on roll, not player {player}", place)
+        high, low = sorted((int(dice_text[0]), int(dice_text[1])), reverse=True)
+        if low < 1 or high > 6:
+            raise self.error(f"dice are two numbers 1..6, not {dice_text}", place)
+        if self.first is None:
+            self.first = player
+        self.roller = 3 - player
+        if play_text == _UNRECORDED:
+            self.unrecorded = place
+            self.ended = True
+            return
+        try:
+            play = Play.parse(play_text)
+        except NotationError as error:
+            raise self.error(str(error), place) from None
+        self.borne_off[player - 1] += sum(move.target == OFF for move in play.moves)
+        self.add(Turn((high, low), play), place)
+
+    def read_double(self, stake: int, place: Place) -> None:
+        if self.ended or self.roller is None or place.player != self.roller:
+            raise self.error("dave is offered by the player on roll, before rolling", place)
+        expected = self.variant.dave.next_stake(self.stake)
+        if stake != expected:
+            raise self.error(f"the next stake is {expected}, not {stake}", place)
+        self.offered = stake
+        self.add(Double(), place)
+
+    def resign(self, player: int, points: int, place: Place) -> None:
+        """Read ``points`` conceded as the smallest game value worth them at the stake.
+
+        Sites write the points the winner gets, cut to what it needed to win the match, so the
+        value is rounded up (and kept to the variant's highest); a result the replay then
+        contradicts is a warning of ``check_match``.
+        """
+        value = min(self.variant.max_value, max(1, -(-points // self.stake)))
+        if self.first is None:
+            self.first = 3 - player
+        colour = Colour.WHITE if player == self.first else Colour.BLACK
+        self.resigned = True
+        self.add(Resign(colour, value), place)
+
+    def finish(self, claim_place: Place | None) -> None:
+        """A ``Wins`` line for a game that did not end on the board is the loser's resignation."""
+        claim, conceded = self.claim, self.conceded
+        finished = self.dropped or max(self.borne_off) >= CHECKERS
+        if conceded is not None:
+            # The Wins line names the winner; a Losses line on an unnumbered line may stand in
+            # the wrong column (BackgammonGalaxy).
+            points, place = conceded
+            loser = 3 - claim.player if claim is not None else place.player
+            self.resign(loser, points, place)
+        elif claim is not None and claim_place is not None and not finished:
+            self.resign(3 - claim.player, claim.points, claim_place)
+        if self.unrecorded is not None and not self.resigned:
+            raise self.error(
+                "an unrecorded turn is only allowed just before a resignation", self.unrecorded
+            )
+
+
+def _read_game(
+    variant: Variant, lines: Sequence[str], start: int, end: int, number: int
+) -> tuple[GameRecord, tuple[str, str]]:
+    reader = _GameReader(variant, number)
+    score, names, right_column, index = (0, 0), ("", ""), 30, start + 1
+    while index < end and not lines[index].strip():
+        index += 1
+    if index < end:
+        found = _SCORE.fullmatch(lines[index])
+        if found is None:
+            raise MatchFormatError("expected the score line 'name : n   name : m'", index + 1)
+        score = (int(found["score1"]), int(found["score2"]))
+        names = (found["name1"], found["name2"])
+        right_column = found.start("name2") if found["name2"] else found.end("score1") + 1
+        index += 1
+    claim_place: Place | None = None
+    for line_index in range(index, end):
+        line = lines[line_index]
+        if not line.strip():
+            continue
+        for move, offset, rest in _numbered_parts(line):
+            for player, entry in _columns(rest, offset, right_column, line_index + 1):
+                place = Place(move, player, entry)
+                if _RESULT.fullmatch(entry) and entry.lower().startswith("wins"):
+                    claim_place = place
+                reader.read(entry, place)
+    reader.finish(claim_place)
+    game = GameRecord(
+        reader.first or 1,
+        tuple(reader.actions),
+        score,
+        reader.claim,
+        tuple(reader.places),
+    )
+    return game, names
+
+
+def _numbered_parts(line: str) -> Iterator[tuple[int, int, str]]:
+    """The parts of a line as (line number or 0, column where the part starts, text).
+
+    A line is normally one part, ``" 12) 64: 24/18 13/9     53: 8/3* 6/3"``. BackgammonGalaxy
+    sometimes starts the next numbered line inside the right column
+    (``" 24) 43: 21/18 18/14     24)  Losses 2 point     Wins 2 point"``): that is a part of its
+    own, with its own two columns.
+    """
+    marks = list(_NUMBER_MARK.finditer(line))
+    if not marks:
+        yield 0, 0, line
+        return
+    if line[: marks[0].start()].strip():
+        yield 0, 0, line[: marks[0].start()]
+    for mark, following in zip(marks, [*marks[1:], None], strict=True):
+        end = following.start() if following else len(line)
+        yield int(mark["number"]), mark.end(), line[mark.end() : end]
+
+
+def _columns(rest: str, offset: int, right_column: int, line: int) -> Iterator[tuple[int, str]]:
+    """The (player, entry) pairs of a line: one entry per column, the left one first.
+
+    Entries are found by how they start, so a left entry that runs into the right column still
+    splits; a lone entry belongs to the column its first character stands in.
+    """
+    starts = [found.start() for found in _ENTRY.finditer(rest)]
+    if not starts:
+        if rest.strip():
+            raise MatchFormatError(f"cannot read {rest.strip()!r}", line)
+        return
+    if len(starts) > 2:
+        raise MatchFormatError(f"more than two entries on one line: {rest.strip()!r}", line)
+    if starts[0] and rest[: starts[0]].strip():
+        raise MatchFormatError(f"cannot read {rest[: starts[0]].strip()!r}", line)
+    entries = [rest[a:b].strip() for a, b in zip(starts, [*starts[1:], len(rest)], strict=True)]
+    if len(entries) == 2:
+        yield 1, entries[0]
+        yield 2, entries[1]
+    else:
+        yield (2 if offset + starts[0] >= right_column - 2 else 1), entries[0]
+
+
+# --- Checking ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameCheck:
+    """The replayed result of one game, in match players: ``winner`` 1 or 2, None when none."""
+
+    number: int
+    winner: int | None
+    points: int
+    ending: Ending
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "winner": self.winner,
+            "points": self.points,
+            "ending": self.ending.value,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchCheck:
+    """The games replayed (up to the first error), warnings, and the first error if any."""
+
+    games: tuple[GameCheck, ...]
+    warnings: tuple[str, ...]
+    error: RecordError | None
+
+    @property
+    def valid(self) -> bool:
+        return self.error is None
+
+
+def check_match(record: MatchRecord) -> MatchCheck:
+    """Replay every game; the first illegal action is the error, disagreements are warnings.
+
+    A warning is a claimed result or a score line that the replay contradicts: the record is
+    still legal play, only its bookkeeping is off.
+    """
+    score = MatchScore(record.length, record.crawford)
+    checks: list[GameCheck] = []
+    warnings: list[str] = []
+    for number, game in enumerate(record.games, start=1):
+        if score.over:
+            place = game.places[0] if game.places else Place(0, game.first, "")
+            error = RecordError(
+                f"the match to {record.length} points was already over",
+                game=number, move=place.move, player=place.player, play=place.text,
+            )  # fmt: skip
+            return MatchCheck(tuple(checks), tuple(warnings), error)
+        if game.score != tuple(score.points):
+            warnings.append(
+                f"game {number}: the score line says {game.score[0]}-{game.score[1]}, "
+                f"the replay gives {score.points[0]}-{score.points[1]}"
+            )
+        try:
+            outcome = replay_game(record.variant, game.actions, crawford=score.start_game()).outcome
+        except GameError as error:
+            place = game.places[error.action] if game.places else Place(0, 1, error.play)
+            failure = RecordError(
+                error.reason, game=number, move=place.move, player=place.player, play=place.text
+            )
+            return MatchCheck(tuple(checks), tuple(warnings), failure)
+        winner = None if outcome.winner is None else game.player(outcome.winner)
+        checks.append(GameCheck(number, winner, outcome.points, outcome.ending))
+        score.add(game.first, outcome)
+        warnings.extend(_claim_warnings(number, game.claim, winner, outcome, score))
+    return MatchCheck(tuple(checks), tuple(warnings), None)
+
+
+def _claim_warnings(
+    number: int, claim: Claim | None, winner: int | None, outcome: Outcome, score: MatchScore
+) -> Iterator[str]:
+    """A claimed result the replay contradicts. The game that ends a match may claim only the
+    points its winner needed (as some sites write it)."""
+    if claim is None:
+        return
+    needed = outcome.points
+    if score.over and winner is not None and score.length is not None:
+        needed = score.length - (score.points[winner - 1] - outcome.points)
+    if claim.player != winner or claim.points not in (outcome.points, needed):
+        replayed = (
+            f"player {winner} wins {_points(outcome.points)}"
+            if winner is not None
+            else f"no winner ({outcome.ending.value})"
+        )
+        yield (
+            f"game {number}: the record says player {claim.player} wins "
+            f"{_points(claim.points)}, the replay gives {replayed}"
+        )
+    elif claim.match and not score.over:
+        yield (
+            f"game {number}: the record says the game ends the match, "
+            f"the score is {score.points[0]}-{score.points[1]}"
+        )
+
+
+def _points(points: int) -> str:
+    return f"{points} point{'' if points == 1 else 's'}"
+
+
+# --- Writing ----------------------------------------------------------------------------------
+
+
+def match_record(
+    variant: Variant,
+    players: tuple[str, str],
+    games: Sequence[MatchGame],
+    *,
+    length: int | None,
+    crawford: bool = True,
+    headers: Sequence[tuple[str, str]] = (),
+) -> MatchRecord:
+    """A record of games played (each must be legal), with score lines and ``Wins`` lines filled."""
+    score = MatchScore(length, crawford)
+    records: list[GameRecord] = []
+    for game in games:
+        before = (score.points[0], score.points[1])
+        outcome = replay_game(variant, game.actions, crawford=score.start_game()).outcome
+        score.add(game.white, outcome)
+        claim = None
+        if outcome.winner is not None:
+            winner = game.white if outcome.winner is Colour.WHITE else 3 - game.white
+            claim = Claim(winner, outcome.points, score.over)
+        records.append(GameRecord(game.white, game.actions, before, claim))
+    return MatchRecord(variant, players, length, tuple(records), crawford, tuple(headers))
+
+
+def write_match(record: MatchRecord) -> str:
+    """The gnubg layout of a match record; ``read_match`` reads it back to the same games.
+
+    Every game must be legal (``GameError`` otherwise): plays are written as the replay made them.
+    """
+    out = [f'; [{key} "{value}"]' for key, value in _headers(record)]
+    out += ["", f" {record.length or 0} point match", ""]
+    score = MatchScore(record.length, record.crawford)
+    for number, game in enumerate(record.games, start=1):
+        out.append(f" Game {number}")
+        left = f"{record.players[0]} : {game.score[0]}"
+        out.append(f" {left:<31}{record.players[1]} : {game.score[1]}")
+        replay = replay_game(record.variant, game.actions, crawford=score.start_game())
+        score.add(game.first, replay.outcome)
+        out += _game_lines(record.variant, game, replay.plays)
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def _headers(record: MatchRecord) -> list[tuple[str, str]]:
+    variant = record.variant
+    headers = [("Player 1", record.players[0]), ("Player 2", record.players[1])]
+    headers += list(record.headers)
+    if isinstance(variant, ShortNardy):
+        if variant.koks and not variant.no_hit_and_hide:
+            headers.append(("Variation", BACKGAMMON))
+        else:
+            headers += [
+                ("Variation", ShortNardy.title),
+                ("Koks", _on(variant.koks)),
+                ("NoHitAndHide", _on(variant.no_hit_and_hide)),
+            ]
+    elif isinstance(variant, LongNardy):
+        headers += [
+            ("Variation", LongNardy.title),
+            ("FederationDraw", _on(variant.federation_draw)),
+            ("BlockCheck", variant.block_check.capitalize()),
+        ]
+    headers.append(("Crawford", _on(record.crawford)))
+    dave = variant.dave
+    if not dave.enabled:
+        headers.append(("Dave", "Off"))
+    if dave.progression != "geometric":
+        headers.append(("DaveProgression", dave.progression.capitalize()))
+    if dave.max_stake is not None:
+        headers.append(("CubeLimit", str(dave.max_stake)))
+    return headers
+
+
+def _on(flag: bool) -> str:
+    return "On" if flag else "Off"
+
+
+def _game_lines(variant: Variant, game: GameRecord, replayed: Sequence[Play]) -> list[str]:
+    """Numbered lines of two columns; a ``Wins`` line that starts a line is not numbered.
+
+    Plays are written as the replay made them, in gnubg's notation with every hit marked, so a
+    record read from a dialect that never marks hits is written unambiguously.
+    """
+    plays = iter(replayed)
+    entries: list[tuple[int, str]] = []
+    stake, roller = 1, game.first
+    for action in game.actions:
+        if isinstance(action, Turn):
+            dice = f"{max(action.dice)}{min(action.dice)}"
+            entries.append((roller, f"{dice}: {next(plays)}".rstrip()))
+            roller = 3 - roller
+        elif isinstance(action, Double):
+            stake = variant.dave.next_stake(stake)
+            entries.append((roller, f" Doubles => {stake}"))
+        elif isinstance(action, Take | Drop):
+            entries.append((3 - roller, " Takes" if isinstance(action, Take) else " Drops"))
+        elif game.claim is None:  # a resignation with no Wins line: write one
+            winner = game.player(action.side.other)
+            entries.append((winner, f" Wins {_points(action.value * stake)}"))
+        elif game.claim.points != action.value * stake:  # keep what the loser conceded
+            loser = game.player(action.side)
+            entries.append((loser, f" Losses {_points(action.value * stake)}"))
+    if game.claim is not None:
+        match = " and the match" if game.claim.match else ""
+        entries.append((game.claim.player, f" Wins {_points(game.claim.points)}{match}"))
+    lines: list[list[Any]] = []  # [number, left, right]
+    for player, text in entries:
+        result = text.startswith((" Wins", " Losses"))
+        if player == 2 and lines and lines[-1][2] is None:
+            lines[-1][2] = text
+        elif player == 1:
+            lines.append([0 if result else len(lines) + 1, text, None])
+        else:
+            lines.append([0 if result else len(lines) + 1, "", text])
+    written = []
+    for count, left, right in lines:
+        prefix = f"{count:3d}) " if count else "     "
+        written.append(f"{prefix}{left:<27} {right or ''}".rstrip())
+    return written
