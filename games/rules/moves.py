@@ -3,7 +3,8 @@
 Both stand on one turn state, ``_Turn``, which knows the single-step rules of the variant (landing,
 the bar, the head, bearing off, the six-block); ``_HidingTurn`` adds Short Nardy's house rule
 no-hit-and-hide, so that games without it pay nothing for it. ``legal_plays`` walks every order of
-single steps and keeps, per resulting position, one play that uses as many dice as possible;
+single steps and keeps, per resulting position, one play that uses as many dice as possible (Short
+Nardy without house rules, the hot path, has the same walk written out in ``_backgammon_plays``);
 ``check_play`` only looks for one way to realise the recorded play and then asks whether more dice
 could have been used, so it never enumerates all legal plays.
 """
@@ -11,7 +12,6 @@ could have been used, so it never enumerates all legal plays.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from games.rules.errors import IllegalPlayError, NotationError
 from games.rules.notation import Move, Play, parse_dice
@@ -38,23 +38,53 @@ _UNIT = tuple(1 << (4 * i) for i in range(52))
 _HITTER_SHIFT = 256
 
 
-@dataclass(frozen=True, slots=True)
-class LegalPlay:
-    """A play and the position it leads to (the opponent on roll); equal when positions are."""
+class LegalPlay(tuple[tuple[int, ...], Position]):
+    """A play and the position it leads to (the opponent on roll); equal when positions are.
 
-    play: Play
-    position: Position
+    A pair (step codes, position) under the hood, because the generator makes millions; the
+    ``Play`` is made only when asked for: search, perft and self-play need only the positions.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, play: Play, position: Position) -> LegalPlay:
+        return tuple.__new__(cls, (tuple(_code(*move) for move in play.moves), position))
+
+    @property
+    def position(self) -> Position:
+        return self[1]
+
+    @property
+    def play(self) -> Play:
+        return Play(tuple([_move(code) for code in self[0]]))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LegalPlay):
             return NotImplemented
-        return self.position == other.position
+        return self[1] == other[1]
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, LegalPlay):
+            return NotImplemented
+        return self[1] != other[1]
 
     def __hash__(self) -> int:
-        return hash(self.position)
+        return hash(self[1])
 
     def __str__(self) -> str:
         return str(self.play)
+
+    def __repr__(self) -> str:
+        return f"LegalPlay({self.play!r}, {self[1]!r})"
+
+
+def _code(source: int, target: int, hit: bool) -> int:
+    """One step as a small int (kept by the generator instead of a tuple: no garbage to track)."""
+    return source << 6 | target << 1 | hit
+
+
+def _move(code: int) -> Move:
+    return tuple.__new__(Move, (code >> 6, code >> 1 & 31, bool(code & 1)))
 
 
 class _Turn:
@@ -324,13 +354,37 @@ def legal_plays(position: Position, dice: Dice | str) -> list[LegalPlay]:
     with the opponent on roll.
     """
     dice = parse_dice(dice)
+    variant = position.variant
+    if isinstance(variant, ShortNardy) and not variant.no_hit_and_hide:
+        deepest, found = _backgammon_plays(position.mover, position.opponent, dice)
+    else:
+        deepest, found = _walk_plays(position, dice)
+    plays = list(found.values())
+    if deepest == 1 and dice[0] != dice[1]:
+        with_high = [play for play in plays if play[1] == max(dice)]
+        plays = with_high or plays
+    turn_after = _OTHER[position.turn]
+    new = tuple.__new__
+    trusted = Position._trusted
+    return [
+        new(LegalPlay, (steps, trusted(variant, opponent, mover, turn_after)))
+        for steps, _, mover, opponent in plays
+    ]
+
+
+# Plays found, by key: (step codes, die of the first step, mover's and opponent's checkers after).
+_Found = dict[int, tuple[tuple[int, ...], int, Board, Board]]
+
+
+def _walk_plays(position: Position, dice: Dice) -> tuple[int, _Found]:
+    """Every play at the deepest level reached, by the general walk over ``_Turn``."""
     turn = _new_turn(position, dice)
     hide = turn.__class__ is _HidingTurn
     step_blocks, end_blocks = _block_modes(position.variant)
     # Plays found at the deepest level reached so far, by key: (steps, die of the first step,
     # mover's and opponent's checkers after it). Shallower plays are never kept: they would be
     # dropped anyway by the rule to use as many dice as possible.
-    found: dict[int, tuple[tuple[Step, ...], int, Board, Board]] = {}
+    found: _Found = {}
     deepest = 0
     # (key, dice left) already walked; under no-hit-and-hide the key includes the hitters.
     seen: set[tuple[int, tuple[int, ...]]] = set()
@@ -347,7 +401,8 @@ def legal_plays(position: Position, dice: Dice | str) -> list[LegalPlay]:
             deepest, found = depth, {}
         elif turn.key in found or (end_blocks and turn.block_anywhere()):
             return
-        found[turn.key] = (tuple(path), first_die, tuple(turn.me), tuple(turn.opp))
+        codes = tuple([_code(*step) for step in path])
+        found[turn.key] = (codes, first_die, tuple(turn.me), tuple(turn.opp))
 
     def walk(left: tuple[int, ...], first_die: int) -> None:
         for i, die in enumerate(left):
@@ -376,18 +431,164 @@ def legal_plays(position: Position, dice: Dice | str) -> list[LegalPlay]:
 
     keep(0)
     walk(_dice_list(dice), 0)
-    plays = list(found.values())
-    if deepest == 1 and dice[0] != dice[1]:
-        with_high = [play for play in plays if play[1] == max(dice)]
-        plays = with_high or plays
-    variant, turn_after = position.variant, _OTHER[position.turn]
-    return [
-        LegalPlay(
-            Play(tuple([tuple.__new__(Move, step) for step in steps])),
-            Position._trusted(variant, opponent, mover, turn_after),
-        )
-        for steps, _, mover, opponent in plays
-    ]
+    return deepest, found
+
+
+def _backgammon_plays(mover: Board, opponent: Board, dice: Dice) -> tuple[int, _Found]:
+    """Every play at the deepest level reached, for Short Nardy without house rules.
+
+    The same rules as ``_Turn`` with every step written out, because this is the hot path of
+    ``legal_plays`` (the gnubg differential test and a property test hold it to the general
+    walk). With a double, steps are made from non-increasing points, as gnubg does: any play can
+    be ordered so, since a step never makes a step from a higher point possible.
+    """
+    me, opp = list(mover), list(opponent)
+    outside = sum(me[7:26])
+    found: _Found = {}
+    deepest = 0
+    key = 0
+    unit = _UNIT
+
+    def keep(steps: tuple[int, ...], first_die: int) -> None:
+        nonlocal deepest, found
+        depth = len(steps)
+        if depth != deepest:
+            if depth < deepest:
+                return
+            deepest, found = depth, {}
+        elif key in found:
+            return
+        found[key] = (steps, first_die, tuple(me), tuple(opp))
+
+    def step(source: int, die: int) -> int:
+        """Make one step if it is legal and return its code (for ``back``), else 0."""
+        nonlocal key, outside
+        target = source - die
+        if target <= 0:
+            if outside:
+                return 0
+            if target < 0:
+                for point in range(source + 1, 7):
+                    if me[point]:
+                        return 0
+            me[source] -= 1
+            me[0] += 1
+            key += unit[0] - unit[source]
+            return source << 6
+        held = opp[25 - target]
+        if held > 1:
+            return 0
+        me[source] -= 1
+        me[target] += 1
+        key += unit[target] - unit[source]
+        if source > 6 >= target:
+            outside -= 1
+        if held:
+            opp[25 - target] = 0
+            opp[25] += 1
+            key += unit[51] - unit[51 - target]
+            return source << 6 | target << 1 | 1
+        return source << 6 | target << 1
+
+    def back(code: int) -> None:
+        nonlocal key, outside
+        source, target = code >> 6, code >> 1 & 31
+        me[source] += 1
+        me[target] -= 1
+        key += unit[source] - unit[target]
+        if source > 6 >= target > 0:
+            outside += 1
+        if code & 1:
+            opp[25 - target] = 1
+            opp[25] -= 1
+            key += unit[51 - target] - unit[51]
+
+    def sources(highest: int) -> list[int]:
+        if me[25]:
+            return [25]
+        return [point for point in range(min(highest, 24), 0, -1) if me[point]]
+
+    def last_steps(steps: tuple[int, ...], die: int, points: list[int], first_die: int) -> None:
+        """The last step of a play, from each of ``points``: most repeat a position already
+        found, so the key after it is worked out first, and a new one is kept without a call."""
+        nonlocal deepest, found
+        depth = len(steps) + 1
+        for source in points:
+            target = source - die
+            hit = 0
+            if target <= 0:
+                if outside or (target < 0 and any(me[source + 1 : 7])):
+                    continue
+                target = 0
+                after = key + unit[0] - unit[source]
+            else:
+                held = opp[25 - target]
+                if held > 1:
+                    continue
+                after = key + unit[target] - unit[source]
+                if held:
+                    after += unit[51] - unit[51 - target]
+                    hit = 1
+            if depth == deepest:
+                if after in found:
+                    continue
+            elif depth > deepest:
+                deepest, found = depth, {}
+            else:
+                continue
+            me[source] -= 1
+            me[target] += 1
+            if hit:
+                opp[25 - target] = 0
+                opp[25] += 1
+            code = source << 6 | target << 1 | hit
+            found[after] = ((*steps, code), first_die, tuple(me), tuple(opp))
+            me[source] += 1
+            me[target] -= 1
+            if hit:
+                opp[25 - target] = 1
+                opp[25] -= 1
+
+    def walk_double(die: int, steps: tuple[int, ...], highest: int) -> None:
+        for source in sources(highest):
+            made = step(source, die)
+            if not made:
+                continue
+            more = (*steps, made)
+            if len(more) >= deepest:
+                keep(more, die)
+            if len(more) == 3:
+                last_steps(more, die, sources(source), die)
+            else:
+                walk_double(die, more, source)
+            back(made)
+
+    def walk_two(first: int, second: int, again: bool) -> None:
+        """Plays of ``first`` then ``second``. The second time round (``again``, the other die
+        first) a second step from another point than where the first landed repeats a play
+        already found, unless the first step entered from the bar or brought every checker home
+        (a step never makes another checker's step possible otherwise)."""
+        for source in sources(25):
+            made = step(source, first)
+            if not made:
+                continue
+            if deepest < 2:
+                keep((made,), first)
+            landed = made >> 1 & 31
+            if not again or source == 25 or not outside:
+                last_steps((made,), second, sources(25), first)
+            elif landed:
+                last_steps((made,), second, [landed], first)  # the same checker goes on
+            back(made)
+
+    keep((), 0)
+    high, low = max(dice), min(dice)
+    if high == low:
+        walk_double(high, (), 25)
+    else:
+        walk_two(high, low, again=False)
+        walk_two(low, high, again=True)
+    return deepest, found
 
 
 def most_dice_playable(position: Position, dice: Dice | str) -> int:
@@ -564,7 +765,8 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
             except IllegalPlayError:
                 pass
         raise error
-    return LegalPlay(Play(tuple([tuple.__new__(Move, step) for step in path])), turn.result())
+    codes = tuple([_code(*step) for step in path])
+    return tuple.__new__(LegalPlay, (codes, turn.result()))
 
 
 def _can_play_alone(position: Position, dice: Dice, die: int) -> bool:

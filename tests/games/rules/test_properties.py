@@ -129,3 +129,24 @@ def test_replaying_a_self_played_game_ends_in_a_valid_outcome(variant, seed):
     assert 1 <= outcome.value <= variant.max_value
     assert len(replay.positions) == len(turns) + 1
     assert replay.positions[-1].side(outcome.winner)[0] == 15
+
+
+def test_the_backgammon_fast_path_finds_what_the_general_walk_finds():
+    """legal_plays runs Short Nardy through a written-out generator; the general walk over
+    ``_Turn`` (kept for Long Nardy and the house rule) must agree on every position and roll."""
+    from games.rules.moves import _backgammon_plays, _walk_plays  # noqa: PLC0415
+
+    rng = random.Random(2024)
+    checked = 0
+    for _ in range(40):
+        for position, _turn in random_turns(ShortNardy(), rng):
+            for roll in ((rng.randint(1, 6), rng.randint(1, 6)), (3, 3)):
+                fast_depth, fast = _backgammon_plays(position.mover, position.opponent, roll)
+                walk_depth, walk = _walk_plays(position, roll)
+                assert fast_depth == walk_depth, (position.position_id(), roll)
+                assert fast.keys() == walk.keys(), (position.position_id(), roll)
+                assert {key: play[1:] for key, play in fast.items()} == {
+                    key: play[1:] for key, play in walk.items()
+                }, (position.position_id(), roll)
+                checked += 1
+    assert checked > 5000
