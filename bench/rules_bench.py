@@ -3,9 +3,11 @@
 Prints, for each game: positions per second for ``legal_plays``, recorded plays per second for
 ``check_play`` and whole games validated per second (``replay_game``). For Short Nardy it also
 times GNU Backgammon's C move generator (``gnubg_nn.moves``, the ``oracle`` extra) on the same
-positions and prints how many times slower ours is. Run:
+positions and prints how many times slower ours is. The corpus section reads and checks every
+real match of ../shared/corpora/bglab. Run:
 
-    .venv/bin/python bench/rules_bench.py [--games 200] [--seed 7] [--only short] [--profile]
+    .venv/bin/python bench/rules_bench.py [--games 200] [--seed 7] [--only short|long|corpus]
+        [--profile] [--corpus DIR]
 """
 
 from __future__ import annotations
@@ -31,7 +33,10 @@ from games.rules import (  # noqa: E402
     legal_plays,
     replay_game,
 )
+from games.rules.matfile import check_match, read_match  # noqa: E402
 from games.rules.selfplay import random_turns  # noqa: E402
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "bglab"
 
 # The comparison takes the best of several runs: ours takes seconds a run, gnubg's tens of ms.
 OUR_RUNS = 3
@@ -135,9 +140,29 @@ def short_nardy(args: argparse.Namespace) -> None:
         profiled(variant, recorded)
 
 
+def corpus(args: argparse.Namespace) -> None:
+    """Read and check every real match of ../shared/corpora/bglab, as ``check`` does."""
+    folder = Path(args.corpus)
+    files = sorted(folder.rglob("*.txt"))
+    if not files:
+        print(f"Corpus: no match files under {folder} (--corpus DIR)")
+        return
+    start = time.perf_counter()
+    plays = invalid = 0
+    for path in files:
+        record = read_match(path.read_text(encoding="utf-8"))
+        plays += sum(isinstance(a, Turn) for game in record.games for a in game.actions)
+        invalid += not check_match(record).valid
+    seconds = time.perf_counter() - start
+    print(f"Corpus: {len(files):,} .mat files under {folder}")
+    print(f"  read + check  {plays:,} plays in {seconds:.1f} s  ({plays / seconds:,.0f} plays/s)")
+    print(f"  invalid files {invalid} (goal: the whole corpus in under 30 s on one core)")
+
+
 SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
     "long": long_nardy,
     "short": short_nardy,
+    "corpus": corpus,
 }
 
 
@@ -147,6 +172,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--only", choices=sorted(SECTIONS), help="run one section")
     parser.add_argument("--profile", action="store_true", help="print where the time goes")
+    parser.add_argument(
+        "--corpus", default=str(CORPUS), help="folder of .mat files for the corpus section"
+    )
     args = parser.parse_args()
     for number, (name, section) in enumerate(SECTIONS.items()):
         if args.only in (None, name):

@@ -29,7 +29,7 @@ from games.rules.variants import LongNardy, ShortNardy, Variant
 def _variant(args: argparse.Namespace) -> Variant:
     if args.variant == "long":
         return LongNardy(block_check=args.block_check)
-    return ShortNardy()
+    return ShortNardy(no_hit_and_hide=args.no_hit_and_hide)
 
 
 def plays_json(variant: Variant, position_id: str, dice: Any) -> dict[str, Any]:
@@ -117,6 +117,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     plays.add_argument("--json", action="store_true", help="print JSON instead of text")
     plays.add_argument(
         "--block-check", choices=("step", "turn"), default="step", help="Long Nardy six-block mode"
+    )
+    plays.add_argument(
+        "--no-hit-and-hide", action="store_true", help="Short Nardy house rule no-hit-and-hide"
     )
     check = commands.add_parser("check", help="check .mat match files against the rules")
     check.add_argument("files", nargs="+", metavar="FILE")

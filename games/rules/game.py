@@ -253,7 +253,6 @@ def replay_game(
             side = side.other
         elif isinstance(action, Resign):
             side = action.side
-        play = str(action.play) if isinstance(action, Turn) else ""
         try:
             if game.outcome is not None:
                 raise RulesError("the game is already over")
@@ -267,13 +266,17 @@ def replay_game(
                 game.resign(action)
         except IllegalPlayError as error:
             raise GameError(
-                error.reason, action=index, turn=game.turns, side=side, play=play
+                error.reason, action=index, turn=game.turns, side=side, play=_written(action)
             ) from None
         except RulesError as error:
             raise GameError(
-                str(error), action=index, turn=game.turns + 1, side=side, play=play
+                str(error), action=index, turn=game.turns + 1, side=side, play=_written(action)
             ) from None
     return GameReplay(game.end_of_record(), tuple(game.positions), tuple(game.plays))
+
+
+def _written(action: Action) -> str:
+    return str(action.play) if isinstance(action, Turn) else ""
 
 
 @dataclass(frozen=True, slots=True)

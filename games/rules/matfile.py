@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.rules.errors import NotationError, RulesError
@@ -298,7 +298,7 @@ class _GameReader:
         double = _DOUBLE.fullmatch(entry)
         if roll:
             play = roll["play"].strip()
-            self.read_roll(roll["dice"], play, replace(place, text=play))
+            self.read_roll(roll["dice"], play, Place(place.move, place.player, play))
         elif double:
             self.read_double(int(double["stake"]), place)
         elif entry.lower() in ("takes", "drops"):

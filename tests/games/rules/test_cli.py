@@ -85,3 +85,19 @@ def test_a_bad_position_id_is_an_error_with_exit_code_2():
     done = run("plays", "--variant", "long", "--position", "nonsense", "--dice", "3", "1")
     assert done.returncode == 2
     assert "Position ID" in done.stderr
+
+
+def test_plays_under_the_no_hit_and_hide_house_rule():
+    # White hits on its 5 with the 3 (8/5*); hiding the hitter on its own 4 with the 1 is refused.
+    position = Position.from_points(
+        ShortNardy(), {8: 2, 6: 5, 4: 1, 13: 5, 24: 2}, {20: 1, 10: 5, 9: 5, 2: 4}
+    )
+    args = ["--position", position.position_id(), "--dice", "3", "1", "--json"]
+    default = {
+        p["play"] for p in json.loads(run("plays", "--variant", "short", *args).stdout)["plays"]
+    }
+    house = json.loads(run("plays", "--variant", "short", "--no-hit-and-hide", *args).stdout)
+    strict = {p["play"] for p in house["plays"]}
+    assert "8/5*/4" in default
+    assert "8/5*/4" not in strict
+    assert strict < default
