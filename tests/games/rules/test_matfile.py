@@ -1,13 +1,16 @@
 """Jellyfish/gnubg .mat match files: both dialects, checking, writing, the `check` command."""
 
+import contextlib
 import json
 import subprocess
 import sys
 import textwrap
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from games.rules import Colour, Ending, LongNardy, Resign, ShortNardy, Turn
+from games.rules import Colour, Ending, LongNardy, Resign, RulesError, ShortNardy, Turn
 from games.rules.matfile import (
     Claim,
     MatchFormatError,
@@ -320,3 +323,20 @@ def test_check_command_json(tmp_path):
         "play": "25/20 13/10",
         "reason": "the dice 5-2 cannot play bar/20 13/10",
     }
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    edits=st.lists(
+        st.tuples(st.integers(0, len(GALAXY) - 1), st.sampled_from(list("0123456789/:*() \n;?W"))),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_a_damaged_file_is_refused_with_a_rules_error_never_a_crash(edits):
+    text = list(GALAXY)
+    for index, char in edits:
+        text[min(index, len(text) - 1)] = char
+    # MatchFormatError or RecordError, each a message for the user; anything else fails the test.
+    with contextlib.suppress(RulesError):
+        check_match(read_match("".join(text)))
