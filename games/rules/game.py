@@ -11,8 +11,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from games.rules.errors import IllegalPlayError, RulesError
+from games.rules.errors import IllegalPlayError, NotationError, RulesError
 from games.rules.moves import Dice, check_play
 from games.rules.notation import Play, parse_dice
 from games.rules.position import BAR, CHECKERS, OFF, Colour, Position
@@ -55,6 +56,40 @@ class Resign:
 
 
 Action = Turn | Double | Take | Drop | Resign
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """A game action as JSON: ``{"dice": "64", "play": "24/18 13/9"}``, ``{"double": true}``,
+    ``{"take": true}``, ``{"drop": true}``, ``{"resign": "white", "value": 1}``."""
+    if isinstance(action, Turn):
+        return {"dice": f"{action.dice[0]}{action.dice[1]}", "play": str(action.play)}
+    if isinstance(action, Double):
+        return {"double": True}
+    if isinstance(action, Take):
+        return {"take": True}
+    if isinstance(action, Drop):
+        return {"drop": True}
+    return {"resign": action.side.value, "value": action.value}
+
+
+def action_from_json(data: Any) -> Action:
+    """Read what ``action_to_json`` writes; ``NotationError`` says what is wrong otherwise."""
+    if not isinstance(data, dict):
+        raise NotationError(f"a game action is a JSON object, not {data!r}")
+    if "dice" in data:
+        dice, play = data["dice"], data.get("play", "")
+        if not isinstance(dice, str | list) or not isinstance(play, str):
+            raise NotationError(f"a roll is {{'dice': '64', 'play': '24/18 13/9'}}, not {data!r}")
+        return Turn.of(parse_dice(dice), play)
+    for key, kind in (("double", Double), ("take", Take), ("drop", Drop)):
+        if data.get(key) is True:
+            return kind()
+    if "resign" in data:
+        side, value = data["resign"], data.get("value", 1)
+        if side not in ("white", "black") or type(value) is not int:
+            raise NotationError(f'a resignation is {{"resign": "white", "value": 1}}, not {data!r}')
+        return Resign(Colour(side), value)
+    raise NotationError(f"unknown game action {data!r}")
 
 
 class Ending(enum.Enum):

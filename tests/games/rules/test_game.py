@@ -1,5 +1,6 @@
 """Games and matches replayed to outcomes: bear-off values, dave, resignation, draws, Crawford."""
 
+import json
 import random
 
 import pytest
@@ -13,11 +14,14 @@ from games.rules import (
     GameError,
     LongNardy,
     MatchGame,
+    NotationError,
     Position,
     Resign,
     ShortNardy,
     Take,
     Turn,
+    action_from_json,
+    action_to_json,
     game_value,
     replay_game,
     replay_match,
@@ -218,3 +222,27 @@ def test_a_fixed_number_of_games_counts_every_game():
     assert result.score == (2, 2)
     assert result.winner is None
     assert result.crawford_game is None
+
+
+def test_actions_travel_as_json_and_back():
+    actions = [
+        Turn.of("31", "8/5 6/5"),
+        Double(),
+        Take(),
+        Turn.of("64", ""),
+        Drop(),
+        Resign(Colour.BLACK, 2),
+    ]
+    as_json = [action_to_json(action) for action in actions]
+    assert as_json[0] == {"dice": "31", "play": "8/5 6/5"}
+    assert as_json[-1] == {"resign": "black", "value": 2}
+    assert [action_from_json(data) for data in json.loads(json.dumps(as_json))] == actions
+
+
+@pytest.mark.parametrize(
+    "data",
+    [[], {"dice": "77"}, {"dice": "64", "play": 5}, {"resign": "red"}, {"jump": True}],
+)
+def test_a_malformed_action_is_a_notation_error(data):
+    with pytest.raises(NotationError):
+        action_from_json(data)
