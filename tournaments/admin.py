@@ -1,6 +1,7 @@
 from django.contrib import admin
 
-from tournaments.models import Entry, Player, Tournament
+from games.models import Game
+from tournaments.models import Entry, Match, Player, Round, Tournament
 
 
 @admin.register(Player)
@@ -19,8 +20,48 @@ class EntryInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "variant", "status", "created_at"]
-    list_filter = ["variant", "status"]
+    list_display = ["name", "variant", "format", "status", "organizer", "created_at"]
+    list_filter = ["variant", "format", "status"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
+    raw_id_fields = ["organizer"]
+    filter_horizontal = ["co_organizers"]
     inlines = [EntryInline]
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["player", "tournament", "seed", "withdrawn", "late_entry"]
+    list_filter = ["withdrawn", "late_entry", "tournament"]
+    search_fields = ["player__display_name", "tournament__name"]
+    raw_id_fields = ["player", "tournament"]
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "created_at"]
+    list_filter = ["tournament"]
+
+
+class GameInline(admin.TabularInline):
+    model = Game
+    extra = 0
+    fields = ["number", "white", "winner", "ending", "value", "stake", "points"]
+    readonly_fields = fields
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "tournament", "round", "slot", "status", "score_home", "score_away"]
+    list_filter = ["status", "tournament"]
+    search_fields = ["home__player__display_name", "away__player__display_name", "slot"]
+    raw_id_fields = ["tournament", "round", "home", "away", "winner"]
+    readonly_fields = ["reported_by", "reported_at", "confirmed_by", "confirmed_at"]
+    inlines = [GameInline]
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "white", "winner", "ending", "points"]
+    list_filter = ["ending"]
+    raw_id_fields = ["match"]

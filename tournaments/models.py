@@ -1,3 +1,5 @@
+from decimal import Decimal
+
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
@@ -38,6 +40,8 @@ class Player(models.Model):
 
 
 class Tournament(models.Model):
+    """A tournament: its game, format, status, organizers, match rules and standings rules."""
+
     class Variant(models.TextChoices):
         LONG = "long", _("Long Nardy")
         SHORT = "short", _("Short Nardy")
@@ -48,14 +52,125 @@ class Tournament(models.Model):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round-robin", _("Round robin")
+        DOUBLE_ROUND_ROBIN = "double-round-robin", _("Double round robin")
+        SWISS = "swiss", _("Swiss")
+        SINGLE_ELIMINATION = "single-elimination", _("Single elimination")
+        DOUBLE_ELIMINATION = "double-elimination", _("Double elimination")
+        CONSOLATION = "consolation", _("Main and consolation brackets")
+
+    class Progression(models.TextChoices):
+        GEOMETRIC = "geometric", _("Geometric: 1, 2, 4, 8 …")
+        ARITHMETIC = "arithmetic", _("Arithmetic: 1, 2, 3, 4 …")
+
+    class DrawCounts(models.TextChoices):
+        HALF = "half", _("½–½")
+        ONE = "one", _("1–1")
+
+    class BlockCheck(models.TextChoices):
+        STEP = "step", _("After every checker move")
+        TURN = "turn", _("At the end of the turn")
+
+    class GrandFinal(models.TextChoices):
+        RESET = "reset", _("With a reset match")
+        SINGLE = "single", _("A single match")
+        NONE = "none", _("None")
+
+    class ConsolationKind(models.TextChoices):
+        FIRST_ROUND = "first-round", _("First-round losers")
+        PROGRESSIVE = "progressive", _("Progressive")
+
+    class RatingSystem(models.TextChoices):
+        FIBS = "fibs", _("FIBS")
+        ELO = "elo", _("Elo")
+
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=200, unique=True)
     variant = models.CharField(_("variant"), max_length=10, choices=Variant.choices)
+    format = models.CharField(
+        _("format"), max_length=30, choices=Format.choices, default=Format.ROUND_ROBIN
+    )
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
     )
+    organizer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organizer"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="organized_tournaments",
+    )
+    co_organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("co-organizers"),
+        blank=True,
+        related_name="co_organized_tournaments",
+    )
     players = models.ManyToManyField(
         Player, through="Entry", related_name="tournaments", verbose_name=_("players")
+    )
+
+    # Match rules: a match is played to N points or as a fixed number of games.
+    match_length = models.PositiveSmallIntegerField(
+        _("match to points"), null=True, blank=True, default=5
+    )
+    match_games = models.PositiveSmallIntegerField(
+        _("fixed number of games"), null=True, blank=True
+    )
+    koks = models.BooleanField(_("koks (triple game, Short Nardy)"), default=False)
+    no_hit_and_hide = models.BooleanField(_("no hit-and-hide (Short Nardy)"), default=False)
+    federation_draw = models.BooleanField(_("Federation draw rule (Long Nardy)"), default=False)
+    draw_counts = models.CharField(
+        _("a drawn game counts"), max_length=4, choices=DrawCounts.choices, default=DrawCounts.HALF
+    )
+    block_check = models.CharField(
+        _("six-block check (Long Nardy)"),
+        max_length=4,
+        choices=BlockCheck.choices,
+        default=BlockCheck.STEP,
+    )
+    dave = models.BooleanField(_("dave (doubling)"), default=True)
+    dave_progression = models.CharField(
+        _("dave progression"),
+        max_length=10,
+        choices=Progression.choices,
+        default=Progression.GEOMETRIC,
+    )
+    max_stake = models.PositiveIntegerField(_("highest stake"), null=True, blank=True)
+    crawford = models.BooleanField(_("Crawford rule"), default=True)
+
+    # Format options.
+    swiss_rounds = models.PositiveSmallIntegerField(_("Swiss rounds"), null=True, blank=True)
+    third_place = models.BooleanField(_("third-place match"), default=False)
+    grand_final = models.CharField(
+        _("grand final"), max_length=10, choices=GrandFinal.choices, default=GrandFinal.RESET
+    )
+    consolation_kind = models.CharField(
+        _("consolation bracket"),
+        max_length=20,
+        choices=ConsolationKind.choices,
+        default=ConsolationKind.FIRST_ROUND,
+    )
+    last_chance = models.BooleanField(_("last-chance bracket"), default=False)
+
+    # Standings and ratings.
+    tiebreaks = models.JSONField(_("tie-break order"), default=list, blank=True)
+    points_win = models.DecimalField(
+        _("points for a win"), max_digits=4, decimal_places=1, default=1
+    )
+    points_draw = models.DecimalField(
+        _("points for a draw"), max_digits=4, decimal_places=1, default=Decimal("0.5")
+    )
+    points_loss = models.DecimalField(
+        _("points for a loss"), max_digits=4, decimal_places=1, default=0
+    )
+    points_bye = models.DecimalField(
+        _("points for a bye"), max_digits=4, decimal_places=1, default=1
+    )
+    rating_system = models.CharField(
+        _("rating system"), max_length=10, choices=RatingSystem.choices, default=RatingSystem.FIBS
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
@@ -63,6 +178,15 @@ class Tournament(models.Model):
         ordering = ["-created_at", "name"]
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(match_length__isnull=False, match_games__isnull=True)
+                    | models.Q(match_length__isnull=True, match_games__isnull=False)
+                ),
+                name="tournament_match_to_points_or_fixed_games",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -81,6 +205,9 @@ class Entry(models.Model):
         Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="entries"
     )
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    late_entry = models.BooleanField(_("late entry"), default=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, null=True)
 
     class Meta:
         ordering = ["tournament", "seed", "player__display_name"]
@@ -94,3 +221,131 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.tournament}"
+
+
+class Round(models.Model):
+    """A round of a round robin or Swiss tournament (brackets have rounds inside their matches)."""
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="rounds"
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}, round {self.number}"
+
+
+class Match(models.Model):
+    """One match between two entries (``away`` is empty for a bye), in a round or a bracket slot.
+
+    Its result flows scheduled → reported → confirmed (or disputed → resolved) → final. In a
+    bracket, ``home_source``/``away_source`` say where the sides come from (a seed, the winner or
+    the loser of another slot) until they are known.
+    """
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("Scheduled")
+        REPORTED = "reported", _("Reported")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed")
+        FINAL = "final", _("Final")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="matches"
+    )
+    round = models.ForeignKey(
+        Round,
+        verbose_name=_("round"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="matches",
+    )
+    bracket = models.CharField(_("bracket"), max_length=20, blank=True)
+    bracket_round = models.PositiveSmallIntegerField(_("bracket round"), null=True, blank=True)
+    slot = models.CharField(_("bracket slot"), max_length=20, blank=True)
+    home_source = models.JSONField(_("home comes from"), null=True, blank=True)
+    away_source = models.JSONField(_("away comes from"), null=True, blank=True)
+    home = models.ForeignKey(
+        Entry,
+        verbose_name=_("home"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="home_matches",
+    )
+    away = models.ForeignKey(
+        Entry,
+        verbose_name=_("away"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="away_matches",
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.SCHEDULED
+    )
+    score_home = models.DecimalField(
+        _("home score"), max_digits=6, decimal_places=1, null=True, blank=True
+    )
+    score_away = models.DecimalField(
+        _("away score"), max_digits=6, decimal_places=1, null=True, blank=True
+    )
+    winner = models.ForeignKey(
+        Entry,
+        verbose_name=_("winner"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="won_matches",
+    )
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("reported by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reported_matches",
+    )
+    reported_at = models.DateTimeField(_("reported at"), null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("confirmed by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="confirmed_matches",
+    )
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    dispute_note = models.TextField(_("dispute"), blank=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        ordering = ["tournament", "round__number", "bracket", "bracket_round", "id"]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "slot"],
+                condition=~models.Q(slot=""),
+                name="match_slot_unique_in_tournament",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        home = self.home or _("to be decided")
+        away = self.away or (_("bye") if self.round_id else _("to be decided"))
+        return f"{home} – {away}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.round_id is not None and self.home_id is not None and self.away_id is None

@@ -2,7 +2,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Entry, Match, Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -30,3 +30,20 @@ def test_a_country_must_be_two_capital_letters(country):
         player.full_clean()
 
     assert "country" in error.value.message_dict
+
+
+@pytest.mark.parametrize(("length", "games"), [(None, None), (5, 3)])
+def test_a_match_is_played_to_points_or_as_a_fixed_number_of_games_not_both(length, games):
+    with pytest.raises(IntegrityError):
+        Tournament.objects.create(
+            name="Cup", slug="cup", variant="long", match_length=length, match_games=games
+        )
+
+
+def test_a_bracket_slot_names_one_match_of_a_tournament():
+    tournament = Tournament.objects.create(name="Cup", slug="cup", variant="short")
+    Match.objects.create(tournament=tournament, slot="W1-1")
+    Match.objects.create(tournament=tournament)  # matches of rounds have no slot
+    Match.objects.create(tournament=tournament)
+    with pytest.raises(IntegrityError):
+        Match.objects.create(tournament=tournament, slot="W1-1")
