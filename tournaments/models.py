@@ -5,6 +5,9 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.rules import DaveRules, LongNardy, ShortNardy
+from games.rules import Variant as GameVariant
+
 
 class Player(models.Model):
     display_name = models.CharField(_("display name"), max_length=100, unique=True)
@@ -190,6 +193,22 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def game_variant(self) -> GameVariant:
+        """The rules engine's variant with this tournament's switches."""
+        dave = DaveRules(
+            enabled=self.dave,
+            progression="arithmetic"
+            if self.dave_progression == self.Progression.ARITHMETIC
+            else "geometric",
+            max_stake=self.max_stake,
+        )
+        if self.variant == self.Variant.LONG:
+            block_check = "turn" if self.block_check == self.BlockCheck.TURN else "step"
+            return LongNardy(
+                dave=dave, block_check=block_check, federation_draw=self.federation_draw
+            )
+        return ShortNardy(dave=dave, koks=self.koks, no_hit_and_hide=self.no_hit_and_hide)
 
 
 class Entry(models.Model):

@@ -1,0 +1,133 @@
+"""Turn recorded games into validated results: every play replayed by ``games.rules``.
+
+A match result arrives as the games' records (the engine's actions, or a .mat file's text). Each
+game is replayed in order, under the tournament's match rules (the Crawford game follows from the
+score so far), and the first illegal play rejects the whole result with its game, move and reason.
+Nothing here touches the database: the tournament services store what comes back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from games.rules import Action, Colour, GameError, Outcome, RulesError, Variant, replay_game
+from games.rules.game import MatchScore
+from games.rules.matfile import MatchFormatError, RecordError, check_match, read_match
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedGame:
+    """One game as reported: which match side (1 home, 2 away) played White, and its actions."""
+
+    white: int
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ValidatedGame:
+    """A replayed game: its record and outcome, the winner as a match side (1, 2 or None)."""
+
+    number: int
+    white: int
+    actions: tuple[Action, ...]
+    outcome: Outcome
+    winner: int | None
+
+
+class IllegalRecordError(ValueError):
+    """A game record that breaks the rules: where (game, move, side) and why.
+
+    ``move`` counts the game's rolls from 1 for engine records, or is the numbered line of a
+    .mat file; ``side`` is the match side (1 home, 2 away) that made the illegal action.
+    """
+
+    def __init__(self, reason: str, *, game: int, move: int, side: int, play: str = "") -> None:
+        self.reason = reason
+        self.game = game
+        self.move = move
+        self.side = side
+        self.play = play
+        what = f" {play!r}" if play else ""
+        super().__init__(f"game {game}, move {move}, side {side}{what}: {reason}")
+
+
+def games_validate(
+    *,
+    variant: Variant,
+    games: Sequence[RecordedGame],
+    length: int | None,
+    crawford: bool,
+) -> list[ValidatedGame]:
+    """Replay every game in order; raise ``IllegalRecordError`` at the first illegal action.
+
+    ``length`` is the match length in points (None: a fixed number of games), which decides the
+    Crawford game; games after the match was decided are an error too.
+    """
+    score = MatchScore(length, crawford)
+    validated: list[ValidatedGame] = []
+    for number, game in enumerate(games, start=1):
+        if game.white not in (1, 2):
+            raise IllegalRecordError("White is side 1 or 2", game=number, move=0, side=1)
+        if score.over:
+            raise IllegalRecordError(
+                f"the match to {length} points was already decided",
+                game=number, move=0, side=game.white,
+            )  # fmt: skip
+        try:
+            replay = replay_game(variant, game.actions, crawford=score.start_game())
+        except GameError as error:
+            side = game.white if error.side is Colour.WHITE else 3 - game.white
+            raise IllegalRecordError(
+                error.reason, game=number, move=error.turn, side=side, play=error.play
+            ) from None
+        outcome = replay.outcome
+        score.add(game.white, outcome)
+        winner = None
+        if outcome.winner is not None:
+            winner = game.white if outcome.winner is Colour.WHITE else 3 - game.white
+        validated.append(ValidatedGame(number, game.white, game.actions, outcome, winner))
+    return validated
+
+
+def games_from_mat(
+    text: str, *, variant: Variant, length: int | None, crawford: bool
+) -> list[ValidatedGame]:
+    """The games of a .mat file replayed under the tournament's rules; player 1 is side 1.
+
+    An illegal play is located by game, numbered line and column of the file
+    (``IllegalRecordError``); a text that is not a match file raises ``MatchFormatError``.
+    """
+    try:
+        record = read_match(text)
+    except RecordError as error:
+        raise IllegalRecordError(
+            error.reason, game=error.game, move=error.move, side=error.player, play=error.play
+        ) from None
+    if type(record.variant) is not type(variant):
+        raise MatchFormatError(
+            f"the file is a {record.variant.title} match, the tournament plays {variant.title}"
+        )
+    under_our_rules = replace(record, variant=variant, length=length, crawford=crawford)
+    illegal = check_match(under_our_rules).error
+    if illegal is not None:
+        raise IllegalRecordError(
+            illegal.reason,
+            game=illegal.game,
+            move=illegal.move,
+            side=illegal.player,
+            play=illegal.play,
+        )
+    games = [RecordedGame(game.first, game.actions) for game in record.games]
+    return games_validate(variant=variant, games=games, length=length, crawford=crawford)
+
+
+__all__ = [
+    "IllegalRecordError",
+    "MatchFormatError",
+    "RecordedGame",
+    "RulesError",
+    "ValidatedGame",
+    "games_from_mat",
+    "games_validate",
+]

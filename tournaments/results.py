@@ -1,0 +1,364 @@
+"""Match results: recorded, confirmed, disputed, resolved and corrected, one match row at a time.
+
+Every function locks the match row first (``select_for_update``), so that two players reporting
+or confirming one match at the same moment give one result: the second waits for the first and
+then finds the match no longer in the state it expected. A result is a plain score or the games'
+records; records are replayed by ``games.rules`` and rejected as a whole, with the first game,
+move and reason, when any play is illegal. The score of recorded games is derived, never typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Game
+from games.rules import Ending, RulesError, action_to_json
+from games.services import (
+    IllegalRecordError,
+    RecordedGame,
+    ValidatedGame,
+    games_from_mat,
+    games_validate,
+)
+from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.models import Entry, Match, Tournament
+from tournaments.permissions import is_organizer
+
+User = AbstractBaseUser | AnonymousUser
+DECIDED = (Match.Status.CONFIRMED, Match.Status.FINAL)
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a result says: the score of each side and the winning side (None: a draw)."""
+
+    home: Decimal
+    away: Decimal
+    winner: int | None
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A corrected match and the later bracket matches reset because they depended on it."""
+
+    match: Match
+    reset: list[Match]
+
+
+def match_result_record(
+    *,
+    match: Match,
+    by: User,
+    score: tuple[Decimal | int, Decimal | int] | None = None,
+    games: Sequence[RecordedGame] | None = None,
+    mat: str | None = None,
+) -> Match:
+    """Record a match's result: a plain ``score`` (home, away), the ``games`` or a .mat text.
+
+    A player of the match reports it (the opponent then confirms or disputes); an organizer's
+    result is final at once.
+    """
+    with transaction.atomic():
+        match = _locked(match)
+        tournament = match.tournament
+        organizer = is_organizer(tournament, by)
+        side = _side_of(match, by)
+        if not organizer and side is None:
+            raise NotAllowed(_("Only the players of this match or an organizer may report it."))
+        _require_playable(match)
+        if match.status != Match.Status.SCHEDULED:
+            raise Conflict(_("A result of this match was already reported."))
+        result, validated = _result(tournament, score=score, games=games, mat=mat)
+        _store(match, result, validated)
+        match.status = Match.Status.FINAL if organizer else Match.Status.REPORTED
+        match.reported_by = by if by.is_authenticated else None  # type: ignore[assignment]
+        match.reported_at = timezone.now()
+        match.save()
+        if match.status in DECIDED:
+            _advance(match)
+        return match
+
+
+def match_result_confirm(*, match: Match, by: User) -> Match:
+    """The opponent of the reporter (or an organizer) confirms a reported result."""
+    with transaction.atomic():
+        match = _locked(match)
+        if match.status != Match.Status.REPORTED:
+            raise Conflict(_("There is no reported result of this match to confirm."))
+        _require_answerer(match, by)
+        match.status = Match.Status.CONFIRMED
+        match.confirmed_by = by  # type: ignore[assignment]
+        match.confirmed_at = timezone.now()
+        match.save()
+        _advance(match)
+        return match
+
+
+def match_result_dispute(*, match: Match, by: User, note: str) -> Match:
+    """The opponent of the reporter disputes a reported result; an organizer resolves it."""
+    note = note.strip()
+    if not note:
+        raise InvalidInput(_("Say what is wrong with the reported result."))
+    with transaction.atomic():
+        match = _locked(match)
+        if match.status != Match.Status.REPORTED:
+            raise Conflict(_("There is no reported result of this match to dispute."))
+        _require_answerer(match, by)
+        match.status = Match.Status.DISPUTED
+        match.dispute_note = note
+        match.save()
+        return match
+
+
+def match_result_resolve(
+    *,
+    match: Match,
+    by: User,
+    score: tuple[Decimal | int, Decimal | int] | None = None,
+    games: Sequence[RecordedGame] | None = None,
+    mat: str | None = None,
+) -> Match:
+    """An organizer settles a disputed (or reported) result: as reported, or with a new one."""
+    with transaction.atomic():
+        match = _locked(match)
+        if not is_organizer(match.tournament, by):
+            raise NotAllowed(_("Only an organizer may resolve a result."))
+        if match.status not in (Match.Status.DISPUTED, Match.Status.REPORTED):
+            raise Conflict(_("Only a reported or disputed result can be resolved."))
+        if score is not None or games is not None or mat is not None:
+            result, validated = _result(match.tournament, score=score, games=games, mat=mat)
+            _store(match, result, validated)
+        match.status = Match.Status.FINAL
+        match.confirmed_by = by  # type: ignore[assignment]
+        match.confirmed_at = timezone.now()
+        match.save()
+        _advance(match)
+        return match
+
+
+def match_result_correct(
+    *,
+    match: Match,
+    by: User,
+    score: tuple[Decimal | int, Decimal | int] | None = None,
+    games: Sequence[RecordedGame] | None = None,
+    mat: str | None = None,
+) -> Correction:
+    """An organizer replaces a decided result. Later bracket matches that took this match's
+    winner or loser get the new one; those already played are reset (and listed) to be
+    played again."""
+    with transaction.atomic():
+        match = _locked(match)
+        if not is_organizer(match.tournament, by):
+            raise NotAllowed(_("Only an organizer may correct a result."))
+        if match.status not in DECIDED:
+            raise Conflict(_("Only a confirmed or final result can be corrected."))
+        if match.tournament.status == Tournament.Status.FINISHED:
+            raise Conflict(_("The tournament is finished: its results can no longer change."))
+        result, validated = _result(match.tournament, score=score, games=games, mat=mat)
+        _store(match, result, validated)
+        match.status = Match.Status.FINAL
+        match.confirmed_by = by  # type: ignore[assignment]
+        match.confirmed_at = timezone.now()
+        match.save()
+        return Correction(match, _advance(match))
+
+
+# --- Inside ------------------------------------------------------------------------------------
+
+
+def _locked(match: Match) -> Match:
+    return Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
+
+
+def _side_of(match: Match, user: User) -> int | None:
+    """1 when the user plays home in this match, 2 away, else None."""
+    if not user.is_authenticated:
+        return None
+    entries = {match.home_id: 1, match.away_id: 2}
+    found = Entry.objects.filter(pk__in=[e for e in entries if e], player__user_id=user.pk)
+    for entry_id in found.values_list("pk", flat=True):
+        return entries[entry_id]
+    return None
+
+
+def _require_playable(match: Match) -> None:
+    if match.tournament.status != Tournament.Status.RUNNING:
+        raise Conflict(_("Results are recorded while the tournament is running."))
+    if match.home_id is None or match.away_id is None:
+        raise Conflict(_("This match has no two players yet."))
+
+
+def _require_answerer(match: Match, by: User) -> None:
+    if is_organizer(match.tournament, by):
+        return
+    side = _side_of(match, by)
+    if side is None:
+        raise NotAllowed(_("Only the opponent of the reporter or an organizer may answer."))
+    if match.reported_by_id == by.pk:
+        raise NotAllowed(_("The opponent of the reporter answers the report, not the reporter."))
+
+
+def _result(
+    tournament: Tournament,
+    *,
+    score: tuple[Decimal | int, Decimal | int] | None,
+    games: Sequence[RecordedGame] | None,
+    mat: str | None,
+) -> tuple[Result, list[ValidatedGame]]:
+    given = [value is not None for value in (score, games, mat)]
+    if sum(given) != 1:
+        raise InvalidInput(_("Give the result as a score, as the games, or as a .mat file."))
+    if score is not None:
+        return _typed_result(tournament, score), []
+    variant = tournament.game_variant()
+    length = tournament.match_length
+    try:
+        if mat is not None:
+            validated = games_from_mat(
+                mat, variant=variant, length=length, crawford=tournament.crawford
+            )
+        else:
+            assert games is not None
+            validated = games_validate(
+                variant=variant, games=games, length=length, crawford=tournament.crawford
+            )
+    except IllegalRecordError as error:
+        raise InvalidInput(
+            _("Game %(game)s, move %(move)s, player %(side)s %(play)s: %(reason)s")
+            % {
+                "game": error.game,
+                "move": error.move,
+                "side": error.side,
+                "play": repr(error.play) if error.play else "",
+                "reason": error.reason,
+            }
+        ) from None
+    except RulesError as error:
+        message = _("The match file cannot be read: %(reason)s") % {"reason": error}
+        raise InvalidInput(message) from None
+    return _result_of_games(tournament, validated), validated
+
+
+def _typed_result(tournament: Tournament, score: tuple[Decimal | int, Decimal | int]) -> Result:
+    try:
+        home, away = (Decimal(value) for value in score)
+    except (ArithmeticError, TypeError, ValueError):
+        raise InvalidInput(_("A score is two numbers.")) from None
+    if home < 0 or away < 0 or home % Decimal("0.5") or away % Decimal("0.5"):
+        raise InvalidInput(_("A score is two numbers of whole or half points, not negative."))
+    length = tournament.match_length
+    if length is not None:
+        if (home >= length) == (away >= length):
+            raise InvalidInput(
+                _("In a match to %(length)s points exactly one player reaches %(length)s.")
+                % {"length": length}
+            )
+        return Result(home, away, 1 if home >= length else 2)
+    return Result(home, away, None if home == away else (1 if home > away else 2))
+
+
+def _result_of_games(tournament: Tournament, validated: Sequence[ValidatedGame]) -> Result:
+    if not validated:
+        raise InvalidInput(_("A match result needs at least one game."))
+    draw = Decimal("0.5") if tournament.draw_counts == Tournament.DrawCounts.HALF else Decimal(1)
+    points = [Decimal(0), Decimal(0)]
+    for game in validated:
+        outcome = game.outcome
+        if outcome.ending is Ending.UNFINISHED:
+            raise InvalidInput(
+                _("Game %(number)s is unfinished: its record stops before the end.")
+                % {"number": game.number}
+            )
+        if game.winner is None:
+            points[0] += draw
+            points[1] += draw
+        else:
+            points[game.winner - 1] += outcome.points
+    home, away = points
+    if tournament.match_length is not None:
+        if max(points) < tournament.match_length:
+            raise InvalidInput(
+                _("The games do not finish the match: %(home)s–%(away)s in a match to %(n)s.")
+                % {"home": home, "away": away, "n": tournament.match_length}
+            )
+        return Result(home, away, 1 if home > away else 2)
+    if len(validated) != tournament.match_games:
+        raise InvalidInput(
+            _("The match is %(n)s games; %(count)s were recorded.")
+            % {"n": tournament.match_games, "count": len(validated)}
+        )
+    return Result(home, away, None if home == away else (1 if home > away else 2))
+
+
+def _store(match: Match, result: Result, validated: Sequence[ValidatedGame]) -> None:
+    match.score_home, match.score_away = result.home, result.away
+    match.winner_id = {1: match.home_id, 2: match.away_id, None: None}[result.winner]
+    match.games.all().delete()
+    Game.objects.bulk_create(
+        Game(
+            match=match,
+            number=game.number,
+            white=game.white,
+            actions=[action_to_json(action) for action in game.actions],
+            winner=game.winner,
+            ending=game.outcome.ending.value,
+            value=game.outcome.value,
+            stake=game.outcome.stake,
+            points=game.outcome.points,
+        )
+        for game in validated
+    )
+
+
+def _advance(match: Match) -> list[Match]:
+    """Give the bracket matches fed by ``match`` its winner and loser (none while undecided).
+
+    A later match whose side changes and that already has a result is reset, to be played
+    again, and so are the matches it fed in turn; the reset matches are returned.
+    """
+    if not match.slot:
+        return []
+    decided = match.status in DECIDED
+    winner = match.winner_id if decided else None
+    loser = (match.away_id if winner == match.home_id else match.home_id) if decided else None
+    reset: list[Match] = []
+    fed = Match.objects.select_for_update().filter(tournament_id=match.tournament_id).order_by("pk")
+    for later in fed.exclude(pk=match.pk):
+        changed = False
+        for side in ("home", "away"):
+            source = getattr(later, f"{side}_source") or {}
+            if source.get("winner_of") == match.slot:
+                wanted = winner
+            elif source.get("loser_of") == match.slot:
+                wanted = loser
+            else:
+                continue
+            if getattr(later, f"{side}_id") != wanted:
+                setattr(later, f"{side}_id", wanted)
+                changed = True
+        if not changed:
+            continue
+        if later.status != Match.Status.SCHEDULED:
+            _clear_result(later)
+            reset.append(later)
+        later.save()
+        reset += _advance(later)
+    return reset
+
+
+def _clear_result(match: Match) -> None:
+    match.games.all().delete()
+    match.status = Match.Status.SCHEDULED
+    match.score_home = match.score_away = None
+    match.winner_id = None
+    match.reported_by = match.confirmed_by = None
+    match.reported_at = match.confirmed_at = None
+    match.dispute_note = ""
