@@ -5,8 +5,8 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.rules import DaveRules, LongNardy, ShortNardy
 from games.rules import Variant as GameVariant
+from tournaments.scoring import MatchRules
 
 
 class Player(models.Model):
@@ -194,21 +194,28 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def game_variant(self) -> GameVariant:
-        """The rules engine's variant with this tournament's switches."""
-        dave = DaveRules(
-            enabled=self.dave,
+    def match_rules(self) -> MatchRules:
+        """The match rules as the pure scoring module takes them."""
+        return MatchRules(
+            variant="long" if self.variant == self.Variant.LONG else "short",
+            length=self.match_length,
+            games=self.match_games,
+            koks=self.koks,
+            no_hit_and_hide=self.no_hit_and_hide,
+            federation_draw=self.federation_draw,
+            draw_counts="one" if self.draw_counts == self.DrawCounts.ONE else "half",
+            block_check="turn" if self.block_check == self.BlockCheck.TURN else "step",
+            dave=self.dave,
             progression="arithmetic"
             if self.dave_progression == self.Progression.ARITHMETIC
             else "geometric",
             max_stake=self.max_stake,
+            crawford=self.crawford,
         )
-        if self.variant == self.Variant.LONG:
-            block_check = "turn" if self.block_check == self.BlockCheck.TURN else "step"
-            return LongNardy(
-                dave=dave, block_check=block_check, federation_draw=self.federation_draw
-            )
-        return ShortNardy(dave=dave, koks=self.koks, no_hit_and_hide=self.no_hit_and_hide)
+
+    def game_variant(self) -> GameVariant:
+        """The rules engine's variant with this tournament's switches."""
+        return self.match_rules().to_variant()
 
 
 class Entry(models.Model):

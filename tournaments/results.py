@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
@@ -19,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Game
-from games.rules import Ending, RulesError, action_to_json
+from games.rules import RulesError, action_to_json
 from games.services import (
     IllegalRecordError,
     RecordedGame,
@@ -30,6 +31,7 @@ from games.services import (
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Entry, Match, Tournament
 from tournaments.permissions import is_organizer
+from tournaments.scoring import PlayedGame, match_score, score_from_typed
 
 User = AbstractBaseUser | AnonymousUser
 DECIDED = (Match.Status.CONFIRMED, Match.Status.FINAL)
@@ -249,53 +251,36 @@ def _result(
 
 def _typed_result(tournament: Tournament, score: tuple[Decimal | int, Decimal | int]) -> Result:
     try:
-        home, away = (Decimal(value) for value in score)
-    except (ArithmeticError, TypeError, ValueError):
-        raise InvalidInput(_("A score is two numbers.")) from None
-    if home < 0 or away < 0 or home % Decimal("0.5") or away % Decimal("0.5"):
-        raise InvalidInput(_("A score is two numbers of whole or half points, not negative."))
-    length = tournament.match_length
-    if length is not None:
-        if (home >= length) == (away >= length):
-            raise InvalidInput(
-                _("In a match to %(length)s points exactly one player reaches %(length)s.")
-                % {"length": length}
-            )
-        return Result(home, away, 1 if home >= length else 2)
-    return Result(home, away, None if home == away else (1 if home > away else 2))
+        checked = score_from_typed(tournament.match_rules(), *score)
+    except (ArithmeticError, TypeError, ValueError) as error:
+        raise InvalidInput(_("This score cannot be: %(reason)s") % {"reason": error}) from None
+    return Result(_decimal(checked.score1), _decimal(checked.score2), checked.winner)
 
 
 def _result_of_games(tournament: Tournament, validated: Sequence[ValidatedGame]) -> Result:
+    rules = tournament.match_rules()
     if not validated:
         raise InvalidInput(_("A match result needs at least one game."))
-    draw = Decimal("0.5") if tournament.draw_counts == Tournament.DrawCounts.HALF else Decimal(1)
-    points = [Decimal(0), Decimal(0)]
-    for game in validated:
-        outcome = game.outcome
-        if outcome.ending is Ending.UNFINISHED:
-            raise InvalidInput(
-                _("Game %(number)s is unfinished: its record stops before the end.")
-                % {"number": game.number}
-            )
-        if game.winner is None:
-            points[0] += draw
-            points[1] += draw
-        else:
-            points[game.winner - 1] += outcome.points
-    home, away = points
-    if tournament.match_length is not None:
-        if max(points) < tournament.match_length:
+    try:
+        scored = match_score(rules, [PlayedGame(game.white, game.outcome) for game in validated])
+    except ValueError as error:
+        raise InvalidInput(str(error)) from None
+    home, away = _decimal(scored.score1), _decimal(scored.score2)
+    if not scored.finished:
+        if rules.length is not None:
             raise InvalidInput(
                 _("The games do not finish the match: %(home)s–%(away)s in a match to %(n)s.")
-                % {"home": home, "away": away, "n": tournament.match_length}
+                % {"home": home, "away": away, "n": rules.length}
             )
-        return Result(home, away, 1 if home > away else 2)
-    if len(validated) != tournament.match_games:
         raise InvalidInput(
             _("The match is %(n)s games; %(count)s were recorded.")
-            % {"n": tournament.match_games, "count": len(validated)}
+            % {"n": rules.games, "count": len(validated)}
         )
-    return Result(home, away, None if home == away else (1 if home > away else 2))
+    return Result(home, away, scored.winner)
+
+
+def _decimal(value: Fraction) -> Decimal:
+    return Decimal(value.numerator) / Decimal(value.denominator)
 
 
 def _store(match: Match, result: Result, validated: Sequence[ValidatedGame]) -> None:

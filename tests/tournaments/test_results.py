@@ -103,11 +103,11 @@ def test_a_second_report_is_a_conflict(club):
 @pytest.mark.parametrize(
     ("score", "message"),
     [
-        ((3, 3), "exactly one player reaches 3"),
-        ((2, 1), "exactly one player reaches 3"),
-        ((-1, 3), "not negative"),
-        ((Decimal("3.25"), 1), "whole or half points"),
-        (("x", 1), "two numbers"),
+        ((3, 3), "both players reached 3"),
+        ((2, 1), "neither player reached 3"),
+        ((-1, 3), "cannot be negative"),
+        ((Decimal("3.5"), 1), "scores are whole numbers unless drawn games count"),
+        (("x", 1), "is not a number"),
     ],
 )
 def test_an_impossible_score_is_refused(club, score, message):

@@ -1,0 +1,364 @@
+"""Standings: match points and tie-breaks from a list of results. Pure: no Django.
+
+``compute(entrants, results, tiebreaks)`` returns one ``StandingRow`` per entrant, best first.
+Every number is a ``Fraction`` (see ``tournaments.scoring``): tied values compare exactly.
+
+Ordering: match points, then the tie-breaks in the order asked, all "more is better"; entrants
+equal on all of them share a rank (1, 2, 2, 4) and are listed by entrant id.
+
+Results. A result is one match of a round between entrants ``a`` and ``b``, or a bye (``b`` is
+None). Its match points come from ``MatchPoints`` (win, draw, loss, bye). ``wins``, ``draws`` and
+``losses`` count played matches only; a bye counts in ``match_points`` and its ``game_points_*``,
+not as a win. A round in which an entrant has no result (not yet played, withdrawn) adds nothing.
+
+Tie-breaks (``Tiebreak``; the string values are the identifiers the tournament stores):
+
+* ``buchholz``: the sum, over the entrant's rounds, of the opponent's score (see byes below).
+* ``buchholz-cut-1``: Buchholz without the lowest of those values.
+* ``median-buchholz``: Buchholz without the highest and the lowest value (one each; with a single
+  value there is nothing left).
+* ``sonneborn-berger``: the opponent's score for each match won, half of it for each match drawn
+  (scores in match points; a bye as below).
+* ``direct-encounter``: among the entrants tied on match points and on every tie-break listed
+  before this one, the match points each scored in the matches between them (all such matches
+  when they met more than once). Applied only when every two of the tied entrants met at least
+  once; otherwise, and for an entrant tied with nobody, it is 0, so it leaves the tie as it was.
+* ``wins``: the number of played matches won.
+* ``game-points-difference``: game points won minus game points lost.
+* ``rating``: the entrant's rating.
+
+Byes in Buchholz and Sonneborn-Berger follow FIDE's rule for unplayed games, Handbook C.02
+(Standards ... and tie-break regulations, 2017 edition, art. 13.15; adopted by the 2009 FIDE
+Congress; the C.07 Tie-Break Regulations of 2023 replaced it, counting an unplayed round as a game
+against a "dummy opponent" with the player's own score):
+
+* The entrant's own bye in round R counts as a match against a *virtual opponent* who starts the
+  round with the entrant's score, gets the opposite of the entrant's result in round R and draws
+  every later round. With n rounds its score is
+
+      Svon = SPR + (1 − SfPR) + ½ · (n − R)
+
+  where SPR is the entrant's score before round R and SfPR its points for round R (so 1 − SfPR is
+  the virtual opponent's result). With general match points this reads SPR + opposite + draw ·
+  (n − R), where the bye counts as a win for the entrant when it is worth more than a draw (the
+  virtual opponent gets ``loss``), as a draw when worth a draw, else as a loss (it gets ``win``).
+  n is the number of rounds played: the highest round in the results unless ``rounds`` is given.
+  FIDE's example: 9 rounds, a player with 1½ after round 2 who scores 0 by default in round 3 gets
+  1½ + (1 − 0) + ½ · 6 = 5½ from that round.
+* For everybody else's tie-breaks, an opponent's own unplayed rounds count as draws (art. 13.15.1:
+  unplayed games in which a player is indirectly involved are drawn): an opponent's score here is
+  its *adjusted* score, each of its byes worth ``draw`` instead of ``bye``.
+* Sonneborn-Berger uses the same values: the virtual opponent's score times 1, ½ or 0 as the bye
+  counts as a win, a draw or a loss.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from typing import Literal
+
+from tournaments.scoring import MatchPoints, MatchScoreResult, Number, as_fraction
+
+
+class Tiebreak(enum.StrEnum):
+    BUCHHOLZ = "buchholz"
+    BUCHHOLZ_CUT_1 = "buchholz-cut-1"
+    MEDIAN_BUCHHOLZ = "median-buchholz"
+    SONNEBORN_BERGER = "sonneborn-berger"
+    DIRECT_ENCOUNTER = "direct-encounter"
+    WINS = "wins"
+    GAME_POINTS_DIFFERENCE = "game-points-difference"
+    RATING = "rating"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Entrant:
+    """A tournament entrant: its id (any stable integer, e.g. the Entry id) and its rating."""
+
+    id: int
+    rating: Fraction
+
+    def __init__(self, id: int, rating: Number = 0) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "rating", as_fraction(rating))
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Result:
+    """A finished match of round ``round``: ``a`` against ``b``, or a bye for ``a`` (``b`` None).
+
+    ``winner`` is ``a``, ``b`` or None for a drawn match (None for a bye); it has no default, so
+    that a forgotten winner is not a silent draw. Game points are each side's match score (a bye
+    may carry game points for ``a``).
+    """
+
+    round: int
+    a: int
+    b: int | None
+    winner: int | None
+    game_points_a: Fraction
+    game_points_b: Fraction
+
+    def __init__(
+        self,
+        round: int,
+        a: int,
+        b: int | None,
+        winner: int | None,
+        game_points_a: Number = 0,
+        game_points_b: Number = 0,
+    ) -> None:
+        if round < 1:
+            raise ValueError(f"rounds are numbered from 1, not {round}")
+        if a == b:
+            raise ValueError(f"round {round}: entrant {a} cannot play itself")
+        if b is None and (winner is not None or as_fraction(game_points_b)):
+            raise ValueError(f"round {round}: a bye for {a} has no winner and no opponent")
+        if winner not in (a, b, None):
+            raise ValueError(f"round {round}: the winner {winner} did not play {a}–{b}")
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "a", a)
+        object.__setattr__(self, "b", b)
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "game_points_a", as_fraction(game_points_a))
+        object.__setattr__(self, "game_points_b", as_fraction(game_points_b))
+
+    @classmethod
+    def bye(cls, round: int, entrant: int, game_points: Number = 0) -> Result:
+        return cls(round, entrant, None, None, game_points)
+
+    @classmethod
+    def from_score(cls, round: int, a: int, b: int, score: MatchScoreResult) -> Result:
+        """The result of a finished match whose player 1 is ``a`` and player 2 is ``b``."""
+        if not score.finished:
+            raise ValueError(f"round {round}: the match {a}–{b} is not finished")
+        winner = None if score.winner is None else a if score.winner == 1 else b
+        return cls(round, a, b, winner, score.score1, score.score2)
+
+    @property
+    def is_bye(self) -> bool:
+        return self.b is None
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One line of the standings; ``tiebreaks`` holds each value asked for, in the order asked."""
+
+    rank: int
+    entrant: Entrant
+    match_points: Fraction
+    wins: int
+    draws: int
+    losses: int
+    game_points_for: Fraction
+    game_points_against: Fraction
+    tiebreaks: dict[str, Fraction]
+
+
+Kind = Literal["win", "draw", "loss", "bye"]
+_FACTOR: dict[str, Fraction] = {"win": Fraction(1), "draw": Fraction(1, 2), "loss": Fraction(0)}
+
+
+@dataclass(frozen=True, slots=True)
+class _Round:
+    """One round of one entrant's sheet."""
+
+    round: int
+    opponent: int | None
+    kind: Kind
+    points: Fraction
+
+
+@dataclass(slots=True)
+class _Sheet:
+    """What one entrant did: its rounds and its totals."""
+
+    entrant: Entrant
+    rounds: list[_Round]
+    match_points: Fraction = Fraction(0)
+    adjusted: Fraction = Fraction(0)  # byes counted as draws: its score in others' tie-breaks
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    game_points_for: Fraction = Fraction(0)
+    game_points_against: Fraction = Fraction(0)
+
+
+def compute(
+    entrants: Iterable[Entrant],
+    results: Iterable[Result],
+    tiebreaks: Sequence[Tiebreak | str],
+    *,
+    points: MatchPoints | None = None,
+    rounds: int | None = None,
+) -> list[StandingRow]:
+    """The standings, best first (see the module docstring for every rule).
+
+    ``points`` defaults to ``MatchPoints()`` (1, ½, 0, bye 1); ``rounds`` is n in the FIDE
+    virtual-opponent formula, by default the highest round in ``results``. An unknown tie-break,
+    a result naming an unknown entrant, two results of one entrant in one round or a result after
+    ``rounds`` is a ``ValueError``.
+    """
+    points = points or MatchPoints()
+    order = _tiebreak_order(tiebreaks)
+    sheets = _sheets(entrants, results, points)
+    played = max((turn.round for sheet in sheets.values() for turn in sheet.rounds), default=0)
+    if rounds is None:
+        rounds = played
+    elif rounds < played:
+        raise ValueError(f"there are results of round {played}, but only {rounds} rounds")
+    bye_kind: Kind = (
+        "win" if points.bye > points.draw else "draw" if points.bye == points.draw else "loss"
+    )
+    opposite = {"win": points.loss, "draw": points.draw, "loss": points.win}[bye_kind]
+
+    def opponent_scores(sheet: _Sheet) -> list[tuple[Kind, Fraction]]:
+        """Each round's result and opponent's score for tie-breaks: real or virtual."""
+        values: list[tuple[Kind, Fraction]] = []
+        before = Fraction(0)  # SPR: the entrant's score before the round
+        for turn in sorted(sheet.rounds, key=lambda turn: turn.round):
+            if turn.opponent is None:
+                virtual = before + opposite + points.draw * (rounds - turn.round)
+                values.append((bye_kind, virtual))
+            else:
+                values.append((turn.kind, sheets[turn.opponent].adjusted))
+            before += turn.points
+        return values
+
+    values: dict[int, dict[str, Fraction]] = {entrant_id: {} for entrant_id in sheets}
+    for entrant_id, sheet in sheets.items():
+        scores = opponent_scores(sheet)
+        faced = sorted(score for _, score in scores)
+        mine = values[entrant_id]
+        for tiebreak in order:
+            if tiebreak is Tiebreak.BUCHHOLZ:
+                mine[tiebreak] = sum(faced, Fraction(0))
+            elif tiebreak is Tiebreak.BUCHHOLZ_CUT_1:
+                mine[tiebreak] = sum(faced[1:], Fraction(0))
+            elif tiebreak is Tiebreak.MEDIAN_BUCHHOLZ:
+                mine[tiebreak] = sum(faced[1:-1], Fraction(0))
+            elif tiebreak is Tiebreak.SONNEBORN_BERGER:
+                mine[tiebreak] = sum((_FACTOR[kind] * score for kind, score in scores), Fraction(0))
+            elif tiebreak is Tiebreak.WINS:
+                mine[tiebreak] = Fraction(sheet.wins)
+            elif tiebreak is Tiebreak.GAME_POINTS_DIFFERENCE:
+                mine[tiebreak] = sheet.game_points_for - sheet.game_points_against
+            elif tiebreak is Tiebreak.RATING:
+                mine[tiebreak] = sheet.entrant.rating
+    if Tiebreak.DIRECT_ENCOUNTER in order:
+        before_it = order[: order.index(Tiebreak.DIRECT_ENCOUNTER)]
+        _direct_encounter(sheets, values, before_it)
+
+    def key(sheet: _Sheet) -> tuple[Fraction, ...]:
+        mine = values[sheet.entrant.id]
+        return (sheet.match_points, *(mine[tiebreak] for tiebreak in order))
+
+    ranked = sorted(sheets.values(), key=lambda sheet: (_negated(key(sheet)), sheet.entrant.id))
+    rows: list[StandingRow] = []
+    for position, sheet in enumerate(ranked, start=1):
+        shares = bool(rows) and key(sheet) == key(ranked[position - 2])
+        rows.append(
+            StandingRow(
+                rank=rows[-1].rank if shares else position,
+                entrant=sheet.entrant,
+                match_points=sheet.match_points,
+                wins=sheet.wins,
+                draws=sheet.draws,
+                losses=sheet.losses,
+                game_points_for=sheet.game_points_for,
+                game_points_against=sheet.game_points_against,
+                tiebreaks={str(tiebreak): values[sheet.entrant.id][tiebreak] for tiebreak in order},
+            )
+        )
+    return rows
+
+
+def _negated(key: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+    return tuple(-value for value in key)
+
+
+def _tiebreak_order(tiebreaks: Sequence[Tiebreak | str]) -> list[Tiebreak]:
+    order: list[Tiebreak] = []
+    for name in tiebreaks:
+        try:
+            tiebreak = Tiebreak(name)
+        except ValueError:
+            known = ", ".join(tiebreak.value for tiebreak in Tiebreak)
+            raise ValueError(f"unknown tie-break {name!r}: expected one of {known}") from None
+        if tiebreak in order:
+            raise ValueError(f"the tie-break {tiebreak.value!r} is listed twice")
+        order.append(tiebreak)
+    return order
+
+
+def _sheets(
+    entrants: Iterable[Entrant], results: Iterable[Result], points: MatchPoints
+) -> dict[int, _Sheet]:
+    sheets: dict[int, _Sheet] = {}
+    for entrant in entrants:
+        if entrant.id in sheets:
+            raise ValueError(f"entrant {entrant.id} is listed twice")
+        sheets[entrant.id] = _Sheet(entrant, [])
+    seen: set[tuple[int, int]] = set()
+    for result in results:
+        sides = [(result.a, result.b, result.game_points_a, result.game_points_b)]
+        if result.b is not None:
+            sides.append((result.b, result.a, result.game_points_b, result.game_points_a))
+        for me, opponent, won, lost in sides:
+            sheet = sheets.get(me)
+            if sheet is None:
+                raise ValueError(f"round {result.round}: {me} is not an entrant")
+            if (me, result.round) in seen:
+                raise ValueError(f"entrant {me} has two results in round {result.round}")
+            seen.add((me, result.round))
+            kind: Kind
+            if opponent is None:
+                kind, value, adjusted = "bye", points.bye, points.draw
+            elif result.winner is None:
+                kind, value, adjusted = "draw", points.draw, points.draw
+                sheet.draws += 1
+            elif result.winner == me:
+                kind, value, adjusted = "win", points.win, points.win
+                sheet.wins += 1
+            else:
+                kind, value, adjusted = "loss", points.loss, points.loss
+                sheet.losses += 1
+            sheet.rounds.append(_Round(result.round, opponent, kind, value))
+            sheet.match_points += value
+            sheet.adjusted += adjusted
+            sheet.game_points_for += won
+            sheet.game_points_against += lost
+    return sheets
+
+
+def _direct_encounter(
+    sheets: dict[int, _Sheet], values: dict[int, dict[str, Fraction]], before: list[Tiebreak]
+) -> None:
+    """Fill in direct-encounter: points among each group tied on everything before it."""
+    groups: dict[tuple[Fraction, ...], list[int]] = defaultdict(list)
+    for entrant_id, sheet in sheets.items():
+        tied_on = (sheet.match_points, *(values[entrant_id][tiebreak] for tiebreak in before))
+        groups[tied_on].append(entrant_id)
+    for group in groups.values():
+        members = set(group)
+        met = {
+            frozenset((entrant_id, turn.opponent))
+            for entrant_id in group
+            for turn in sheets[entrant_id].rounds
+            if turn.opponent in members
+        }
+        everyone_met = len(group) > 1 and all(
+            frozenset(pair) in met for pair in combinations(group, 2)
+        )
+        for entrant_id in group:
+            among = (
+                turn.points
+                for turn in sheets[entrant_id].rounds
+                if everyone_met and turn.opponent in members
+            )
+            values[entrant_id][Tiebreak.DIRECT_ENCOUNTER] = sum(among, Fraction(0))
