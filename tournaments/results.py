@@ -318,12 +318,14 @@ def _advance(match: Match) -> list[Match]:
     fed = Match.objects.select_for_update().filter(tournament_id=match.tournament_id).order_by("pk")
     for later in fed.exclude(pk=match.pk):
         changed = False
+        # A bracket reset is played only when the away side (from the losers bracket) won.
+        needed = not (later.home_source or {}).get("if_needed") or winner != match.home_id
         for side in ("home", "away"):
             source = getattr(later, f"{side}_source") or {}
             if source.get("winner_of") == match.slot:
-                wanted = winner
+                wanted = winner if needed else None
             elif source.get("loser_of") == match.slot:
-                wanted = loser
+                wanted = loser if needed else None
             else:
                 continue
             if getattr(later, f"{side}_id") != wanted:

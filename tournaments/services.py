@@ -1,59 +1,355 @@
-from dataclasses import dataclass
+"""Writes: one function per use case of running a tournament (results are in ``results.py``).
 
-from django.db import transaction
+Every function is keyword-only and typed, checks who acts and in which state, and does its whole
+job in one transaction, or raises a ``TournamentError`` with a message for the user having changed
+nothing. Pairings and brackets come from the pure ``tournaments.formats``.
+"""
 
-from tournaments.models import Entry, Player, Tournament
+from __future__ import annotations
 
-DEMO_CLUB = "Demo Nardy Club"
-DEMO_PLAYERS = [
-    ("Anna Berzina", "LV"),
-    ("Arman Petrosyan", "AM"),
-    ("Elvin Mammadov", "AZ"),
-    ("Giorgi Beridze", "GE"),
-    ("Irina Sokolova", "RU"),
-    ("Janis Ozols", "LV"),
-    ("Leyla Aliyeva", "AZ"),
-    ("Mikhail Orlov", "RU"),
+from collections import defaultdict
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.formats import elimination, round_robin, swiss
+from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.permissions import is_organizer
+from tournaments.results import (
+    DECIDED,
+    Correction,
+    match_result_confirm,
+    match_result_correct,
+    match_result_dispute,
+    match_result_record,
+    match_result_resolve,
+)
+
+User = AbstractBaseUser | AnonymousUser
+Format = Tournament.Format
+Status = Tournament.Status
+ROUND_FORMATS = (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN, Format.SWISS)
+
+__all__ = [
+    "Correction",
+    "entry_register",
+    "entry_withdraw",
+    "match_result_confirm",
+    "match_result_correct",
+    "match_result_dispute",
+    "match_result_record",
+    "match_result_resolve",
+    "swiss_round_pair",
+    "tournament_create",
+    "tournament_finish",
+    "tournament_open_registration",
+    "tournament_start",
 ]
-DEMO_TOURNAMENT_SLUG = "demo-club-long-nardy"
-DEMO_TOURNAMENT_NAME = "Demo Club Long Nardy Championship"
 
 
-@dataclass(frozen=True)
-class DemoSeedResult:
-    tournament: Tournament
-    players_created: int
-    entries_created: int
-    tournament_created: bool
+def tournament_create(*, organizer: User, name: str, variant: str, **settings: Any) -> Tournament:
+    """A new tournament in draft, organized by ``organizer``; ``settings`` are model fields
+    (format, match rules, format options, standings rules), checked as a form would."""
+    if not organizer.is_authenticated:
+        raise NotAllowed(_("Sign in to create a tournament."))
+    name = name.strip()
+    tournament = Tournament(name=name, variant=variant, organizer=organizer, **settings)
+    tournament.slug = tournament.slug or _free_slug(name)
+    _validate_rules(tournament)
+    try:
+        with transaction.atomic():
+            tournament.save()
+    except IntegrityError:
+        raise InvalidInput(_("The tournament's settings do not fit together.")) from None
+    return tournament
 
 
 @transaction.atomic
-def demo_data_seed() -> DemoSeedResult:
-    """Create the demo club's players and one Long Nardy tournament with all of them entered.
+def tournament_open_registration(*, tournament: Tournament, by: User) -> Tournament:
+    tournament = _locked(tournament)
+    _require_organizer(tournament, by)
+    _require_status(tournament, Status.DRAFT)
+    tournament.status = Status.REGISTRATION
+    tournament.save(update_fields=["status"])
+    return tournament
 
-    Idempotent: rows that already exist are kept as they are, so running it again creates nothing.
-    """
-    tournament, tournament_created = Tournament.objects.get_or_create(
-        slug=DEMO_TOURNAMENT_SLUG,
-        defaults={
-            "name": DEMO_TOURNAMENT_NAME,
-            "variant": Tournament.Variant.LONG,
-            "status": Tournament.Status.REGISTRATION,
-        },
+
+@transaction.atomic
+def entry_register(
+    *, tournament: Tournament, player: Player, by: User, seed: int | None = None
+) -> Entry:
+    """Enter a player: before the start, or late into a running Swiss tournament."""
+    tournament = _locked(tournament)
+    _require_organizer(tournament, by)
+    late = tournament.status == Status.RUNNING
+    if late and tournament.format != Format.SWISS:
+        raise Conflict(_("Late entries join Swiss tournaments only: the draw is made."))
+    if tournament.status == Status.FINISHED:
+        raise Conflict(_("The tournament is finished."))
+    if tournament.entries.filter(player=player).exists():
+        raise Conflict(_("%(player)s is already entered.") % {"player": player})
+    return Entry.objects.create(tournament=tournament, player=player, seed=seed, late_entry=late)
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry, by: User) -> Entry:
+    """Before the start the entry is removed; later the player is not paired again."""
+    tournament = _locked(entry.tournament)
+    _require_organizer(tournament, by)
+    if tournament.status == Status.FINISHED:
+        raise Conflict(_("The tournament is finished."))
+    if tournament.status in (Status.DRAFT, Status.REGISTRATION):
+        entry.delete()
+        return entry
+    entry.withdrawn = True
+    entry.save(update_fields=["withdrawn"])
+    return entry
+
+
+@transaction.atomic
+def tournament_start(*, tournament: Tournament, by: User) -> Tournament:
+    """Close the entries, number the seeds, and make the matches: every round of a round robin,
+    the first Swiss round, or the whole bracket."""
+    tournament = _locked(tournament)
+    _require_organizer(tournament, by)
+    _require_status(tournament, Status.REGISTRATION, Status.DRAFT)
+    entries = _seeded(tournament)
+    if len(entries) < 2:
+        raise Conflict(_("A tournament needs at least two players."))
+    tournament.status = Status.RUNNING
+    tournament.save(update_fields=["status"])
+    if tournament.format in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN):
+        double = tournament.format == Format.DOUBLE_ROUND_ROBIN
+        for number, pairs in enumerate(round_robin.berger(len(entries), double), start=1):
+            round_ = Round.objects.create(tournament=tournament, number=number)
+            _create_round_matches(
+                round_, [(entries[a - 1], entries[b - 1] if b else None) for a, b in pairs]
+            )
+    elif tournament.format == Format.SWISS:
+        _pair_swiss(tournament)
+    else:
+        _create_bracket(tournament, entries)
+    return tournament
+
+
+@transaction.atomic
+def swiss_round_pair(*, tournament: Tournament, by: User) -> Round:
+    """Pair the next Swiss round once every match of the last one is decided."""
+    tournament = _locked(tournament)
+    _require_organizer(tournament, by)
+    _require_status(tournament, Status.RUNNING)
+    if tournament.format != Format.SWISS:
+        raise Conflict(_("Only Swiss tournaments are paired round by round."))
+    return _pair_swiss(tournament)
+
+
+@transaction.atomic
+def tournament_finish(*, tournament: Tournament, by: User) -> Tournament:
+    tournament = _locked(tournament)
+    _require_organizer(tournament, by)
+    _require_status(tournament, Status.RUNNING)
+    open_matches = tournament.matches.exclude(status__in=DECIDED).exclude(
+        home__isnull=True, away__isnull=True
     )
-    players_created = entries_created = 0
-    for seed, (display_name, country) in enumerate(DEMO_PLAYERS, start=1):
-        player, created = Player.objects.get_or_create(
-            display_name=display_name, defaults={"club": DEMO_CLUB, "country": country}
+    if open_matches.exists():
+        raise Conflict(
+            _("%(count)s matches have no decided result yet.") % {"count": open_matches.count()}
         )
-        players_created += created
-        _entry, created = Entry.objects.get_or_create(
-            tournament=tournament, player=player, defaults={"seed": seed}
+    tournament.status = Status.FINISHED
+    tournament.save(update_fields=["status"])
+    return tournament
+
+
+# --- Inside ------------------------------------------------------------------------------------
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    """The tournament as it is now, locked: what the caller holds may be stale."""
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _require_organizer(tournament: Tournament, user: User) -> None:
+    if not is_organizer(tournament, user):
+        raise NotAllowed(_("Only the tournament's organizers may do this."))
+
+
+def _require_status(tournament: Tournament, *allowed: str) -> None:
+    if tournament.status not in allowed:
+        raise Conflict(
+            _("The tournament is %(status)s: this cannot be done now.")
+            % {"status": tournament.get_status_display()}
         )
-        entries_created += created
-    return DemoSeedResult(
-        tournament=tournament,
-        players_created=players_created,
-        entries_created=entries_created,
-        tournament_created=tournament_created,
+
+
+def _free_slug(name: str) -> str:
+    base = slugify(name)[:180] or "tournament"
+    slug, number = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
+def _validate_rules(tournament: Tournament) -> None:
+    """Field checks as a form makes them, then the rules that fields alone cannot say."""
+    try:
+        tournament.full_clean(validate_constraints=False)
+    except ValidationError as error:
+        fields = "; ".join(
+            f"{name}: {' '.join(messages)}" for name, messages in error.message_dict.items()
+        )
+        raise InvalidInput(fields) from None
+    if (tournament.match_length is None) == (tournament.match_games is None):
+        raise InvalidInput(_("A match is played to a number of points or as a number of games."))
+    if tournament.match_length == 0 or tournament.match_games == 0:
+        raise InvalidInput(_("A match has at least one point or one game."))
+    long_only = tournament.federation_draw
+    short_only = tournament.koks or tournament.no_hit_and_hide
+    if tournament.variant == Tournament.Variant.SHORT and long_only:
+        raise InvalidInput(_("The Federation draw rule is a Long Nardy rule."))
+    if tournament.variant == Tournament.Variant.LONG and short_only:
+        raise InvalidInput(_("Koks and no hit-and-hide are Short Nardy rules."))
+    if tournament.format == Format.SWISS and not tournament.swiss_rounds:
+        raise InvalidInput(_("Say how many rounds the Swiss tournament has."))
+    unknown = set(tournament.tiebreaks) - set(TIEBREAKS)
+    if unknown:
+        raise InvalidInput(
+            _("Unknown tie-breaks: %(names)s.") % {"names": ", ".join(sorted(unknown))}
+        )
+
+
+TIEBREAKS = (
+    "buchholz", "buchholz-cut-1", "median-buchholz", "sonneborn-berger", "direct-encounter",
+    "wins", "game-points-difference", "rating",
+)  # fmt: skip
+
+
+def _seeded(tournament: Tournament) -> list[Entry]:
+    """The active entries in seed order; entries without a seed follow, by entry time, and all
+    are numbered 1..n."""
+    entries = list(
+        tournament.entries.filter(withdrawn=False)
+        .select_related("player")
+        .order_by("seed", "created_at", "pk")
     )
+    entries.sort(key=lambda entry: (entry.seed is None, entry.seed or 0))
+    for number, entry in enumerate(entries, start=1):
+        if entry.seed != number:
+            entry.seed = number
+            entry.save(update_fields=["seed"])
+    return entries
+
+
+def _create_round_matches(round_: Round, pairs: Iterable[tuple[Entry, Entry | None]]) -> None:
+    """Matches of a round; a bye is a decided match with no away side."""
+    tournament = round_.tournament
+    matches = []
+    for home, away in pairs:
+        if away is None:
+            matches.append(
+                Match(
+                    tournament=tournament,
+                    round=round_,
+                    home=home,
+                    status=Match.Status.FINAL,
+                    winner=home,
+                )
+            )
+        else:
+            matches.append(Match(tournament=tournament, round=round_, home=home, away=away))
+    Match.objects.bulk_create(matches)
+
+
+def _pair_swiss(tournament: Tournament) -> Round:
+    played = tournament.rounds.count()
+    if played >= (tournament.swiss_rounds or 0):
+        raise Conflict(_("All %(n)s rounds are paired.") % {"n": tournament.swiss_rounds})
+    if tournament.matches.exclude(status__in=DECIDED).exists():
+        raise Conflict(_("Every match of the round must be decided before the next is paired."))
+    entries = {entry.pk: entry for entry in tournament.entries.filter(withdrawn=False)}
+    scores: dict[int, Decimal] = defaultdict(Decimal)
+    opponents: dict[int, set[int]] = defaultdict(set)
+    had_bye: set[int] = set()
+    points = {
+        "win": tournament.points_win,
+        "draw": tournament.points_draw,
+        "loss": tournament.points_loss,
+    }
+    for match in tournament.matches.filter(round__isnull=False):
+        if match.away_id is None:
+            had_bye.add(match.home_id)
+            scores[match.home_id] += tournament.points_bye
+            continue
+        opponents[match.home_id].add(match.away_id)
+        opponents[match.away_id].add(match.home_id)
+        for side in (match.home_id, match.away_id):
+            if match.winner_id is None:
+                scores[side] += points["draw"]
+            else:
+                scores[side] += points["win"] if match.winner_id == side else points["loss"]
+    field = [
+        swiss.SwissEntrant(
+            id=entry_id,
+            score=float(scores[entry_id]),
+            rating=-(entry.seed or 0),  # no rating yet: the better seed ranks higher
+            opponents=frozenset(opponents[entry_id]),
+            had_bye=entry_id in had_bye,
+        )
+        for entry_id, entry in entries.items()
+    ]
+    try:
+        pairs = swiss.pair(field)
+    except ValueError as error:
+        raise Conflict(str(error)) from None
+    round_ = Round.objects.create(tournament=tournament, number=played + 1)
+    _create_round_matches(
+        round_, [(entries[a], entries[b] if b is not None else None) for a, b in pairs]
+    )
+    return round_
+
+
+def _create_bracket(tournament: Tournament, entries: list[Entry]) -> None:
+    n = len(entries)
+    if tournament.format == Format.SINGLE_ELIMINATION:
+        bracket = elimination.single(n, third_place=tournament.third_place)
+    elif tournament.format == Format.DOUBLE_ELIMINATION:
+        bracket = elimination.double(n, grand_final=tournament.grand_final)
+    else:
+        bracket = elimination.consolation(
+            n, kind=tournament.consolation_kind, last_chance=tournament.last_chance
+        )
+    matches = []
+    for planned in bracket:
+        match = Match(
+            tournament=tournament,
+            bracket=planned.bracket,
+            bracket_round=planned.round,
+            slot=str(planned.id),
+            home_source=_source(planned.home),
+            away_source=_source(planned.away),
+        )
+        if planned.if_needed:  # played only when the away side of the match before won it
+            match.home_source = {**(match.home_source or {}), "if_needed": True}
+        if isinstance(planned.home, elimination.Seed):
+            match.home = entries[planned.home.k - 1]
+        if isinstance(planned.away, elimination.Seed):
+            match.away = entries[planned.away.k - 1]
+        matches.append(match)
+    Match.objects.bulk_create(matches)
+
+
+def _source(side: object) -> dict[str, Any]:
+    if isinstance(side, elimination.Seed):
+        return {"seed": side.k}
+    if isinstance(side, elimination.WinnerOf):
+        return {"winner_of": str(side.match_id)}
+    if isinstance(side, elimination.LoserOf):
+        return {"loser_of": str(side.match_id)}
+    raise TypeError(side)

@@ -3,7 +3,10 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from tournaments.models import Entry, Player, Tournament
+from games.models import Game
+from games.rules import action_from_json, replay_game
+from tournaments.demo import DEMO_TOURNAMENT_SLUG
+from tournaments.models import Entry, Match, Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -14,19 +17,37 @@ def seed_demo() -> str:
     return out.getvalue()
 
 
-def counts() -> tuple[int, int, int]:
-    return Player.objects.count(), Tournament.objects.count(), Entry.objects.count()
+def counts() -> tuple[int, ...]:
+    return tuple(model.objects.count() for model in (Player, Tournament, Entry, Match, Game))
 
 
-def test_it_creates_a_club_with_players_and_one_long_nardy_tournament():
+def test_it_creates_a_club_with_tournaments_in_every_state():
     output = seed_demo()
 
-    assert counts() == (8, 1, 8)
-    tournament = Tournament.objects.get()
-    assert tournament.variant == Tournament.Variant.LONG
-    assert set(tournament.players.values_list("club", flat=True)) == {"Demo Nardy Club"}
-    assert sorted(tournament.entries.values_list("seed", flat=True)) == list(range(1, 9))
-    assert "8 players and 8 entries created" in output
+    assert Player.objects.count() == 16
+    by_slug = {t.slug: t for t in Tournament.objects.all()}
+    robin = by_slug[DEMO_TOURNAMENT_SLUG]
+    assert (robin.variant, robin.format, robin.status) == ("long", "round-robin", "finished")
+    assert robin.entries.count() == 8 and robin.matches.filter(away__isnull=False).count() == 28
+    swiss = by_slug["demo-short-nardy-swiss"]
+    assert (swiss.status, swiss.rounds.count(), swiss.swiss_rounds) == ("running", 3, 5)
+    assert swiss.entries.count() == 12
+    double = by_slug["demo-double-elimination"]
+    assert double.format == "double-elimination" and double.entries.count() == 16
+    assert double.matches.filter(status=Match.Status.FINAL).count() == 8
+    assert by_slug["demo-consolation-cup"].format == "consolation"
+    assert "16 players created" in output
+
+
+def test_every_demo_game_is_a_full_legal_record():
+    seed_demo()
+    robin = Tournament.objects.get(slug=DEMO_TOURNAMENT_SLUG)
+    variant = robin.game_variant()
+    games = Game.objects.filter(match__tournament=robin)
+    assert games.count() >= 28
+    for game in games[:10]:
+        outcome = replay_game(variant, [action_from_json(a) for a in game.actions]).outcome
+        assert (outcome.ending.value, outcome.points) == (game.ending, game.points)
 
 
 def test_running_it_again_creates_nothing():
@@ -36,8 +57,7 @@ def test_running_it_again_creates_nothing():
     output = seed_demo()
 
     assert counts() == first
-    assert "already there" in output
-    assert "0 players and 0 entries created" in output
+    assert "0 players created" in output and "none (all were there already)" in output
 
 
 def test_it_keeps_existing_players_and_enters_them():
@@ -47,5 +67,4 @@ def test_it_keeps_existing_players_and_enters_them():
 
     anna = Player.objects.get(display_name="Anna Berzina")
     assert anna.club == "Riga Nardy"
-    assert anna.tournaments.count() == 1
-    assert counts() == (8, 1, 8)
+    assert anna.tournaments.count() == 4

@@ -1,17 +1,17 @@
 from django.core.management.base import BaseCommand
 
-from tournaments.services import demo_data_seed
+from tournaments.demo import demo_data_seed
 
 
 class Command(BaseCommand):
-    help = "Create a small demo club with players and one tournament (safe to run again)."
+    help = "Create the demo club: players and tournaments in every state (safe to run again)."
 
     def handle(self, *args, **options) -> None:
         result = demo_data_seed()
+        made = ", ".join(result.tournaments_created) or "none (all were there already)"
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo data ready: tournament {result.tournament.name!r} "
-                f"({'created' if result.tournament_created else 'already there'}), "
-                f"{result.players_created} players and {result.entries_created} entries created."
+                f"Demo data ready: {result.players_created} players created; "
+                f"tournaments created: {made}."
             )
         )

@@ -1,0 +1,178 @@
+"""The demo club of ``make run``: players, and tournaments in every state, made through the
+services as an organizer would, with full game records from seeded self-play (so the same data
+every time).
+
+* a finished 8-player Long Nardy round robin, every match with its games' records;
+* a running 12-player Short Nardy Swiss of 5 rounds, 3 of them played;
+* a running 16-player Short Nardy double elimination, its first round played;
+* a running 16-player Short Nardy main + consolation bracket, its first round played.
+
+Idempotent: a tournament whose slug exists is left as it is.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from games.rules import Variant
+from games.rules.selfplay import random_turns
+from games.services import RecordedGame
+from tournaments.models import Match, Player, Tournament
+from tournaments.results import match_result_record
+from tournaments.services import (
+    entry_register,
+    swiss_round_pair,
+    tournament_create,
+    tournament_finish,
+    tournament_open_registration,
+    tournament_start,
+)
+
+DEMO_CLUB = "Demo Nardy Club"
+DEMO_ORGANIZER = "demo-organizer"
+DEMO_PLAYERS = [
+    ("Anna Berzina", "LV"),
+    ("Arman Petrosyan", "AM"),
+    ("Elvin Mammadov", "AZ"),
+    ("Giorgi Beridze", "GE"),
+    ("Irina Sokolova", "RU"),
+    ("Janis Ozols", "LV"),
+    ("Leyla Aliyeva", "AZ"),
+    ("Mikhail Orlov", "RU"),
+    ("Nino Kapanadze", "GE"),
+    ("Ruslan Aliev", "AZ"),
+    ("Sona Hakobyan", "AM"),
+    ("Tatjana Ivanova", "LV"),
+    ("Vusal Huseynov", "AZ"),
+    ("Zurab Tsiklauri", "GE"),
+    ("Dmitri Volkov", "RU"),
+    ("Karina Grigoryan", "AM"),
+]
+DEMO_TOURNAMENT_SLUG = "demo-club-long-nardy"
+DEMO_TOURNAMENT_NAME = "Demo Club Long Nardy Championship"
+
+
+@dataclass(frozen=True)
+class DemoSeedResult:
+    players_created: int
+    tournaments_created: list[str]
+
+
+@transaction.atomic
+def demo_data_seed() -> DemoSeedResult:
+    """Create what is missing of the demo club; rows that exist are kept as they are."""
+    organizer, _ = User.objects.get_or_create(username=DEMO_ORGANIZER)
+    if organizer.has_usable_password():
+        organizer.set_unusable_password()
+        organizer.save()
+    players, players_created = [], 0
+    for display_name, country in DEMO_PLAYERS:
+        player, created = Player.objects.get_or_create(
+            display_name=display_name, defaults={"club": DEMO_CLUB, "country": country}
+        )
+        players.append(player)
+        players_created += created
+    rng = random.Random(2026)
+    made = []
+    if not Tournament.objects.filter(slug=DEMO_TOURNAMENT_SLUG).exists():
+        made.append(_long_round_robin(organizer, players[:8], rng))
+    if not Tournament.objects.filter(slug="demo-short-nardy-swiss").exists():
+        made.append(_short_swiss(organizer, players[:12], rng))
+    if not Tournament.objects.filter(slug="demo-double-elimination").exists():
+        made.append(_bracket(organizer, players, rng, "double-elimination", "Double Elimination"))
+    if not Tournament.objects.filter(slug="demo-consolation-cup").exists():
+        made.append(_bracket(organizer, players, rng, "consolation", "Consolation Cup"))
+    return DemoSeedResult(players_created, made)
+
+
+def _entered(organizer: User, players: list[Player], **settings: object) -> Tournament:
+    tournament = tournament_create(organizer=organizer, **settings)  # type: ignore[arg-type]
+    tournament = tournament_open_registration(tournament=tournament, by=organizer)
+    for seed, player in enumerate(players, start=1):
+        entry_register(tournament=tournament, player=player, by=organizer, seed=seed)
+    return tournament_start(tournament=tournament, by=organizer)
+
+
+def _long_round_robin(organizer: User, players: list[Player], rng: random.Random) -> str:
+    tournament = _entered(
+        organizer,
+        players,
+        name=DEMO_TOURNAMENT_NAME,
+        slug=DEMO_TOURNAMENT_SLUG,
+        variant="long",
+        match_length=3,
+        tiebreaks=["sonneborn-berger", "direct-encounter", "wins"],
+    )
+    _play_open_matches(tournament, organizer, rng)
+    tournament_finish(tournament=tournament, by=organizer)
+    return tournament.slug
+
+
+def _short_swiss(organizer: User, players: list[Player], rng: random.Random) -> str:
+    tournament = _entered(
+        organizer,
+        players,
+        name="Demo Short Nardy Swiss",
+        slug="demo-short-nardy-swiss",
+        variant="short",
+        format="swiss",
+        swiss_rounds=5,
+        match_length=3,
+        tiebreaks=["buchholz", "buchholz-cut-1", "sonneborn-berger"],
+    )
+    for number in range(3):
+        if number:
+            swiss_round_pair(tournament=tournament, by=organizer)
+        _play_open_matches(tournament, organizer, rng)
+    return tournament.slug
+
+
+def _bracket(
+    organizer: User, players: list[Player], rng: random.Random, format: str, title: str
+) -> str:
+    slug = f"demo-{format}" if format == "double-elimination" else "demo-consolation-cup"
+    tournament = _entered(
+        organizer,
+        players,
+        name=f"Demo {title}",
+        slug=slug,
+        variant="short",
+        format=format,
+        match_length=3,
+    )
+    _play_open_matches(tournament, organizer, rng, rounds=1)
+    return tournament.slug
+
+
+def _play_open_matches(
+    tournament: Tournament, organizer: User, rng: random.Random, rounds: int | None = None
+) -> None:
+    """Record every match that has two sides (in brackets, those of the first ``rounds``)."""
+    variant = tournament.game_variant()
+    matches = tournament.matches.filter(
+        status=Match.Status.SCHEDULED, home__isnull=False, away__isnull=False
+    )
+    if rounds is not None:
+        matches = matches.filter(bracket_round__lte=rounds)
+    for match in matches.order_by("pk"):
+        games = _games_to(variant, tournament.match_length or 1, rng)
+        match_result_record(match=match, by=organizer, games=games)
+
+
+def _games_to(variant: Variant, length: int, rng: random.Random) -> list[RecordedGame]:
+    """Self-play games, White alternating, until a side has ``length`` points (no dave)."""
+    games: list[RecordedGame] = []
+    points = [0, 0]
+    while max(points) < length:
+        white = 1 + len(games) % 2
+        turns = list(random_turns(variant, rng))
+        white_won = len(turns) % 2 == 1  # White moves on odd turns; the last mover won
+        winner = white if white_won else 3 - white
+        loser = turns[-1][0].opponent  # the loser's checkers, before the winner's last turn
+        points[winner - 1] += 1 if loser[0] else 2
+        games.append(RecordedGame(white, tuple(turn for _, turn in turns)))
+    return games
