@@ -4,7 +4,10 @@ Builds a Swiss-like tournament (by default 500 entrants, 9 rounds): each round p
 in the current order of match points (random among equals), avoiding rematches where the next
 entrant down allows it, gives the odd one out a bye, and draws each result at random (won or lost
 2–5 to 0–1 in games, a tenth of the matches drawn). Then times ``compute()`` with every
-tie-break, best of several runs, and prints it. Pure part only: no database. Run:
+tie-break, best of several runs, and prints it. Then the same through the database: a Swiss
+tournament of as many entrants is run by the services (``swiss_round_pair`` each round, results
+written straight to the match rows for speed) in a scratch SQLite file, and the standings
+selector is timed with its SQL query count (the goal: at most 10, whatever the size). Run:
 
     .venv/bin/python bench/standings_bench.py [--entrants 500] [--rounds 9] [--seed 7] [--runs 5]
 """
@@ -91,6 +94,78 @@ def main() -> None:
     print(f"  compute()  best of {args.runs}: {best * 1000:.1f} ms", end="")
     print(f"  (slowest {max(times) * 1000:.1f} ms)")
     print(f"  leader: entrant {rows[0].entrant.id} with {written(rows[0].match_points)} points")
+    through_the_database(args.entrants, args.rounds, args.runs, rng)
+
+
+def through_the_database(entrants: int, rounds: int, runs: int, rng: random.Random) -> None:
+    import os  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    folder = tempfile.mkdtemp(prefix="standings-bench-")
+    os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
+    os.environ.pop("CELERY_BROKER_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nardy_site.settings")
+    import django  # noqa: PLC0415
+
+    django.setup()
+    from django.contrib.auth.models import User  # noqa: PLC0415
+    from django.core.management import call_command  # noqa: PLC0415
+    from django.db import connection  # noqa: PLC0415
+    from django.test.utils import CaptureQueriesContext  # noqa: PLC0415
+
+    from tournaments.models import Entry, Match, Player  # noqa: PLC0415
+    from tournaments.selectors import tournament_standings  # noqa: PLC0415
+    from tournaments.services import (  # noqa: PLC0415
+        swiss_round_pair,
+        tournament_create,
+        tournament_open_registration,
+        tournament_start,
+    )
+
+    call_command("migrate", verbosity=0)
+    organizer = User.objects.create_user("bench")
+    tournament = tournament_create(
+        organizer=organizer,
+        name="Bench Swiss",
+        variant="short",
+        format="swiss",
+        swiss_rounds=rounds,
+        tiebreaks=[tiebreak.value for tiebreak in Tiebreak],
+    )
+    tournament = tournament_open_registration(tournament=tournament, by=organizer)
+    players = Player.objects.bulk_create(Player(display_name=f"P{n}") for n in range(entrants))
+    Entry.objects.bulk_create(
+        Entry(tournament=tournament, player=player, seed=n + 1) for n, player in enumerate(players)
+    )
+    start = time.perf_counter()
+    tournament = tournament_start(tournament=tournament, by=organizer)
+    for number in range(rounds):
+        if number:
+            swiss_round_pair(tournament=tournament, by=organizer)
+        decided = []
+        for match in tournament.matches.filter(status=Match.Status.SCHEDULED):
+            home_won = rng.random() < 0.5
+            match.score_home, match.score_away = (5, rng.randint(0, 4))[:: 1 if home_won else -1]
+            match.winner_id = match.home_id if home_won else match.away_id
+            match.status = Match.Status.FINAL
+            decided.append(match)
+        Match.objects.bulk_update(
+            decided, ["score_home", "score_away", "winner", "status"], batch_size=500
+        )
+    built = time.perf_counter() - start
+    times, queries = [], 0
+    for _ in range(runs):
+        with CaptureQueriesContext(connection) as captured:
+            begin = time.perf_counter()
+            rows = tournament_standings(tournament=tournament)
+            times.append(time.perf_counter() - begin)
+        queries = len(captured)
+    print(f"Through the database (SQLite), {entrants:,} entrants, {rounds} Swiss rounds")
+    print(f"  {rounds} rounds paired by the services and decided in {built:.1f} s")
+    print(
+        f"  tournament_standings()  best of {runs}: {min(times) * 1000:.1f} ms, "
+        f"{queries} SQL queries (goal: at most 10), {len(rows):,} rows"
+    )
 
 
 if __name__ == "__main__":

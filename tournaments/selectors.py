@@ -1,8 +1,60 @@
+"""Reads: what the pages, the API and the tasks show, in a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
 from django.db.models import Count, QuerySet
 
-from tournaments.models import Tournament
+from tournaments.models import Entry, Match, Tournament
+from tournaments.results import DECIDED
+from tournaments.scoring import MatchPoints
+from tournaments.standings import Entrant, Result, StandingRow, compute
 
 
 def tournament_list() -> QuerySet[Tournament]:
     """All tournaments, newest first, each with ``entry_count``."""
     return Tournament.objects.annotate(entry_count=Count("entries"))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A standings row with its entry (and player) loaded."""
+
+    row: StandingRow
+    entry: Entry
+
+
+def tournament_standings(*, tournament: Tournament) -> list[Standing]:
+    """The standings of a round robin or Swiss tournament, by its points and tie-break order.
+
+    Two queries whatever the size: the entries with their players, and the decided matches of
+    the rounds. Entrants are rated 0 until ratings exist.
+    """
+    entries = {
+        entry.pk: entry
+        for entry in Entry.objects.filter(tournament=tournament).select_related("player")
+    }
+    matches = Match.objects.filter(
+        tournament=tournament, round__isnull=False, status__in=DECIDED
+    ).values_list("round__number", "home_id", "away_id", "winner_id", "score_home", "score_away")
+    results = []
+    for number, home, away, winner, score_home, score_away in matches:
+        if away is None:
+            results.append(Result.bye(number, home))
+        else:
+            results.append(Result(number, home, away, winner, score_home or 0, score_away or 0))
+    points = MatchPoints(
+        win=tournament.points_win,
+        draw=tournament.points_draw,
+        loss=tournament.points_loss,
+        bye=tournament.points_bye,
+    )
+    rows = compute(
+        [Entrant(entry_id) for entry_id in entries],
+        results,
+        tournament.tiebreaks,
+        points=points,
+        rounds=tournament.swiss_rounds if tournament.format == Tournament.Format.SWISS else None,
+    )
+    return [Standing(row, entries[row.entrant.id]) for row in rows]

@@ -260,3 +260,26 @@ def test_the_bracket_reset_is_played_only_when_the_losers_bracket_champion_wins(
     match_result_correct(match=grand_final, by=olga, score=(1, 5))  # the away side wins it
     reset.refresh_from_db()
     assert (reset.home, reset.away) == (grand_final.home, grand_final.away)  # loser, winner
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"format": "double-elimination", "grand_final": "reset"},
+        {"format": "double-elimination", "grand_final": "none"},
+        {"format": "consolation", "consolation_kind": "first-round"},
+        {"format": "consolation", "consolation_kind": "progressive", "last_chance": True},
+        {"format": "single-elimination", "third_place": True},
+    ],
+)
+@pytest.mark.parametrize("count", [5, 6, 11, 16])
+def test_every_bracket_can_be_played_to_its_end(olga, settings, count):
+    tournament = open_tournament(olga, count, **settings)
+    tournament_start(tournament=tournament, by=olga)
+    decide_all(tournament, olga)
+    waiting = tournament.matches.exclude(status__in=["confirmed", "final"]).filter(
+        home__isnull=False, away__isnull=False
+    )
+    assert not waiting.exists()
+    tournament = tournament_finish(tournament=tournament, by=olga)
+    assert tournament.status == Tournament.Status.FINISHED
