@@ -137,10 +137,7 @@ def match_result_resolve(
         if score is not None or games is not None or mat is not None:
             result, validated = _result(match.tournament, score=score, games=games, mat=mat)
             _store(match, result, validated)
-        match.status = Match.Status.FINAL
-        match.confirmed_by = by  # type: ignore[assignment]
-        match.confirmed_at = timezone.now()
-        match.save()
+        _finalize(match, by)
         _advance(match)
         return match
 
@@ -166,10 +163,7 @@ def match_result_correct(
             raise Conflict(_("The tournament is finished: its results can no longer change."))
         result, validated = _result(match.tournament, score=score, games=games, mat=mat)
         _store(match, result, validated)
-        match.status = Match.Status.FINAL
-        match.confirmed_by = by  # type: ignore[assignment]
-        match.confirmed_at = timezone.now()
-        match.save()
+        _finalize(match, by)
         return Correction(match, _advance(match))
 
 
@@ -178,6 +172,14 @@ def match_result_correct(
 
 def _locked(match: Match) -> Match:
     return Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
+
+
+def _finalize(match: Match, by: User) -> None:
+    """The organizer's word: the result is final."""
+    match.status = Match.Status.FINAL
+    match.confirmed_by = by  # type: ignore[assignment]
+    match.confirmed_at = timezone.now()
+    match.save()
 
 
 def _side_of(match: Match, user: User) -> int | None:

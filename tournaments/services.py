@@ -73,9 +73,7 @@ def tournament_create(*, organizer: User, name: str, variant: str, **settings: A
 
 @transaction.atomic
 def tournament_open_registration(*, tournament: Tournament, by: User) -> Tournament:
-    tournament = _locked(tournament)
-    _require_organizer(tournament, by)
-    _require_status(tournament, Status.DRAFT)
+    tournament = _for_organizer(tournament, by, Status.DRAFT)
     tournament.status = Status.REGISTRATION
     tournament.save(update_fields=["status"])
     return tournament
@@ -117,9 +115,7 @@ def entry_withdraw(*, entry: Entry, by: User) -> Entry:
 def tournament_start(*, tournament: Tournament, by: User) -> Tournament:
     """Close the entries, number the seeds, and make the matches: every round of a round robin,
     the first Swiss round, or the whole bracket."""
-    tournament = _locked(tournament)
-    _require_organizer(tournament, by)
-    _require_status(tournament, Status.REGISTRATION, Status.DRAFT)
+    tournament = _for_organizer(tournament, by, Status.REGISTRATION, Status.DRAFT)
     entries = _seeded(tournament)
     if len(entries) < 2:
         raise Conflict(_("A tournament needs at least two players."))
@@ -142,9 +138,7 @@ def tournament_start(*, tournament: Tournament, by: User) -> Tournament:
 @transaction.atomic
 def swiss_round_pair(*, tournament: Tournament, by: User) -> Round:
     """Pair the next Swiss round once every match of the last one is decided."""
-    tournament = _locked(tournament)
-    _require_organizer(tournament, by)
-    _require_status(tournament, Status.RUNNING)
+    tournament = _for_organizer(tournament, by, Status.RUNNING)
     if tournament.format != Format.SWISS:
         raise Conflict(_("Only Swiss tournaments are paired round by round."))
     return _pair_swiss(tournament)
@@ -152,9 +146,7 @@ def swiss_round_pair(*, tournament: Tournament, by: User) -> Round:
 
 @transaction.atomic
 def tournament_finish(*, tournament: Tournament, by: User) -> Tournament:
-    tournament = _locked(tournament)
-    _require_organizer(tournament, by)
-    _require_status(tournament, Status.RUNNING)
+    tournament = _for_organizer(tournament, by, Status.RUNNING)
     open_matches = tournament.matches.exclude(status__in=DECIDED).exclude(
         home__isnull=True, away__isnull=True
     )
@@ -173,6 +165,14 @@ def tournament_finish(*, tournament: Tournament, by: User) -> Tournament:
 def _locked(tournament: Tournament) -> Tournament:
     """The tournament as it is now, locked: what the caller holds may be stale."""
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _for_organizer(tournament: Tournament, by: User, *statuses: str) -> Tournament:
+    """The locked tournament, once ``by`` is known to organize it and it is in a fit state."""
+    tournament = _locked(tournament)
+    _require_organizer(tournament, by)
+    _require_status(tournament, *statuses)
+    return tournament
 
 
 def _require_organizer(tournament: Tournament, user: User) -> None:

@@ -25,6 +25,7 @@ from games.rules.game import (
     Drop,
     Ending,
     GameError,
+    GameReplay,
     MatchGame,
     MatchScore,
     Outcome,
@@ -573,6 +574,18 @@ def _points(points: int) -> str:
 # --- Writing ----------------------------------------------------------------------------------
 
 
+def replay_record(record: MatchRecord) -> list[GameReplay]:
+    """Every game replayed, the Crawford game known from the replayed score (``GameError`` at
+    the first illegal action; ``check_match`` says where in the file)."""
+    score = MatchScore(record.length, record.crawford)
+    replays = []
+    for game in record.games:
+        replay = replay_game(record.variant, game.actions, crawford=score.start_game())
+        score.add(game.first, replay.outcome)
+        replays.append(replay)
+    return replays
+
+
 def match_record(
     variant: Variant,
     players: tuple[str, str],
@@ -604,13 +617,11 @@ def write_match(record: MatchRecord) -> str:
     """
     out = [f'; [{key} "{value}"]' for key, value in _headers(record)]
     out += ["", f" {record.length or 0} point match", ""]
-    score = MatchScore(record.length, record.crawford)
-    for number, game in enumerate(record.games, start=1):
+    replays = replay_record(record)
+    for number, (game, replay) in enumerate(zip(record.games, replays, strict=True), start=1):
         out.append(f" Game {number}")
         left = f"{record.players[0]} : {game.score[0]}"
         out.append(f" {left:<31}{record.players[1]} : {game.score[1]}")
-        replay = replay_game(record.variant, game.actions, crawford=score.start_game())
-        score.add(game.first, replay.outcome)
         out += _game_lines(record.variant, game, replay.plays)
         out.append("")
     return "\n".join(out) + "\n"

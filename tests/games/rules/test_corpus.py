@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from games.rules import Play, Position, Turn, legal_plays, most_dice_playable, replay_game
-from games.rules.game import MatchScore
-from games.rules.matfile import MatchRecord, check_match, read_match, write_match
+from games.rules import Play, Position, Turn, legal_plays, most_dice_playable
+from games.rules.matfile import MatchRecord, check_match, read_match, replay_record, write_match
 from games.rules.position import BAR
 
 
@@ -25,13 +24,10 @@ def records(corpus_files: list[Path]) -> dict[Path, MatchRecord]:
 
 def replays(record: MatchRecord) -> list[tuple[object, ...]]:
     """Each game's first player, score line, claim, positions and outcome."""
-    score = MatchScore(record.length, record.crawford)
-    games = []
-    for game in record.games:
-        replay = replay_game(record.variant, game.actions, crawford=score.start_game())
-        score.add(game.first, replay.outcome)
-        games.append((game.first, game.score, game.claim, replay.positions, replay.outcome))
-    return games
+    return [
+        (game.first, game.score, game.claim, replay.positions, replay.outcome)
+        for game, replay in zip(record.games, replay_record(record), strict=True)
+    ]
 
 
 def test_every_file_of_the_corpus_is_valid(records):
@@ -82,15 +78,13 @@ def turns(
 ) -> Iterator[tuple[Path, int, int, Position, Turn]]:
     """Every recorded turn of the corpus with the position before it, in file order."""
     for path, record in records.items():
-        score = MatchScore(record.length, record.crawford)
-        for number, game in enumerate(record.games):
-            replay = replay_game(record.variant, game.actions, crawford=score.start_game())
-            score.add(game.first, replay.outcome)
-            index = 0
-            for action_index, action in enumerate(game.actions):
-                if isinstance(action, Turn):
-                    yield path, number, action_index, replay.positions[index], action
-                    index += 1
+        replays = replay_record(record)
+        for number, (game, replay) in enumerate(zip(record.games, replays, strict=True)):
+            turns = (i for i, action in enumerate(game.actions) if isinstance(action, Turn))
+            for index, action_index in enumerate(turns):
+                action = game.actions[action_index]
+                assert isinstance(action, Turn)
+                yield path, number, action_index, replay.positions[index], action
 
 
 def wrong_point(position: Position, turn: Turn) -> str | None:

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from games.rules import ShortNardy, replay_game
-from games.rules.game import MatchScore
-from games.rules.matfile import MatchRecord, match_record, read_match, write_match
+from games.rules import ShortNardy
+from games.rules.matfile import MatchRecord, match_record, read_match, replay_record, write_match
 
 GNUBG = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
 CORPUS_SAMPLE = 200  # corpus files sent through gnubg, spread over the sorted list
@@ -25,14 +24,10 @@ if GNUBG is None and os.environ.get("CI", "").lower() != "true":
 
 def replays(record: MatchRecord) -> list[tuple[object, ...]]:
     """Each game's first player, Position IDs and outcome (gnubg keeps no cube limit)."""
-    score = MatchScore(record.length, record.crawford)
-    games = []
-    for game in record.games:
-        replay = replay_game(record.variant, game.actions, crawford=score.start_game())
-        score.add(game.first, replay.outcome)
-        positions = [position.position_id() for position in replay.positions]
-        games.append((game.first, positions, replay.outcome))
-    return games
+    return [
+        (game.first, [position.position_id() for position in replay.positions], replay.outcome)
+        for game, replay in zip(record.games, replay_record(record), strict=True)
+    ]
 
 
 def through_gnubg(texts: list[str], folder: Path) -> list[str]:
