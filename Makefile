@@ -35,4 +35,4 @@ worker: $(INSTALLED)
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict games/rules tournaments/formats tournaments/scoring.py tournaments/standings.py
+	$(BIN)/mypy --strict games/rules tournaments/formats tournaments/ratings tournaments/scoring.py tournaments/standings.py

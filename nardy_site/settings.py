@@ -98,6 +98,11 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Writers (the site, a worker, threads) wait for each other instead of failing with
+    # "database is locked": write transactions take the lock when they begin.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 30, "transaction_mode": "IMMEDIATE"}
+    )
     _sqlite_name = Path(DATABASES["default"]["NAME"])
     if str(_sqlite_name) != ":memory:":
         # A file, not the in-memory default, so that a Celery worker started by the integration

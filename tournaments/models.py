@@ -353,6 +353,9 @@ class Match(models.Model):
     )
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     dispute_note = models.TextField(_("dispute"), blank=True)
+    #: When the result was first decided (confirmed or final): the match's place in rating
+    #: history, kept when the result is corrected.
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True, db_index=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
@@ -375,3 +378,94 @@ class Match(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.round_id is not None and self.home_id is not None and self.away_id is None
+
+
+class RatingList(models.Model):
+    """One rating list: a rating system for one game. A club keeps one per variant.
+
+    Its row is also the lock that keeps the writers of the list's ledger apart.
+    """
+
+    system = models.CharField(
+        _("rating system"), max_length=10, choices=Tournament.RatingSystem.choices
+    )
+    variant = models.CharField(_("variant"), max_length=10, choices=Tournament.Variant.choices)
+
+    class Meta:
+        ordering = ["variant", "system"]
+        verbose_name = _("rating list")
+        verbose_name_plural = _("rating lists")
+        constraints = [
+            models.UniqueConstraint(fields=["system", "variant"], name="rating_list_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_system_display()} · {self.get_variant_display()}"
+
+
+class RatingChange(models.Model):
+    """The ledger: one row per player per rated match, in the deterministic order of
+    ``(finished_at, match_id)``. Current ratings are read from it (``Rating`` caches them)."""
+
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="changes"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    finished_at = models.DateTimeField(_("finished at"))
+    score = models.FloatField(_("score"))  # 1 won, 0 lost, ½ drawn
+    before = models.FloatField(_("before"))
+    after = models.FloatField(_("after"))
+    delta = models.FloatField(_("change"))
+    experience_before = models.PositiveIntegerField(_("experience before"))
+    experience_after = models.PositiveIntegerField(_("experience after"))
+
+    class Meta:
+        ordering = ["rating_list", "finished_at", "match_id", "player_id"]
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rating_list", "match", "player"], name="rating_change_once_per_match"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["rating_list", "finished_at", "match"], name="rating_change_order"
+            ),
+            models.Index(fields=["player", "rating_list"], name="rating_change_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.before:.2f} → {self.after:.2f}"
+
+
+class Rating(models.Model):
+    """A player's current rating in a list: a cache of the ledger's last row, rebuilt with it."""
+
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="ratings"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="ratings"
+    )
+    rating = models.FloatField(_("rating"))
+    experience = models.PositiveIntegerField(_("experience"))
+    matches = models.PositiveIntegerField(_("rated matches"))
+    last_delta = models.FloatField(_("last change"))
+    last_match_at = models.DateTimeField(_("last rated match"))
+
+    class Meta:
+        ordering = ["rating_list", "-rating"]
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "player"], name="rating_one_per_list"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating:.2f}"

@@ -82,6 +82,8 @@ def match_result_record(
         match.status = Match.Status.FINAL if organizer else Match.Status.REPORTED
         match.reported_by = by if by.is_authenticated else None  # type: ignore[assignment]
         match.reported_at = timezone.now()
+        if match.status in DECIDED:
+            _decided(match)
         match.save()
         if match.status in DECIDED:
             _advance(match)
@@ -98,6 +100,7 @@ def match_result_confirm(*, match: Match, by: User) -> Match:
         match.status = Match.Status.CONFIRMED
         match.confirmed_by = by  # type: ignore[assignment]
         match.confirmed_at = timezone.now()
+        _decided(match)
         match.save()
         _advance(match)
         return match
@@ -179,7 +182,20 @@ def _finalize(match: Match, by: User) -> None:
     match.status = Match.Status.FINAL
     match.confirmed_by = by  # type: ignore[assignment]
     match.confirmed_at = timezone.now()
+    _decided(match)
     match.save()
+
+
+def _decided(match: Match) -> None:
+    """A decided result goes into the ratings once the transaction commits. A match decided
+    before (a correction) keeps its place in rating history and the list is replayed from it."""
+    from tournaments.tasks import ratings_apply, ratings_replay  # noqa: PLC0415 (tasks → here)
+
+    if match.decided_at is None:
+        match.decided_at = timezone.now()
+        ratings_apply.delay_on_commit(match.pk)
+    else:
+        ratings_replay.delay_on_commit([match.decided_at.isoformat(), match.pk])
 
 
 def _side_of(match: Match, user: User) -> int | None:
@@ -344,6 +360,11 @@ def _advance(match: Match) -> list[Match]:
 
 
 def _clear_result(match: Match) -> None:
+    if match.decided_at is not None:  # its rating rows go: the list is replayed from it
+        from tournaments.tasks import ratings_replay  # noqa: PLC0415
+
+        ratings_replay.delay_on_commit([match.decided_at.isoformat(), match.pk])
+    match.decided_at = None
     match.games.all().delete()
     match.status = Match.Status.SCHEDULED
     match.score_home = match.score_away = None

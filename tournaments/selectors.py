@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Count, QuerySet
 
-from tournaments.models import Entry, Match, Tournament
+from tournaments.models import Entry, Match, Player, Rating, RatingChange, Tournament
 from tournaments.results import DECIDED
 from tournaments.scoring import MatchPoints
 from tournaments.standings import Entrant, Result, StandingRow, compute
@@ -58,3 +59,51 @@ def tournament_standings(*, tournament: Tournament) -> list[Standing]:
         rounds=tournament.swiss_rounds if tournament.format == Tournament.Format.SWISS else None,
     )
     return [Standing(row, entries[row.entrant.id]) for row in rows]
+
+
+@dataclass(frozen=True)
+class RatingListRow:
+    """One line of a rating list."""
+
+    rank: int
+    player: Player
+    rating: float
+    experience: int
+    matches: int
+    last_change: float
+    last_match_at: datetime
+
+
+def rating_list(*, system: str, variant: str) -> list[RatingListRow]:
+    """A rating list, best first (ties share a rank), in one query."""
+    ratings = (
+        Rating.objects.filter(rating_list__system=system, rating_list__variant=variant)
+        .select_related("player")
+        .order_by("-rating", "player__display_name")
+    )
+    rows: list[RatingListRow] = []
+    for position, rating in enumerate(ratings, start=1):
+        tied = rows and rows[-1].rating == rating.rating
+        rows.append(
+            RatingListRow(
+                rank=rows[-1].rank if tied else position,
+                player=rating.player,
+                rating=rating.rating,
+                experience=rating.experience,
+                matches=rating.matches,
+                last_change=rating.last_delta,
+                last_match_at=rating.last_match_at,
+            )
+        )
+    return rows
+
+
+def player_rating_history(*, player: Player, system: str, variant: str) -> QuerySet[RatingChange]:
+    """A player's ledger rows in a list, oldest first, each with its match and opponent known."""
+    return (
+        RatingChange.objects.filter(
+            player=player, rating_list__system=system, rating_list__variant=variant
+        )
+        .select_related("match__home__player", "match__away__player", "match__tournament")
+        .order_by("finished_at", "match_id")
+    )

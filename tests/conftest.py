@@ -1,0 +1,152 @@
+"""Shared by the tests that need a real Celery worker process on the real broker."""
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+IN_CI = os.environ.get("CI", "").lower() == "true"
+WAIT_FOR_SHUTDOWN_SECONDS = 20
+
+#: Mark for tests that need the real broker: they are skipped in eager mode (no broker URL).
+needs_broker = pytest.mark.skipif(
+    settings.CELERY_TASK_ALWAYS_EAGER, reason="needs CELERY_BROKER_URL (a real broker)"
+)
+
+
+def require_broker() -> None:
+    """Skip when the broker is unreachable, except on CI where that is a failure."""
+    from nardy_site.health.checks import broker_status  # noqa: PLC0415
+
+    status = broker_status()
+    if status != "ok":
+        message = f"broker {settings.CELERY_BROKER_URL} is unreachable ({status})"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def worker_database_url() -> str:
+    """DATABASE_URL of the test database that pytest-django set up for this run."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        name = str(db["NAME"])
+        if name == ":memory:" or name.startswith("file:"):
+            pytest.fail("the worker test needs a file-based SQLite database, not an in-memory one")
+        return f"sqlite:///{Path(name).resolve()}"
+    if connection.vendor == "postgresql":
+        credentials = quote(db["USER"] or "", safe="")
+        if db["PASSWORD"]:
+            credentials += ":" + quote(db["PASSWORD"], safe="")
+        host = quote(db["HOST"] or "", safe="")
+        port = f":{db['PORT']}" if db["PORT"] else ""
+        return f"postgres://{credentials}@{host}{port}/{quote(db['NAME'], safe='')}"
+    pytest.fail(f"no DATABASE_URL recipe for {connection.vendor}")
+
+
+class Worker:
+    """A worker process on its own throw-away queue; its log is kept for failure messages."""
+
+    def __init__(self, queue: str, log: Path, process: subprocess.Popen[bytes]) -> None:
+        self.queue = queue
+        self.log = log
+        self.process = process
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def stop(self) -> int:
+        """Warm shutdown (SIGTERM); kill the process group if it does not stop in time."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=WAIT_FOR_SHUTDOWN_SECONDS)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        return self.process.returncode
+
+
+def forget_queue(queue: str) -> None:
+    """Delete the throw-away queue's broker state so test runs leave nothing behind."""
+    from nardy_site.celery import app  # noqa: PLC0415
+
+    # Declaring first teaches this connection the queue's bindings, so delete() removes them too.
+    with app.connection_for_write() as conn:
+        bound = app.amqp.queues[queue].bind(conn.default_channel)
+        bound.declare()
+        bound.delete()
+
+
+@pytest.fixture
+def real_worker(tmp_path: Path) -> Iterator[Callable[..., Worker]]:
+    """Start workers: ``real_worker(include=..., env={...})``. Each listens on a new queue, which
+    becomes the default queue of this process's task messages too; all stop at teardown."""
+    from nardy_site.celery import app  # noqa: PLC0415
+
+    require_broker()
+    started: list[Worker] = []
+    default_queue = app.conf.task_default_queue  # restored at teardown
+
+    def start(include: str | None = None, env: dict[str, str] | None = None) -> Worker:
+        queue = f"nardy-test-{uuid.uuid4().hex}"
+        log = tmp_path / f"{queue}.log"
+        command = [
+            sys.executable, "-m", "celery", "-A", "nardy_site", "worker", "--pool=solo",
+            "--without-gossip", "--without-mingle", "--without-heartbeat", f"--queues={queue}",
+            f"--hostname={queue}@%h", "--loglevel=info",
+        ]  # fmt: skip
+        if include:
+            command.append(f"--include={include}")
+        environment = {**os.environ, "DATABASE_URL": worker_database_url(), **(env or {})}
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                command,
+                cwd=PROJECT_ROOT,
+                env=environment,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        worker = Worker(queue, log, process)
+        started.append(worker)
+        app.conf.task_default_queue = queue
+        return worker
+
+    yield start
+    app.conf.task_default_queue = default_queue
+    for worker in started:
+        worker.stop()
+        forget_queue(worker.queue)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def throwaway_default_queue() -> Iterator[None]:
+    """With a real broker, tasks that tests enqueue without a worker (results committed by
+    transactional tests) go to a queue of this run, deleted at the end, not to the shared one."""
+    from nardy_site.celery import app  # noqa: PLC0415
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        yield
+        return
+    saved = app.conf.task_default_queue
+    queue = f"nardy-test-run-{uuid.uuid4().hex}"
+    app.conf.task_default_queue = queue
+    yield
+    app.conf.task_default_queue = saved
+    with contextlib.suppress(Exception):  # an unreachable broker has nothing to forget
+        forget_queue(queue)

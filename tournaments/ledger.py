@@ -1,0 +1,291 @@
+"""Writes of the rating ledger: apply one decided match, or replay a list from a point on.
+
+Every writer locks the list's ``RatingList`` row first, so replays never interleave and two
+workers never rate one match twice. Applying is idempotent: a match already in the ledger with
+the same result changes nothing; with another result, or arriving after later matches (out of
+order), the list is replayed from its place. A replay reads the matches in bulk, computes in
+memory (``tournaments.ratings.history``) and writes in bulk: no query per match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Q, QuerySet
+
+from tournaments.models import Match, Rating, RatingChange, RatingList, Tournament
+from tournaments.ratings.history import Change, OrderKey, RatedMatch, Standing, replay
+
+DECIDED = (Match.Status.CONFIRMED, Match.Status.FINAL)
+BATCH = 2000
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    """What a replay did: matches rated and players whose current rating changed."""
+
+    matches: int
+    drifted: dict[int, tuple[float, float]]  # player: (cached rating before, rating after)
+
+
+def rating_list_of(tournament: Tournament) -> RatingList:
+    rating_list, _ = RatingList.objects.get_or_create(
+        system=tournament.rating_system, variant=tournament.variant
+    )
+    return rating_list
+
+
+def order_key(match: Match) -> OrderKey | None:
+    return None if match.decided_at is None else (match.decided_at, match.pk)
+
+
+def ratings_apply(match_id: int) -> str:
+    """Rate one match; returns what was done ("rated", "unchanged", "replayed", "not rated")."""
+    with transaction.atomic():
+        match = Match.objects.select_related("tournament").filter(pk=match_id).first()
+        if match is None:
+            return "not rated"
+        rating_list = _locked(rating_list_of(match.tournament))
+        rated = _rated_match(match)
+        existing = list(
+            RatingChange.objects.filter(rating_list=rating_list, match_id=match_id).values_list(
+                "player_id", "score"
+            )
+        )
+        if rated is None:
+            if existing:  # no longer a rated result: its rows go, the later ones are replayed
+                key = min(
+                    RatingChange.objects.filter(match_id=match_id).values_list(
+                        "finished_at", "match_id"
+                    )
+                )
+                _replay_locked(rating_list, key)
+                return "replayed"
+            return "not rated"
+        if existing:
+            if sorted(existing) == sorted(_scores(rated)):
+                return "unchanged"
+            _replay_locked(rating_list, rated.key)
+            return "replayed"
+        if _rows_after(rating_list, rated.key).exists():  # arrived out of order
+            _replay_locked(rating_list, rated.key)
+            return "replayed"
+        start = _standings_of(rating_list, (rated.first, rated.second))
+        changes, _ = replay(rating_list.system, [rated], start)  # type: ignore[arg-type]
+        _write(rating_list, changes)
+        _refresh_cache(rating_list, {change.player for change in changes})
+        return "rated"
+
+
+def ratings_replay(
+    from_key: OrderKey | None, rating_list: RatingList | None = None
+) -> ReplayReport:
+    """Replay one list (or every list) from ``from_key`` on (None: from the beginning)."""
+    if rating_list is None:
+        used = Tournament.objects.values_list("rating_system", "variant").distinct()
+        for system, variant in used:
+            RatingList.objects.get_or_create(system=system, variant=variant)
+    lists = [rating_list] if rating_list is not None else list(RatingList.objects.all())
+    matches, drifted = 0, {}
+    for one in lists:
+        with transaction.atomic():
+            report = _replay_locked(_locked(one), from_key)
+        matches += report.matches
+        drifted.update(report.drifted)
+    return ReplayReport(matches, drifted)
+
+
+# --- Inside ------------------------------------------------------------------------------------
+
+
+def _locked(rating_list: RatingList) -> RatingList:
+    return RatingList.objects.select_for_update().get(pk=rating_list.pk)
+
+
+def _scores(match: RatedMatch) -> list[tuple[int, float]]:
+    if match.drawn:
+        return [(match.first, 0.5), (match.second, 0.5)]
+    return [(match.first, 1.0), (match.second, 0.0)]
+
+
+def _after(key: OrderKey | None) -> Q:
+    if key is None:
+        return Q()
+    moment, match_id = key
+    return Q(decided_at__gt=moment) | Q(decided_at=moment, pk__gte=match_id)
+
+
+def _rows_after(rating_list: RatingList, key: OrderKey) -> QuerySet[RatingChange]:
+    moment, match_id = key
+    return RatingChange.objects.filter(rating_list=rating_list).filter(
+        Q(finished_at__gt=moment) | Q(finished_at=moment, match_id__gt=match_id)
+    )
+
+
+def _rows_from(rating_list: RatingList, key: OrderKey | None) -> QuerySet[RatingChange]:
+    rows = RatingChange.objects.filter(rating_list=rating_list)
+    if key is None:
+        return rows
+    moment, match_id = key
+    return rows.filter(Q(finished_at__gt=moment) | Q(finished_at=moment, match_id__gte=match_id))
+
+
+def _rated_matches(rating_list: RatingList) -> QuerySet[Match]:
+    return Match.objects.filter(
+        tournament__rating_system=rating_list.system,
+        tournament__variant=rating_list.variant,
+        status__in=DECIDED,
+        decided_at__isnull=False,
+        home__isnull=False,
+        away__isnull=False,
+    )
+
+
+def _rated_match(match: Match) -> RatedMatch | None:
+    """The match as the rating maths takes it, or None when it is not rated."""
+    key = order_key(match)
+    if key is None or match.status not in DECIDED or match.home_id is None or not match.away_id:
+        return None
+    rows = _as_rated(
+        [
+            (
+                match.decided_at,
+                match.pk,
+                match.home.player_id,
+                match.away.player_id,
+                match.home_id,
+                match.winner_id,
+                match.tournament.match_length or match.tournament.match_games,
+            )
+        ]
+    )
+    return rows[0] if rows else None
+
+
+def _as_rated(
+    rows: Iterable[tuple[datetime, int, int, int, int, int | None, int]],
+) -> list[RatedMatch]:
+    rated = []
+    for decided_at, match_id, home, away, home_entry, winner, length in rows:
+        key = (decided_at, match_id)
+        if winner is None:
+            rated.append(RatedMatch(key, home, away, length, drawn=True))
+        elif winner == home_entry:
+            rated.append(RatedMatch(key, home, away, length))
+        else:
+            rated.append(RatedMatch(key, away, home, length))
+    return rated
+
+
+def _standings_of(rating_list: RatingList, players: Iterable[int]) -> dict[int, Standing]:
+    cached = Rating.objects.filter(rating_list=rating_list, player_id__in=list(players))
+    return {rating.player_id: Standing(rating.rating, rating.experience) for rating in cached}
+
+
+def _standings_before(rating_list: RatingList, key: OrderKey | None) -> dict[int, Standing]:
+    """Each player's standing after its last ledger row before ``key``, in one ordered read."""
+    if key is None:
+        return {}
+    moment, match_id = key
+    rows = (
+        RatingChange.objects.filter(rating_list=rating_list)
+        .filter(Q(finished_at__lt=moment) | Q(finished_at=moment, match_id__lt=match_id))
+        .order_by("finished_at", "match_id")
+        .values_list("player_id", "after", "experience_after")
+    )
+    return {player: Standing(after, experience) for player, after, experience in rows.iterator()}
+
+
+def _replay_locked(rating_list: RatingList, key: OrderKey | None) -> ReplayReport:
+    cached = dict(Rating.objects.filter(rating_list=rating_list).values_list("player_id", "rating"))
+    start = _standings_before(rating_list, key)
+    _rows_from(rating_list, key).delete()
+    rows = (
+        _rated_matches(rating_list)
+        .filter(_after(key))
+        .order_by("decided_at", "pk")
+        .values_list(
+            "decided_at",
+            "pk",
+            "home__player_id",
+            "away__player_id",
+            "home_id",
+            "winner_id",
+            "tournament__match_length",
+            "tournament__match_games",
+        )
+    )
+    matches = _as_rated(
+        (decided, pk, home, away, entry, winner, length or games)
+        for decided, pk, home, away, entry, winner, length, games in rows.iterator()
+    )
+    changes, _ = replay(rating_list.system, matches, start)  # type: ignore[arg-type]
+    _write(rating_list, changes)
+    touched = {change.player for change in changes} | set(cached)
+    _refresh_cache(rating_list, None if key is None else touched)
+    now = dict(Rating.objects.filter(rating_list=rating_list).values_list("player_id", "rating"))
+    drifted = {
+        player: (cached.get(player, 0.0), now.get(player, 0.0))
+        for player in touched
+        if abs(cached.get(player, 0.0) - now.get(player, 0.0)) > 1e-9
+    }
+    return ReplayReport(len(matches), drifted)
+
+
+def _write(rating_list: RatingList, changes: list[Change]) -> None:
+    RatingChange.objects.bulk_create(
+        (
+            RatingChange(
+                rating_list=rating_list,
+                player_id=change.player,
+                match_id=change.key[1],
+                finished_at=change.key[0],
+                score=change.score,
+                before=change.before.rating,
+                after=change.after.rating,
+                delta=change.delta,
+                experience_before=change.before.experience,
+                experience_after=change.after.experience,
+            )
+            for change in changes
+        ),
+        batch_size=BATCH,
+    )
+
+
+def _refresh_cache(rating_list: RatingList, players: set[int] | None) -> None:
+    """Rebuild the cached current rating of ``players`` (None: everyone) from the ledger."""
+    if players is not None and not players:
+        return
+    latest: dict[int, tuple[float, int, float, datetime]] = {}
+    counts: dict[int, int] = {}
+    ledger = RatingChange.objects.filter(rating_list=rating_list)
+    cache = Rating.objects.filter(rating_list=rating_list)
+    if players is not None:
+        ledger = ledger.filter(player_id__in=players)
+        cache = cache.filter(player_id__in=players)
+    rows = ledger.order_by("finished_at", "match_id").values_list(
+        "player_id", "after", "experience_after", "delta", "finished_at"
+    )
+    for player, after, experience, delta, finished_at in rows.iterator():
+        latest[player] = (after, experience, delta, finished_at)
+        counts[player] = counts.get(player, 0) + 1
+    cache.delete()
+    Rating.objects.bulk_create(
+        (
+            Rating(
+                rating_list=rating_list,
+                player_id=player,
+                rating=after,
+                experience=experience,
+                matches=counts[player],
+                last_delta=delta,
+                last_match_at=finished_at,
+            )
+            for player, (after, experience, delta, finished_at) in latest.items()
+        ),
+        batch_size=BATCH,
+    )
