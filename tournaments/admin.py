@@ -1,7 +1,17 @@
 from django.contrib import admin
 
 from games.models import Game
-from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.models import (
+    Entry,
+    Match,
+    Player,
+    Rating,
+    RatingChange,
+    RatingList,
+    Round,
+    Tournament,
+)
+from tournaments.tasks import ratings_replay
 
 
 @admin.register(Player)
@@ -56,8 +66,19 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ["status", "tournament"]
     search_fields = ["home__player__display_name", "away__player__display_name", "slot"]
     raw_id_fields = ["tournament", "round", "home", "away", "winner"]
-    readonly_fields = ["reported_by", "reported_at", "confirmed_by", "confirmed_at"]
+    readonly_fields = ["reported_by", "reported_at", "confirmed_by", "confirmed_at", "decided_at"]
     inlines = [GameInline]
+
+    def delete_model(self, request, obj):
+        self.delete_queryset(request, Match.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        """Deleted rated matches leave the ratings: the lists are replayed from the earliest."""
+        keys = sorted(queryset.filter(decided_at__isnull=False).values_list("decided_at", "pk"))
+        super().delete_queryset(request, queryset)
+        if keys:
+            moment, match_id = keys[0]
+            ratings_replay.delay_on_commit([moment.isoformat(), match_id])
 
 
 @admin.register(Game)
@@ -65,3 +86,29 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ["__str__", "white", "winner", "ending", "points"]
     list_filter = ["ending"]
     raw_id_fields = ["match"]
+
+
+@admin.register(RatingList)
+class RatingListAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "system", "variant"]
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ["player", "rating_list", "rating", "experience", "matches", "last_match_at"]
+    list_filter = ["rating_list"]
+    search_fields = ["player__display_name"]
+    readonly_fields = [field.name for field in Rating._meta.fields]
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(admin.ModelAdmin):
+    """The ledger is written by the rating tasks only: read-only here."""
+
+    list_display = ["player", "rating_list", "match", "finished_at", "before", "after", "delta"]
+    list_filter = ["rating_list"]
+    search_fields = ["player__display_name"]
+    readonly_fields = [field.name for field in RatingChange._meta.fields]
+
+    def has_add_permission(self, request):
+        return False

@@ -8,9 +8,21 @@ from datetime import datetime
 from django.db.models import Count, QuerySet
 
 from tournaments.models import Entry, Match, Player, Rating, RatingChange, Tournament
+from tournaments.ratings.history import INITIAL_RATING
 from tournaments.results import DECIDED
 from tournaments.scoring import MatchPoints
 from tournaments.standings import Entrant, Result, StandingRow, compute
+
+
+def entry_ratings(*, tournament: Tournament) -> dict[int, float]:
+    """Each rated entry's current rating in the tournament's rating list, by entry id."""
+    return dict(
+        Rating.objects.filter(
+            rating_list__system=tournament.rating_system,
+            rating_list__variant=tournament.variant,
+            player__entries__tournament=tournament,
+        ).values_list("player__entries__pk", "rating")
+    )
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -29,8 +41,8 @@ class Standing:
 def tournament_standings(*, tournament: Tournament) -> list[Standing]:
     """The standings of a round robin or Swiss tournament, by its points and tie-break order.
 
-    Two queries whatever the size: the entries with their players, and the decided matches of
-    the rounds. Entrants are rated 0 until ratings exist.
+    Three queries whatever the size: the entries with their players, their current ratings in
+    the tournament's rating list (1500 for the unrated), and the decided matches of the rounds.
     """
     entries = {
         entry.pk: entry
@@ -51,8 +63,9 @@ def tournament_standings(*, tournament: Tournament) -> list[Standing]:
         loss=tournament.points_loss,
         bye=tournament.points_bye,
     )
+    ratings = entry_ratings(tournament=tournament)
     rows = compute(
-        [Entrant(entry_id) for entry_id in entries],
+        [Entrant(entry_id, ratings.get(entry_id, INITIAL_RATING)) for entry_id in entries],
         results,
         tournament.tiebreaks,
         points=points,

@@ -31,6 +31,7 @@ from tournaments.results import (
     match_result_record,
     match_result_resolve,
 )
+from tournaments.selectors import entry_ratings
 
 User = AbstractBaseUser | AnonymousUser
 Format = Tournament.Format
@@ -294,11 +295,13 @@ def _pair_swiss(tournament: Tournament) -> Round:
                 scores[side] += points["draw"]
             else:
                 scores[side] += points["win"] if match.winner_id == side else points["loss"]
+    ratings = entry_ratings(tournament=tournament)
     field = [
         swiss.SwissEntrant(
             id=entry_id,
             score=float(scores[entry_id]),
-            rating=-(entry.seed or 0),  # no rating yet: the better seed ranks higher
+            # Rated players rank by rating; the unrated by seed, below a rating of 1500.
+            rating=round(ratings[entry_id]) if entry_id in ratings else -(entry.seed or 0),
             opponents=frozenset(opponents[entry_id]),
             had_bye=entry_id in had_bye,
         )

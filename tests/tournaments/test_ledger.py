@@ -216,3 +216,24 @@ def test_the_rating_list_and_a_players_history(db):
     assert [change.before for change in history][0] == 1500
     assert history[1].before == history[0].after
     assert rows[0].rating == history[-1].after and rows[0].last_change == history[-1].delta
+
+
+def test_deleting_a_rated_match_in_the_admin_replays_the_ratings(
+    db, client, django_capture_on_commit_callbacks, eager_tasks
+):
+    made, (a, b, c, d) = tournament()
+    first = decided(made, a, b, minutes=1)
+    later = decided(made, a, c, minutes=2)
+    ratings_apply(first.pk)
+    ratings_apply(later.pk)
+    admin = User.objects.create_superuser("root", password="x")
+    client.force_login(admin)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/admin/tournaments/match/{first.pk}/delete/", {"post": "yes"})
+
+    assert response.status_code == 302
+    assert not RatingChange.objects.filter(match_id=first.pk).exists()
+    a_row = RatingChange.objects.get(match=later, player=a.player)
+    assert a_row.before == 1500  # the deleted win no longer counts before the later match
+    assert Rating.objects.get(player=a.player).rating == a_row.after
