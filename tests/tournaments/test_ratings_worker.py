@@ -122,7 +122,7 @@ def test_a_task_that_fails_once_retries_and_leaves_no_duplicate_rows(real_worker
     assert RatingChange.objects.filter(match=match).count() == 2
 
 
-def test_correcting_an_early_result_replays_everything_after_it(real_worker):
+def test_a_correction_on_the_worker_replays_everything_after_it(real_worker):
     worker = real_worker()
     tournament, matches = club(players=6, matches=8, seed=5)
     for match in matches:
