@@ -13,12 +13,8 @@ Sources of the published numbers:
 * MacFIBS help, "Ratings" (fibs.com/macfibs/help/glossary): Kp = max(1, 5 − (Ep + N)/100).
 """
 
-import ast
 import doctest
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -280,100 +276,3 @@ def test_a_player_at_its_true_strength_expects_no_change(a, b, length):
     gain, _ = change(a, EXPERIENCED, b, EXPERIENCED, length)
     _, loss = change(b, EXPERIENCED, a, EXPERIENCED, length)
     assert p * gain + (1 - p) * loss == pytest.approx(0, abs=1e-9)
-
-
-# --- Purity: nothing under tournaments/ratings imports Django or the site -----------------------
-
-PROJECT_ROOT = Path(__file__).resolve().parents[3]
-RATINGS_DIR = PROJECT_ROOT / "tournaments" / "ratings"
-FORBIDDEN = ("django", "rest_framework", "celery", "redis", "psycopg", "nardy_site")
-# Project modules the rating maths may use: the pure packages only (DESIGN.md).
-PURE = (
-    "tournaments.ratings",
-    "tournaments.formats",
-    "tournaments.scoring",
-    "tournaments.standings",
-    "games.rules",
-)
-
-
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(PROJECT_ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def imported_modules(path: Path) -> list[str]:
-    """Absolute names of every module the file imports, relative imports resolved."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    package = module_name(path).split(".")
-    if path.name != "__init__.py":
-        package.pop()
-    names = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.extend(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            module = ".".join([*base, *([node.module] if node.module else [])])
-            names.append(module)
-            names.extend(f"{module}.{alias.name}" for alias in node.names)
-    return names
-
-
-def within(module: str, prefixes: tuple[str, ...]) -> bool:
-    return any(module == name or module.startswith(name + ".") for name in prefixes)
-
-
-def is_forbidden(module: str) -> bool:
-    if within(module, FORBIDDEN):
-        return True
-    return within(module, ("tournaments", "games")) and not within(module, PURE)
-
-
-def test_the_import_check_resolves_relative_imports(tmp_path, monkeypatch):
-    package = tmp_path / "tournaments" / "ratings"
-    package.mkdir(parents=True)
-    sample = package / "sample.py"
-    sample.write_text("from .. import models\nfrom ..services import x\nfrom . import elo\n")
-    monkeypatch.setattr(sys.modules[__name__], "PROJECT_ROOT", tmp_path)
-
-    modules = imported_modules(sample)
-
-    assert "tournaments.models" in modules and is_forbidden("tournaments.models")
-    assert "tournaments.services.x" in modules and is_forbidden("tournaments.services.x")
-    assert "tournaments.ratings.elo" in modules and not is_forbidden("tournaments.ratings.elo")
-    assert is_forbidden("django.db") and not is_forbidden("djangoish")
-
-
-def test_no_file_under_tournaments_ratings_imports_django_or_the_site():
-    files = sorted(RATINGS_DIR.rglob("*.py"))
-    assert {"fibs.py", "elo.py", "glicko2.py"} <= {path.name for path in files}
-    offenders = [
-        f"{path.relative_to(PROJECT_ROOT)}: {module}"
-        for path in files
-        for module in imported_modules(path)
-        if is_forbidden(module)
-    ]
-    assert not offenders, "tournaments/ratings must stay pure Python:\n" + "\n".join(offenders)
-
-
-def test_importing_every_ratings_module_loads_no_django():
-    program = (
-        "import importlib, pkgutil, sys\n"
-        "import tournaments.ratings as ratings\n"
-        "for info in pkgutil.walk_packages(ratings.__path__, 'tournaments.ratings.'):\n"
-        "    importlib.import_module(info.name)\n"
-        "print('\\n'.join(sorted(m for m in sys.modules if m.split('.')[0] in"
-        " {'django', 'nardy_site', 'celery', 'rest_framework'})))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", program],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "", "importing tournaments.ratings loaded:\n" + result.stdout

@@ -1,0 +1,132 @@
+"""The pure modules (DESIGN.md) are plain Python: none imports Django, the site or a service.
+
+Each may import only itself and the pure modules it stands on: the rules engine only itself; the
+tournament maths (formats, scoring, standings, ratings) only each other and the rules engine.
+"""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+TOURNAMENT_MATHS = (
+    "tournaments.formats",
+    "tournaments.ratings",
+    "tournaments.scoring",
+    "tournaments.standings",
+    "games.rules",
+)
+#: Each pure module (a package or a file, as a path) and the project modules it may import.
+PURE: dict[str, tuple[str, ...]] = {
+    "games/rules": ("games.rules",),
+    "tournaments/formats": TOURNAMENT_MATHS,
+    "tournaments/ratings": TOURNAMENT_MATHS,
+    "tournaments/scoring.py": TOURNAMENT_MATHS,
+    "tournaments/standings.py": TOURNAMENT_MATHS,
+}
+FORBIDDEN = ("django", "rest_framework", "celery", "redis", "psycopg", "nardy_site")
+PROJECT_PACKAGES = ("games", "tournaments", "nardy_site")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PROJECT_ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported_modules(path: Path) -> list[str]:
+    """Absolute names of every module the file imports, relative imports resolved."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = module_name(path).split(".")
+    if path.name != "__init__.py":
+        package.pop()
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            names.append(module)
+            names.extend(f"{module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def is_forbidden(module: str, allowed: tuple[str, ...] = ("games.rules",)) -> bool:
+    """A module outside the pure world: a framework, or a project module not in ``allowed``."""
+
+    def under(names: tuple[str, ...]) -> bool:
+        return any(module == name or module.startswith(name + ".") for name in names)
+
+    if under(FORBIDDEN):
+        return True
+    return under(PROJECT_PACKAGES) and not under(allowed) and module not in PROJECT_PACKAGES
+
+
+def python_files(place: str) -> list[Path]:
+    path = PROJECT_ROOT / place
+    return [path] if path.suffix == ".py" else sorted(path.rglob("*.py"))
+
+
+def module_of(place: str) -> str:
+    return place.removesuffix(".py").replace("/", ".")
+
+
+def test_relative_imports_are_resolved_before_checking(tmp_path, monkeypatch):
+    fake_root = tmp_path
+    rules = fake_root / "games" / "rules"
+    rules.mkdir(parents=True)
+    sample = rules / "sample.py"
+    sample.write_text("from .. import models\nfrom ..services import x\nfrom . import dice\n")
+    monkeypatch.setattr(sys.modules[__name__], "PROJECT_ROOT", fake_root)
+
+    modules = imported_modules(sample)
+
+    assert "games.models" in modules
+    assert "games.services.x" in modules
+    assert "games.rules.dice" in modules
+    assert is_forbidden("games.models") and is_forbidden("django.db")
+    assert not is_forbidden("games.rules.dice") and not is_forbidden("djangoish")
+    assert is_forbidden("tournaments.models", TOURNAMENT_MATHS)
+    assert not is_forbidden("tournaments.scoring", TOURNAMENT_MATHS)
+
+
+@pytest.mark.parametrize("place", list(PURE))
+def test_no_file_of_a_pure_module_imports_django_the_site_or_a_service(place):
+    files = python_files(place)
+    assert files, f"no Python files at {place}"
+    offenders = [
+        f"{path.relative_to(PROJECT_ROOT)}: {module}"
+        for path in files
+        for module in imported_modules(path)
+        if is_forbidden(module, PURE[place])
+    ]
+    assert not offenders, f"{place} must stay pure Python:\n" + "\n".join(offenders)
+
+
+def test_importing_every_pure_module_loads_no_django():
+    modules = [module_of(place) for place in PURE]
+    program = (
+        "import importlib, pkgutil, sys\n"
+        f"for name in {modules!r}:\n"
+        "    module = importlib.import_module(name)\n"
+        "    for info in pkgutil.walk_packages(getattr(module, '__path__', []), name + '.'):\n"
+        "        if not info.name.endswith('.__main__'):  # running it would start the CLI\n"
+        "            importlib.import_module(info.name)\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'nardy_site',"
+        " 'celery', 'rest_framework'} or m in {'tournaments.models', 'games.models'})\n"
+        "print('\\n'.join(loaded))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", program],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "", "importing the pure modules loaded:\n" + result.stdout
