@@ -1,0 +1,208 @@
+"""The rules engine over HTTP, for anyone (no account): check a record, list the legal plays.
+
+``POST /api/v1/records/validate`` takes a .mat text (as the body, a ``file`` upload or JSON
+``{"mat": ...}``) or JSON games and answers with the report of ``python -m games.rules check
+--json`` for one file; nothing is stored. ``GET /api/v1/positions/<id>/plays`` lists the legal
+plays of a roll with their resulting Position IDs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.rules import Action, Colour, Resign, RulesError, Take, Turn, action_from_json
+from games.rules.cli import plays_json
+from games.rules.game import Double, Drop
+from games.rules.matfile import (
+    GameRecord,
+    MatchFormatError,
+    MatchRecord,
+    Place,
+    RecordError,
+    check_match,
+    read_match,
+)
+from games.rules.notation import parse_dice
+from games.rules.variants import LongNardy, ShortNardy, Variant
+from nardy_site.api_errors import PayloadTooLarge, error_response
+
+
+class PlainTextParser(JSONParser):
+    """A .mat file sent as the whole body (``text/plain``)."""
+
+    media_type = "text/plain"
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        return {"mat": stream.read().decode("utf-8", errors="replace")}
+
+
+GameSerializer = inline_serializer(
+    "GameRecordIn",
+    {
+        "white": serializers.IntegerField(
+            min_value=1, max_value=2, help_text="The player (1 or 2) who rolled first"
+        ),
+        "actions": serializers.ListField(
+            child=serializers.DictField(),
+            help_text='Engine actions: {"dice": "64", "play": "24/18 13/9"}, {"double": true} …',
+        ),
+    },
+)
+ValidateIn = inline_serializer(
+    "RecordValidateIn",
+    {
+        "mat": serializers.CharField(required=False, help_text="A .mat match file's text"),
+        "variant": serializers.ChoiceField(choices=["long", "short"], required=False),
+        "length": serializers.IntegerField(required=False, min_value=1, allow_null=True),
+        "games": serializers.ListField(child=GameSerializer, required=False),
+    },
+)
+ReportOut = inline_serializer(
+    "RecordReport",
+    {
+        "file": serializers.CharField(),
+        "valid": serializers.BooleanField(),
+        "games": serializers.ListField(child=serializers.DictField()),
+        "warnings": serializers.ListField(child=serializers.CharField()),
+        "error": serializers.DictField(allow_null=True),
+    },
+)
+
+
+class RecordValidateView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+    parser_classes = [JSONParser, PlainTextParser, MultiPartParser, FormParser]
+
+    @extend_schema(
+        request=ValidateIn,
+        responses={200: ReportOut, 400: OpenApiTypes.OBJECT, 413: OpenApiTypes.OBJECT},
+        summary="Check a game record against the rules (nothing is stored)",
+    )
+    def post(self, request: Request) -> Response:
+        size = int(request.META.get("CONTENT_LENGTH") or 0)
+        if size > settings.API_MAX_UPLOAD_BYTES:
+            raise PayloadTooLarge(
+                f"the body is {size} bytes; the largest accepted is {settings.API_MAX_UPLOAD_BYTES}"
+            )
+        data = request.data
+        name = "request"
+        upload = request.FILES.get("file") if hasattr(request, "FILES") else None
+        if upload is not None:
+            name = upload.name or name
+            text = upload.read().decode("utf-8", errors="replace")
+        elif isinstance(data, dict) and isinstance(data.get("mat"), str):
+            text = data["mat"]
+        else:
+            text = None
+        try:
+            record = read_match(text) if text is not None else _record_from_json(data)
+        except MatchFormatError as error:
+            return error_response(400, "unreadable_record", str(error))
+        except RecordError as error:
+            return Response(_report(name, [], [], error.to_json()))
+        except (RulesError, KeyError, TypeError, ValueError) as error:
+            return error_response(400, "invalid", f"the games cannot be read: {error}")
+        result = check_match(record)
+        return Response(
+            _report(
+                name,
+                [game.to_json() for game in result.games],
+                list(result.warnings),
+                result.error.to_json() if result.error else None,
+            )
+        )
+
+
+def _report(name: str, games: list[Any], warnings: list[str], error: Any) -> dict[str, Any]:
+    return {
+        "file": name,
+        "valid": error is None,
+        "games": games,
+        "warnings": warnings,
+        "error": error,
+    }
+
+
+def _record_from_json(data: Any) -> MatchRecord:
+    """JSON games as a match record; ``move`` in a report is the game's action number."""
+    if not isinstance(data, dict) or not isinstance(data.get("games"), list):
+        raise ValueError('send a .mat text or {"variant": ..., "games": [...]}')
+    variant: Variant = LongNardy() if data.get("variant") == "long" else ShortNardy()
+    if data.get("variant") not in ("long", "short"):
+        raise ValueError('"variant" is "long" or "short"')
+    games = []
+    for game in data["games"]:
+        white = game["white"]
+        if white not in (1, 2):
+            raise ValueError('"white" is 1 or 2')
+        actions = tuple(action_from_json(action) for action in game["actions"])
+        games.append(GameRecord(white, actions, places=_places(white, actions)))
+    length = data.get("length")
+    return MatchRecord(variant, ("", ""), length, tuple(games))
+
+
+def _places(white: int, actions: tuple[Action, ...]) -> tuple[Place, ...]:
+    """Who made each action, counting actions from 1 as the moves of the report."""
+    places, roller = [], white
+    for number, action in enumerate(actions, start=1):
+        if isinstance(action, Turn):
+            player, text, roller = roller, str(action.play), 3 - roller
+        elif isinstance(action, Take | Drop):
+            player, text = 3 - roller, type(action).__name__
+        elif isinstance(action, Resign):
+            player = white if action.side is Colour.WHITE else 3 - white
+            text = "Resign"
+        else:
+            assert isinstance(action, Double)
+            player, text = roller, "Double"
+        places.append(Place(number, player, text))
+    return tuple(places)
+
+
+PlaysOut = inline_serializer(
+    "LegalPlays",
+    {
+        "plays": serializers.ListField(
+            child=inline_serializer(
+                "LegalPlay",
+                {"play": serializers.CharField(), "position_id": serializers.CharField()},
+            )
+        )
+    },
+)
+
+
+class PositionPlaysView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("variant", str, enum=["long", "short"], required=True),
+            OpenApiParameter("dice", str, required=True, description="Two dice, e.g. 6,4"),
+        ],
+        responses={200: PlaysOut, 400: OpenApiTypes.OBJECT},
+        summary="The legal plays of a roll, with their resulting Position IDs",
+    )
+    def get(self, request: Request, position_id: str) -> Response:
+        variant_name = request.query_params.get("variant")
+        if variant_name not in ("long", "short"):
+            return error_response(400, "invalid", 'variant is "long" or "short"')
+        variant: Variant = LongNardy() if variant_name == "long" else ShortNardy()
+        try:
+            dice = parse_dice(request.query_params.get("dice", ""))
+            answer = plays_json(variant, position_id, dice)
+        except RulesError as error:
+            return error_response(400, "invalid", str(error))
+        return Response(answer, status=status.HTTP_200_OK)

@@ -1,0 +1,125 @@
+"""The rules engine over HTTP: records checked exactly as ``check --json`` does, legal plays,
+and one error shape for every refusal."""
+
+import json
+
+import pytest
+from django.test import override_settings
+
+from games.rules import Position, ShortNardy
+from games.rules.cli import check_file
+
+pytestmark = pytest.mark.django_db
+
+VALID = """; [Variation "Backgammon"]
+
+3 point match
+
+ Game 1
+ anna : 0                       boris : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2) 63: 24/18 13/10             62: 24/18 13/11
+"""
+
+
+def post(client, body, content_type="application/json"):
+    return client.post("/api/v1/records/validate", body, content_type=content_type)
+
+
+def test_a_mat_text_gets_the_report_of_the_check_command(client, tmp_path):
+    path = tmp_path / "game.mat"
+    path.write_text(VALID)
+    _, expected = check_file(str(path))
+
+    response = post(client, {"mat": VALID})
+
+    assert response.status_code == 200
+    assert {**response.json(), "file": str(path)} == expected
+    assert response.json()["valid"] is True
+    assert response.json()["games"] == [
+        {"number": 1, "winner": None, "points": 0, "ending": "unfinished"}
+    ]
+
+
+def test_the_body_may_be_the_file_itself_or_an_upload(client, tmp_path):
+    as_text = post(client, VALID, content_type="text/plain")
+    assert as_text.status_code == 200 and as_text.json()["valid"]
+    upload = tmp_path / "match.mat"
+    upload.write_text(VALID.replace("13/10", "13/9"))
+    with upload.open("rb") as handle:
+        response = client.post("/api/v1/records/validate", {"file": handle})
+    report = response.json()
+    assert report["file"] == "match.mat" and report["valid"] is False
+    assert report["error"]["move"] == 2 and report["error"]["player"] == 1
+
+
+def test_json_games_are_checked_and_errors_say_which_action(client):
+    games = [
+        {
+            "white": 2,
+            "actions": [
+                {"dice": "31", "play": "8/5 6/5"},
+                {"dice": "42", "play": "8/4 6/4"},
+                {"dice": "63", "play": "24/15"},
+                {"dice": "62", "play": "24/17"},
+            ],
+        }
+    ]
+    response = post(client, {"variant": "short", "length": 3, "games": games})
+    assert response.status_code == 200
+    report = response.json()
+    assert report["valid"] is False
+    assert (report["error"]["move"], report["error"]["player"]) == (4, 1)
+    assert report["error"]["play"] == "24/17"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"mat": "not a match"}, {"games": "x"}, {"variant": "chess", "games": []}, []],
+)
+def test_what_cannot_be_read_is_a_400_in_the_one_error_shape(client, body):
+    response = post(client, body)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert set(error) == {"code", "message", "details"} and error["message"]
+
+
+@override_settings(API_MAX_UPLOAD_BYTES=1000)
+def test_a_body_over_the_limit_is_a_413(client):
+    response = post(client, {"mat": VALID * 10})
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "payload_too_large"
+
+
+def test_legal_plays_of_a_position(client):
+    opening = Position.initial(ShortNardy()).position_id()
+    response = client.get(f"/api/v1/positions/{opening}/plays", {"variant": "short", "dice": "3,1"})
+    assert response.status_code == 200
+    plays = response.json()["plays"]
+    assert len(plays) == 16 and {"play": "8/5 6/5"} in [{"play": p["play"]} for p in plays]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [{"variant": "short", "dice": "7,1"}, {"dice": "3,1"}, {"variant": "short", "dice": ""}],
+)
+def test_bad_position_queries_are_400(client, query):
+    opening = Position.initial(ShortNardy()).position_id()
+    response = client.get(f"/api/v1/positions/{opening}/plays", query)
+    assert response.status_code == 400 and response.json()["error"]["code"] == "invalid"
+    bad_id = client.get("/api/v1/positions/!!!/plays", {"variant": "short", "dice": "3,1"})
+    assert bad_id.status_code == 400
+
+
+def test_the_schema_and_its_documentation_page(client):
+    schema = client.get("/api/schema/", {"format": "json"})
+    assert schema.status_code == 200
+    paths = json.loads(schema.content)["paths"]
+    assert "/api/v1/records/validate" in paths and "/api/v1/tournaments/{slug}/standings/" in paths
+    assert client.get("/api/docs/").status_code == 200
+
+
+def test_unknown_things_are_404_in_the_one_error_shape(client):
+    response = client.get("/api/v1/matches/999999/")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"

@@ -1,0 +1,76 @@
+"""Reading through the API: what anyone may see, lists with filters, standings and rating lists
+with ETags."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+
+from tournaments.demo import DEMO_TOURNAMENT_SLUG
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo(db):
+    call_command("seed_demo", verbosity=0)
+    # Rating tasks run on commit, which a test's transaction never reaches: replay them here.
+    call_command("ratings_recompute", verbosity=0)
+
+
+def test_anyone_reads_public_tournaments_but_drafts_only_their_organizers(client):
+    olga = User.objects.create_user("olga", password="x")
+    Tournament.objects.create(name="Secret", slug="secret", variant="long", organizer=olga)
+    Tournament.objects.create(
+        name="Open", slug="open", variant="long", status=Tournament.Status.REGISTRATION
+    )
+
+    public = [t["slug"] for t in client.get("/api/v1/tournaments/").json()["results"]]
+    assert public == ["open"]
+    assert client.get("/api/v1/tournaments/secret/").status_code == 404
+
+    client.force_login(olga)
+    mine = {t["slug"] for t in client.get("/api/v1/tournaments/").json()["results"]}
+    assert mine == {"open", "secret"}
+    detail = client.get("/api/v1/tournaments/secret/").json()
+    assert detail["organizer"] == "olga" and detail["match_length"] == 5
+
+
+def test_lists_filter_and_order(client, demo):
+    short = client.get("/api/v1/tournaments/", {"variant": "short"}).json()["results"]
+    assert {t["variant"] for t in short} == {"short"} and len(short) == 3
+    players = client.get("/api/v1/players/", {"ordering": "-display_name"}).json()
+    names = [p["display_name"] for p in players["results"]]
+    assert names == sorted(names, reverse=True) and players["count"] == 16
+
+
+def test_matches_and_their_games(client, demo):
+    matches = client.get(f"/api/v1/tournaments/{DEMO_TOURNAMENT_SLUG}/matches/").json()
+    decided = [m for m in matches["results"] if m["away"] is not None]
+    assert len(decided) == 28 and all(m["status"] == "final" for m in decided)
+    games = client.get(f"/api/v1/matches/{decided[0]['id']}/games/").json()
+    assert games and games[0]["actions"][0].keys() == {"dice", "play"}
+    assert sum(g["points"] for g in games if g["winner"]) >= 3
+
+
+def test_standings_carry_an_etag_and_answer_304_when_unchanged(client, demo):
+    url = f"/api/v1/tournaments/{DEMO_TOURNAMENT_SLUG}/standings/"
+    first = client.get(url)
+    assert first.status_code == 200
+    rows = first.json()
+    assert [row["rank"] for row in rows][0] == 1 and len(rows) == 8
+    assert set(rows[0]["tiebreaks"]) == {"sonneborn-berger", "direct-encounter", "wins"}
+    again = client.get(url, headers={"if-none-match": first["ETag"]})
+    assert again.status_code == 304 and again["ETag"] == first["ETag"]
+
+
+def test_rating_lists_and_histories(client, demo):
+    rows = client.get("/api/v1/ratings/fibs/long/").json()
+    assert len(rows) == 8 and rows[0]["rank"] == 1
+    assert rows[0]["rating"] >= rows[-1]["rating"]
+    history = client.get(f"/api/v1/players/{rows[0]['player_id']}/ratings/fibs/long/").json()
+    assert history["count"] == rows[0]["matches"]
+    assert history["results"][-1]["after"] == pytest.approx(rows[0]["rating"])
+    assert (
+        client.get("/api/v1/ratings/fibs/long/", headers={"if-none-match": "x"}).status_code == 200
+    )

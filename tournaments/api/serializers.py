@@ -1,0 +1,102 @@
+"""What the API shows of each thing: plain fields, no logic."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.models import Game
+from tournaments.models import Entry, Match, Player, RatingChange, Round, Tournament
+
+
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "club", "country"]
+
+
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+    organizer = serializers.CharField(source="organizer.username", read_only=True, default=None)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "slug", "name", "variant", "format", "status", "organizer",
+            "match_length", "match_games", "koks", "no_hit_and_hide", "federation_draw",
+            "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
+            "swiss_rounds", "third_place", "grand_final", "consolation_kind", "last_chance",
+            "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
+            "rating_system", "created_at",
+        ]  # fmt: skip
+        read_only_fields = ["id", "status", "organizer", "created_at"]
+
+
+class EntrySerializer(serializers.ModelSerializer[Entry]):
+    player = PlayerSerializer(read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = ["id", "player", "seed", "withdrawn", "late_entry"]
+
+
+class RoundSerializer(serializers.ModelSerializer[Round]):
+    class Meta:
+        model = Round
+        fields = ["id", "number"]
+
+
+class MatchSerializer(serializers.ModelSerializer[Match]):
+    round = serializers.IntegerField(source="round.number", read_only=True, default=None)
+    home = serializers.CharField(source="home.player.display_name", read_only=True, default=None)
+    away = serializers.CharField(source="away.player.display_name", read_only=True, default=None)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id", "round", "bracket", "bracket_round", "slot", "home_source", "away_source",
+            "home_id", "away_id", "home", "away", "status", "score_home", "score_away",
+            "winner_id", "reported_at", "confirmed_at", "decided_at", "dispute_note",
+        ]  # fmt: skip
+
+
+class GameSerializer(serializers.ModelSerializer[Game]):
+    class Meta:
+        model = Game
+        fields = ["number", "white", "actions", "winner", "ending", "value", "stake", "points"]
+
+
+class StandingSerializer(serializers.Serializer[object]):
+    rank = serializers.IntegerField(source="row.rank")
+    entry_id = serializers.IntegerField(source="entry.pk")
+    player = serializers.CharField(source="entry.player.display_name")
+    match_points = serializers.FloatField(source="row.match_points")
+    wins = serializers.IntegerField(source="row.wins")
+    draws = serializers.IntegerField(source="row.draws")
+    losses = serializers.IntegerField(source="row.losses")
+    game_points_for = serializers.FloatField(source="row.game_points_for")
+    game_points_against = serializers.FloatField(source="row.game_points_against")
+    tiebreaks = serializers.SerializerMethodField()
+
+    def get_tiebreaks(self, standing: object) -> dict[str, float]:
+        return {name: float(value) for name, value in standing.row.tiebreaks.items()}  # type: ignore[attr-defined]
+
+
+class RatingRowSerializer(serializers.Serializer[object]):
+    rank = serializers.IntegerField()
+    player_id = serializers.IntegerField(source="player.pk")
+    player = serializers.CharField(source="player.display_name")
+    rating = serializers.FloatField()
+    experience = serializers.IntegerField()
+    matches = serializers.IntegerField()
+    last_change = serializers.FloatField()
+    last_match_at = serializers.DateTimeField()
+
+
+class RatingChangeSerializer(serializers.ModelSerializer[RatingChange]):
+    tournament = serializers.CharField(source="match.tournament.slug")
+
+    class Meta:
+        model = RatingChange
+        fields = [
+            "match_id", "tournament", "finished_at", "score", "before", "after", "delta",
+            "experience_before", "experience_after",
+        ]  # fmt: skip
