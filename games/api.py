@@ -46,25 +46,25 @@ class PlainTextParser(JSONParser):
         return {"mat": stream.read().decode("utf-8", errors="replace")}
 
 
-GameSerializer = inline_serializer(
-    "GameRecordIn",
-    {
-        "white": serializers.IntegerField(
-            min_value=1, max_value=2, help_text="The player (1 or 2) who rolled first"
-        ),
-        "actions": serializers.ListField(
-            child=serializers.DictField(),
-            help_text='Engine actions: {"dice": "64", "play": "24/18 13/9"}, {"double": true} …',
-        ),
-    },
-)
+class GameRecordIn(serializers.Serializer[Any]):
+    """One game's record: who rolled first, and the engine's actions."""
+
+    white = serializers.IntegerField(
+        min_value=1, max_value=2, help_text="The player (1 or 2) who rolled first"
+    )
+    actions = serializers.ListField(
+        child=serializers.DictField(),
+        help_text='Engine actions: {"dice": "64", "play": "24/18 13/9"}, {"double": true} …',
+    )
+
+
 ValidateIn = inline_serializer(
     "RecordValidateIn",
     {
         "mat": serializers.CharField(required=False, help_text="A .mat match file's text"),
         "variant": serializers.ChoiceField(choices=["long", "short"], required=False),
         "length": serializers.IntegerField(required=False, min_value=1, allow_null=True),
-        "games": serializers.ListField(child=GameSerializer, required=False),
+        "games": serializers.ListField(child=GameRecordIn(), required=False),
     },
 )
 ReportOut = inline_serializer(

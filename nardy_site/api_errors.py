@@ -51,8 +51,7 @@ def error_response(status_code: int, code: str, message: str, details: Any = Non
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, TournamentError):
-        code = {400: "invalid", 403: "not_allowed", 409: "conflict"}.get(exc.status, "invalid")
-        return error_response(exc.status, code, exc.message)
+        return error_response(exc.status, exc.code, exc.message, exc.details)
     if isinstance(exc, IllegalRecordError):
         exc = IllegalRecord(exc)
     if isinstance(exc, Http404):

@@ -150,3 +150,12 @@ def throwaway_default_queue() -> Iterator[None]:
     app.conf.task_default_queue = saved
     with contextlib.suppress(Exception):  # an unreachable broker has nothing to forget
         forget_queue(queue)
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing() -> Iterator[None]:
+    """Tests make many users: hash their passwords the cheap way (never in production)."""
+    from django.test import override_settings  # noqa: PLC0415
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield

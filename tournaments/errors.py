@@ -1,8 +1,9 @@
 """The errors a user can cause in the tournament services, each with a message for that user.
 
 Views and the API map them to one response shape: ``InvalidInput`` → 400, ``NotAllowed`` → 403,
-``Conflict`` → 409 (the action does not fit the tournament's or the match's state). Whatever
-raised one changed nothing.
+``Conflict`` → 409 (the action does not fit the tournament's or the match's state),
+``IllegalGameRecord`` → 422 (a play breaks the rules: where and why). Whatever raised one changed
+nothing.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ class TournamentError(Exception):
     """Base: ``message`` is shown to the user as it is."""
 
     status = 400
+    code = "invalid"
 
     def __init__(self, message: str) -> None:
         self.message = message
+        self.details: dict[str, object] = {}
         super().__init__(message)
 
 
@@ -28,9 +31,26 @@ class NotAllowed(TournamentError):
     """The user may not do this (not an organizer, not a player of the match)."""
 
     status = 403
+    code = "not_allowed"
 
 
 class Conflict(TournamentError):
     """The action does not fit the current state (a result already reported, a round unfinished)."""
 
     status = 409
+    code = "conflict"
+
+
+class IllegalGameRecord(InvalidInput):
+    """A recorded play breaks the rules; ``details`` name the game, move, player, play, reason."""
+
+    status = 422
+    code = "illegal_record"
+
+    def __init__(
+        self, message: str, *, game: int, move: int, player: int, play: str, reason: str
+    ) -> None:
+        super().__init__(message)
+        self.details = {
+            "game": game, "move": move, "player": player, "play": play, "reason": reason,
+        }  # fmt: skip

@@ -28,7 +28,7 @@ from games.services import (
     games_from_mat,
     games_validate,
 )
-from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
 from tournaments.models import Entry, Match, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.scoring import PlayedGame, match_score, score_from_typed
@@ -251,7 +251,7 @@ def _result(
                 variant=variant, games=games, length=length, crawford=tournament.crawford
             )
     except IllegalRecordError as error:
-        raise InvalidInput(
+        raise IllegalGameRecord(
             _("Game %(game)s, move %(move)s, player %(side)s %(play)s: %(reason)s")
             % {
                 "game": error.game,
@@ -259,7 +259,12 @@ def _result(
                 "side": error.side,
                 "play": repr(error.play) if error.play else "",
                 "reason": error.reason,
-            }
+            },
+            game=error.game,
+            move=error.move,
+            player=error.side,
+            play=error.play,
+            reason=error.reason,
         ) from None
     except RulesError as error:
         message = _("The match file cannot be read: %(reason)s") % {"reason": error}

@@ -123,3 +123,9 @@ def test_unknown_things_are_404_in_the_one_error_shape(client):
     response = client.get("/api/v1/matches/999999/")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
+
+
+def test_the_openapi_schema_is_valid_and_generates_without_warnings():
+    from django.core.management import call_command  # noqa: PLC0415
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")

@@ -28,6 +28,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "rating_system", "created_at",
         ]  # fmt: skip
         read_only_fields = ["id", "status", "organizer", "created_at"]
+        extra_kwargs = {"slug": {"required": False}}
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):

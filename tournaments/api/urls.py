@@ -1,11 +1,24 @@
 from django.urls import path
 
 from games.api import PositionPlaysView, RecordValidateView
-from tournaments.api import views
+from tournaments.api import actions, views
 
 SYSTEM_AND_VARIANT = "<str:system>/<str:variant>"
 
 urlpatterns = [
+    path("players/new", actions.PlayerCreate.as_view(), name="api-player-create"),
+    path("tournaments/new", actions.TournamentCreate.as_view(), name="api-tournament-create"),
+    path("tournaments/<slug:slug>/open-registration", actions.OpenRegistration.as_view()),
+    path("tournaments/<slug:slug>/start", actions.Start.as_view(), name="api-start"),
+    path("tournaments/<slug:slug>/pair", actions.PairNextRound.as_view(), name="api-pair"),
+    path("tournaments/<slug:slug>/finish", actions.Finish.as_view(), name="api-finish"),
+    path("tournaments/<slug:slug>/entries/new", actions.EntryRegister.as_view()),
+    path("tournaments/<slug:slug>/entries/<int:pk>/", actions.EntryWithdraw.as_view()),
+    path("matches/<int:pk>/result", actions.ResultReport.as_view(), name="api-result"),
+    path("matches/<int:pk>/confirm", actions.ResultConfirm.as_view(), name="api-confirm"),
+    path("matches/<int:pk>/dispute", actions.ResultDispute.as_view(), name="api-dispute"),
+    path("matches/<int:pk>/resolve", actions.ResultResolve.as_view(), name="api-resolve"),
+    path("matches/<int:pk>/correct", actions.ResultCorrect.as_view(), name="api-correct"),
     path("players/", views.PlayerList.as_view(), name="api-players"),
     path("players/<int:pk>/", views.PlayerDetail.as_view(), name="api-player"),
     path(

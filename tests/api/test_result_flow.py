@@ -1,0 +1,122 @@
+"""The whole job through the API: create, register, start, report (an illegal record is a 422
+naming where), confirm, dispute and resolve, correct, standings, finish."""
+
+import random
+
+import pytest
+from django.contrib.auth.models import User
+
+from games.rules import ShortNardy, action_from_json, action_to_json
+from games.rules.selfplay import random_turns
+from tournaments.models import Match, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def games_to(length: int, seed: int) -> list[dict]:
+    """Self-play games as API JSON until a side has ``length`` points."""
+    rng = random.Random(seed)
+    games, points = [], [0, 0]
+    while max(points) < length:
+        white = 1 + len(games) % 2
+        turns = list(random_turns(ShortNardy(), rng))
+        winner = white if len(turns) % 2 else 3 - white
+        points[winner - 1] += 1 if turns[-1][0].opponent[0] else 2
+        games.append({"white": white, "actions": [action_to_json(t) for _, t in turns]})
+    return games
+
+
+def test_a_tournament_run_through_the_api(client):
+    olga = User.objects.create_user("olga")
+    anna = User.objects.create_user("anna")
+    boris = User.objects.create_user("boris")
+    client.force_login(olga)
+    made = client.post(
+        "/api/v1/tournaments/new",
+        {"name": "API Cup", "variant": "short", "format": "round-robin", "match_length": 3},
+        "application/json",
+    )
+    assert made.status_code == 201, made.content
+    slug = made.json()["slug"]
+    assert client.post(f"/api/v1/tournaments/{slug}/open-registration").status_code == 200
+    for name, user in (("Anna", anna), ("Boris", boris), ("Carl", None)):
+        player = Player.objects.create(display_name=name, user=user)
+        response = client.post(
+            f"/api/v1/tournaments/{slug}/entries/new", {"player_id": player.pk}, "application/json"
+        )
+        assert response.status_code == 201
+    assert client.post(f"/api/v1/tournaments/{slug}/start").json()["status"] == "running"
+    match = (
+        Match.objects.get(home__player__user=anna, away__player__user=boris)
+        if Match.objects.filter(home__player__user=anna, away__player__user=boris).exists()
+        else Match.objects.get(home__player__user=boris, away__player__user=anna)
+    )
+    reporter = anna if match.home.player.user == anna else boris
+    opponent = boris if reporter == anna else anna
+
+    # An illegal record: a 422 that says where, and nothing stored.
+    games = games_to(3, seed=1)
+    games[0]["actions"][2]["play"] = "24/1"
+    client.force_login(reporter)
+    refused = client.post(
+        f"/api/v1/matches/{match.pk}/result", {"games": games}, "application/json"
+    )
+    assert refused.status_code == 422
+    details = refused.json()["error"]["details"]
+    assert (details["game"], details["move"]) == (1, 3) and details["play"] == "24/1"
+    assert set(details) == {"game", "move", "player", "play", "reason"}
+    match.refresh_from_db()
+    assert match.status == "scheduled" and not match.games.exists()
+
+    games = games_to(3, seed=1)
+    reported = client.post(
+        f"/api/v1/matches/{match.pk}/result", {"games": games}, "application/json"
+    )
+    assert reported.status_code == 200 and reported.json()["status"] == "reported"
+    client.force_login(opponent)
+    disputed = client.post(
+        f"/api/v1/matches/{match.pk}/dispute", {"note": "no"}, "application/json"
+    )
+    assert disputed.json()["status"] == "disputed"
+    client.force_login(olga)
+    resolved = client.post(f"/api/v1/matches/{match.pk}/resolve", {}, "application/json")
+    assert resolved.json()["status"] == "final"
+    stored = client.get(f"/api/v1/matches/{match.pk}/games/").json()
+    assert len(stored) == len(games)
+    as_sent = [action_from_json(action) for action in games[0]["actions"]]
+    assert [action_from_json(action) for action in stored[0]["actions"]] == as_sent
+
+    corrected = client.post(
+        f"/api/v1/matches/{match.pk}/correct", {"score": [0, 3]}, "application/json"
+    )
+    assert corrected.status_code == 200 and corrected.json()["reset"] == []
+    assert corrected.json()["match"]["score_away"] == "3.0"
+
+    for other in Match.objects.filter(status="scheduled", away__isnull=False):
+        response = client.post(
+            f"/api/v1/matches/{other.pk}/result", {"score": [3, 2]}, "application/json"
+        )
+        assert response.status_code == 200
+    standings = client.get(f"/api/v1/tournaments/{slug}/standings/").json()
+    assert len(standings) == 3 and standings[0]["rank"] == 1
+    assert client.post(f"/api/v1/tournaments/{slug}/finish").json()["status"] == "finished"
+
+
+def test_a_mat_upload_reports_a_result(client, world):
+    from games.rules import MatchGame  # noqa: PLC0415
+    from games.rules.matfile import match_record, write_match  # noqa: PLC0415
+
+    games = games_to(3, seed=2)
+    record = match_record(
+        ShortNardy(),
+        ("anna", "boris"),
+        [MatchGame(g["white"], tuple(action_from_json(a) for a in g["actions"])) for g in games],
+        length=3,
+    )
+    client.force_login(world.users["player"])
+    response = client.post(
+        f"/api/v1/matches/{world.match.pk}/result", write_match(record), content_type="text/plain"
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["status"] == "reported"
+    assert world.match.games.count() == len(games)

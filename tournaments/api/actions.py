@@ -1,0 +1,238 @@
+"""The API's writes: each view reads its input, calls one service and shows what it returns.
+
+Who may do what is the services' decision (organizers change a tournament, a player reports its
+own matches, the opponent answers, organizers resolve and correct); refusals come back in the one
+error shape. A result is given as ``{"score": [home, away]}``, ``{"games": [{"white", "actions"}]}``
+or a .mat text (``{"mat": ...}``, a ``file`` upload or a ``text/plain`` body).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api import GameRecordIn, PlainTextParser
+from games.rules import NotationError, action_from_json
+from games.services import RecordedGame
+from nardy_site.api_errors import PayloadTooLarge
+from tournaments import results, services
+from tournaments.api.serializers import (
+    EntrySerializer,
+    MatchSerializer,
+    PlayerSerializer,
+    RoundSerializer,
+    TournamentSerializer,
+)
+from tournaments.api.views import visible_tournaments
+from tournaments.errors import InvalidInput
+from tournaments.models import Entry, Match, Player
+
+ResultIn = inline_serializer(
+    "ResultIn",
+    {
+        "score": serializers.ListField(
+            child=serializers.DecimalField(max_digits=6, decimal_places=1),
+            min_length=2,
+            max_length=2,
+            required=False,
+            help_text="[home, away]",
+        ),
+        "games": serializers.ListField(child=GameRecordIn(), required=False),
+        "mat": serializers.CharField(required=False, help_text="A .mat file's text"),
+    },
+)
+NoteIn = inline_serializer("DisputeIn", {"note": serializers.CharField()})
+
+
+class EntryIn(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField()
+    seed = serializers.IntegerField(required=False, min_value=1)
+
+
+CorrectionOut = inline_serializer(
+    "CorrectionOut",
+    {"match": MatchSerializer(), "reset": MatchSerializer(many=True)},
+)
+
+
+class Action(APIView):
+    permission_classes = [IsAuthenticated]
+
+    def tournament(self, slug: str) -> Any:
+        return get_object_or_404(visible_tournaments(self.request), slug=slug)
+
+    def match(self, pk: int) -> Match:
+        return get_object_or_404(
+            Match.objects.filter(tournament__in=visible_tournaments(self.request)), pk=pk
+        )
+
+
+class TournamentCreate(Action):
+    @extend_schema(request=TournamentSerializer, responses={201: TournamentSerializer})
+    def post(self, request: Request) -> Response:
+        given = TournamentSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        tournament = services.tournament_create(organizer=request.user, **given.validated_data)
+        return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerCreate(Action):
+    @extend_schema(request=PlayerSerializer, responses={201: PlayerSerializer})
+    def post(self, request: Request) -> Response:
+        given = PlayerSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        player = given.save()
+        return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentStep(Action):
+    """A step of the tournament's life that takes no input: open, start, pair, finish."""
+
+    step: str = ""
+
+    @extend_schema(request=None, responses={200: TournamentSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = self.tournament(slug)
+        if self.step == "pair":
+            round_ = services.swiss_round_pair(tournament=tournament, by=request.user)
+            return Response(RoundSerializer(round_).data)
+        service = {
+            "open": services.tournament_open_registration,
+            "start": services.tournament_start,
+            "finish": services.tournament_finish,
+        }[self.step]
+        return Response(TournamentSerializer(service(tournament=tournament, by=request.user)).data)
+
+
+class OpenRegistration(TournamentStep):
+    step = "open"
+
+
+class Start(TournamentStep):
+    step = "start"
+
+
+class PairNextRound(TournamentStep):
+    step = "pair"
+
+    @extend_schema(request=None, responses={200: RoundSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        return super().post(request, slug)
+
+
+class Finish(TournamentStep):
+    step = "finish"
+
+
+class EntryRegister(Action):
+    @extend_schema(request=EntryIn, responses={201: EntrySerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = self.tournament(slug)
+        given = EntryIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        player = get_object_or_404(Player, pk=given.validated_data["player_id"])
+        entry = services.entry_register(
+            tournament=tournament, player=player, by=request.user,
+            seed=given.validated_data.get("seed"),
+        )  # fmt: skip
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class EntryWithdraw(Action):
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, slug: str, pk: int) -> Response:
+        entry = get_object_or_404(Entry, pk=pk, tournament=self.tournament(slug))
+        services.entry_withdraw(entry=entry, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def result_input(request: Request) -> dict[str, Any]:
+    """The result in the request as the result services take it (one of score, games, mat)."""
+    size = int(request.META.get("CONTENT_LENGTH") or 0)
+    if size > settings.API_MAX_UPLOAD_BYTES:
+        raise PayloadTooLarge(
+            f"the body is {size} bytes; the largest accepted is {settings.API_MAX_UPLOAD_BYTES}"
+        )
+    upload = request.FILES.get("file")
+    if upload is not None:
+        return {"mat": upload.read().decode("utf-8", errors="replace")}
+    data = request.data
+    if not isinstance(data, dict):
+        raise InvalidInput("Give the result as a score, as the games, or as a .mat file.")
+    given: dict[str, Any] = {}
+    if "score" in data:
+        score = data["score"]
+        if not isinstance(score, list) or len(score) != 2:
+            raise InvalidInput("A score is [home, away].")
+        given["score"] = (score[0], score[1])
+    if "games" in data:
+        try:
+            given["games"] = [
+                RecordedGame(game["white"], tuple(action_from_json(a) for a in game["actions"]))
+                for game in data["games"]
+            ]
+        except (KeyError, TypeError, NotationError) as error:
+            raise InvalidInput(f"The games cannot be read: {error}") from None
+    if "mat" in data:
+        given["mat"] = str(data["mat"])
+    return given
+
+
+class ResultAction(Action):
+    parser_classes = [JSONParser, PlainTextParser, MultiPartParser, FormParser]
+
+
+class ResultReport(ResultAction):
+    @extend_schema(request=ResultIn, responses={200: MatchSerializer, 422: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int) -> Response:
+        match = results.match_result_record(
+            match=self.match(pk), by=request.user, **result_input(request)
+        )
+        return Response(MatchSerializer(match).data)
+
+
+class ResultConfirm(Action):
+    @extend_schema(request=None, responses={200: MatchSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        match = results.match_result_confirm(match=self.match(pk), by=request.user)
+        return Response(MatchSerializer(match).data)
+
+
+class ResultDispute(Action):
+    @extend_schema(request=NoteIn, responses={200: MatchSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        note = request.data.get("note", "") if isinstance(request.data, dict) else ""
+        match = results.match_result_dispute(match=self.match(pk), by=request.user, note=note)
+        return Response(MatchSerializer(match).data)
+
+
+class ResultResolve(ResultAction):
+    @extend_schema(request=ResultIn, responses={200: MatchSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        given = result_input(request) if request.data or request.FILES else {}
+        match = results.match_result_resolve(match=self.match(pk), by=request.user, **given)
+        return Response(MatchSerializer(match).data)
+
+
+class ResultCorrect(ResultAction):
+    @extend_schema(request=ResultIn, responses={200: CorrectionOut})
+    def post(self, request: Request, pk: int) -> Response:
+        correction = results.match_result_correct(
+            match=self.match(pk), by=request.user, **result_input(request)
+        )
+        return Response(
+            {
+                "match": MatchSerializer(correction.match).data,
+                "reset": MatchSerializer(correction.reset, many=True).data,
+            }
+        )
