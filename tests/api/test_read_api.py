@@ -74,3 +74,28 @@ def test_rating_lists_and_histories(client, demo):
     assert (
         client.get("/api/v1/ratings/fibs/long/", headers={"if-none-match": "x"}).status_code == 200
     )
+
+
+def test_a_tournaments_games_export_as_mat_and_its_standings_as_csv(client, demo, tmp_path):
+    from games.rules.cli import check_file  # noqa: PLC0415
+    from games.rules.matfile import read_match  # noqa: PLC0415
+
+    matches = client.get(f"/api/v1/tournaments/{DEMO_TOURNAMENT_SLUG}/matches/").json()
+    played = next(m for m in matches["results"] if m["away"] is not None)
+    one = client.get(f"/api/v1/matches/{played['id']}/record.mat")
+    assert one.status_code == 200 and one["Content-Type"].startswith("text/plain")
+    path = tmp_path / "one.mat"
+    path.write_bytes(one.content)
+    code, report = check_file(str(path))
+    assert code == 0 and report["valid"]
+    record = read_match(one.content.decode())
+    assert record.players == (played["home"], played["away"])
+    assert record.variant.name == "long" and record.length == 3
+
+    everything = client.get(f"/api/v1/tournaments/{DEMO_TOURNAMENT_SLUG}/games.mat").content
+    assert everything.decode().count(" point match") == 28
+
+    csv_text = client.get(f"/api/v1/tournaments/{DEMO_TOURNAMENT_SLUG}/standings.csv")
+    lines = csv_text.content.decode().splitlines()
+    assert lines[0].startswith("rank,player,match_points,wins,draws,losses")
+    assert lines[0].endswith("sonneborn-berger,direct-encounter,wins") and len(lines) == 9

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 from rest_framework.request import Request
@@ -16,6 +19,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import Game
+from games.rules import MatchGame, action_from_json
+from games.rules.matfile import match_record, write_match
+from nardy_site.api_errors import error_response
 from tournaments.api.serializers import (
     EntrySerializer,
     GameSerializer,
@@ -173,3 +179,85 @@ class RatingHistory(generics.ListAPIView[RatingChange]):
         return player_rating_history(
             player=player, system=self.kwargs["system"], variant=self.kwargs["variant"]
         )
+
+
+class MatchRecordExport(APIView):
+    """A match's games as a gnubg .mat file (text/plain), every play as the replay made it."""
+
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR}, summary="A match as .mat")
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        match = get_object_or_404(
+            Match.objects.filter(tournament__in=visible_tournaments(request)), pk=pk
+        )
+        text = match_mat_text(match)
+        if text is None:
+            return error_response(404, "not_found", "This match has no recorded games.")
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'
+        return response
+
+
+class TournamentRecordsExport(APIView):
+    """Every recorded match of a tournament in one .mat text: the matches one after another,
+    each with its own header lines (programs that read one match a file take the first)."""
+
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR}, summary="Games as .mat")
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        tournament = get_object_or_404(visible_tournaments(request), slug=slug)
+        matches = (
+            Match.objects.filter(tournament=tournament, games__isnull=False)
+            .distinct()
+            .select_related("tournament", "home__player", "away__player")
+            .prefetch_related("games")
+            .order_by("decided_at", "pk")
+        )
+        texts = [text for match in matches if (text := match_mat_text(match))]
+        response = HttpResponse("\n".join(texts), content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.mat"'
+        return response
+
+
+class StandingsCsv(APIView):
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR}, summary="Standings as CSV")
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        tournament = get_object_or_404(visible_tournaments(request), slug=slug)
+        rows = StandingSerializer(tournament_standings(tournament=tournament), many=True).data
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
+        writer = csv.writer(response)
+        tiebreaks = list(tournament.tiebreaks)
+        writer.writerow(
+            ["rank", "player", "match_points", "wins", "draws", "losses",
+             "game_points_for", "game_points_against", *tiebreaks]
+        )  # fmt: skip
+        for row in rows:
+            writer.writerow(
+                [row["rank"], row["player"], row["match_points"], row["wins"], row["draws"],
+                 row["losses"], row["game_points_for"], row["game_points_against"],
+                 *(row["tiebreaks"].get(name) for name in tiebreaks)]
+            )  # fmt: skip
+        return response
+
+
+def match_mat_text(match: Match) -> str | None:
+    """The match's recorded games as a .mat text, or None when it has none."""
+    games = sorted(match.games.all(), key=lambda game: game.number)
+    if not games or match.home is None or match.away is None:
+        return None
+    tournament = match.tournament
+    played = [
+        MatchGame(game.white, tuple(action_from_json(action) for action in game.actions))
+        for game in games
+    ]
+    record = match_record(
+        tournament.game_variant(),
+        (match.home.player.display_name, match.away.player.display_name),
+        played,
+        length=tournament.match_length,
+        crawford=tournament.crawford,
+        headers=[
+            ("Event", tournament.name),
+            ("Round", str(match.round.number) if match.round else match.slot),
+        ],
+    )
+    return write_match(record)
