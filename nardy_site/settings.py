@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "nardy_site.health",
+    "nardy_site.accounts",
     "games",
     "tournaments",
 ]
@@ -169,7 +170,9 @@ CELERY_TIMEZONE = TIME_ZONE
 # --- REST API ---------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
+    # Token first: an unauthenticated request is answered 401 with "WWW-Authenticate: Token".
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "nardy_site.accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

@@ -1,11 +1,14 @@
 from django.urls import path
 
 from games.api import PositionPlaysView, RecordValidateView
+from nardy_site.accounts.api import TokenList, TokenRevoke
 from tournaments.api import actions, views
 
 SYSTEM_AND_VARIANT = "<str:system>/<str:variant>"
 
 urlpatterns = [
+    path("tokens/", TokenList.as_view(), name="api-tokens"),
+    path("tokens/<int:pk>/", TokenRevoke.as_view(), name="api-token"),
     path("players/new", actions.PlayerCreate.as_view(), name="api-player-create"),
     path("tournaments/new", actions.TournamentCreate.as_view(), name="api-tournament-create"),
     path("tournaments/<slug:slug>/open-registration", actions.OpenRegistration.as_view()),
