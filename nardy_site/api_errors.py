@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -54,6 +54,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return error_response(exc.status, exc.code, exc.message, exc.details)
     if isinstance(exc, IllegalRecordError):
         exc = IllegalRecord(exc)
+    if isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge(str(exc))
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
