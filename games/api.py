@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -34,7 +33,7 @@ from games.rules.matfile import (
 )
 from games.rules.notation import parse_dice
 from games.rules.variants import LongNardy, ShortNardy, Variant
-from nardy_site.api_errors import PayloadTooLarge, error_response
+from nardy_site.api_errors import ApiSchema, PayloadTooLarge, error_response, error_responses
 
 
 class PlainTextParser(JSONParser):
@@ -80,13 +79,14 @@ ReportOut = inline_serializer(
 
 
 class RecordValidateView(APIView):
+    schema = ApiSchema()
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
     parser_classes = [JSONParser, PlainTextParser, MultiPartParser, FormParser]
 
     @extend_schema(
         request=ValidateIn,
-        responses={200: ReportOut, 400: OpenApiTypes.OBJECT, 413: OpenApiTypes.OBJECT},
+        responses={200: ReportOut, **error_responses(400, 413)},
         summary="Check a game record against the rules (nothing is stored)",
     )
     def post(self, request: Request) -> Response:
@@ -184,6 +184,7 @@ PlaysOut = inline_serializer(
 
 
 class PositionPlaysView(APIView):
+    schema = ApiSchema()
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
 
@@ -192,7 +193,7 @@ class PositionPlaysView(APIView):
             OpenApiParameter("variant", str, enum=["long", "short"], required=True),
             OpenApiParameter("dice", str, required=True, description="Two dice, e.g. 6,4"),
         ],
-        responses={200: PlaysOut, 400: OpenApiTypes.OBJECT},
+        responses={200: PlaysOut, **error_responses(400)},
         summary="The legal plays of a roll, with their resulting Position IDs",
     )
     def get(self, request: Request, position_id: str) -> Response:

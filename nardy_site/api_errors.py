@@ -10,9 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.http import Http404
-from rest_framework import exceptions, status
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+)
+from django.urls import Resolver404, resolve
+from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import exceptions, serializers, status
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -73,3 +85,88 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     code = codes if isinstance(codes, str) else "invalid"
     response.data = {"error": {"code": code, "message": message, "details": details or {}}}
     return response
+
+
+@csrf_exempt
+def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    """The last route of the API: a path that matches no endpoint (or a key that is not one, as
+    ``/matches/abc/``) is a 404 in the error shape, not Django's HTML page. A GET of a path that
+    only lacks its final slash is still redirected, as ``APPEND_SLASH`` does."""
+    path = request.path_info
+    if settings.APPEND_SLASH and request.method in ("GET", "HEAD") and not path.endswith("/"):
+        try:
+            match = resolve(f"{path}/", getattr(request, "urlconf", None))
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not not_found:
+            return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
+    body = {"error": {"code": "not_found", "message": "No API endpoint here.", "details": {}}}
+    return JsonResponse(body, status=404)
+
+
+class ErrorBodySerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="What went wrong, for programs: not_found, conflict …")
+    message = serializers.CharField(help_text="What went wrong, for people")
+    details = serializers.DictField(help_text="More about it: fields, the illegal play …")
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    """Every error of the API: ``{"error": {"code", "message", "details"}}``."""
+
+    error = ErrorBodySerializer()
+
+
+ERROR_DESCRIPTIONS = {
+    400: "The request is not valid (a field, a filter, a score, the games)",
+    401: "Not signed in, or a token that is not valid",
+    403: "Not allowed (not an organizer, not a player of the match), or no CSRF token",
+    404: "No such thing here, or not one the user may see; or a page past the last",
+    409: "The action does not fit the state of the tournament or the match",
+    413: "The body is larger than the API reads",
+    415: "A body of a media type the operation does not read",
+    422: "A game record that breaks the rules: details say where and why",
+}
+
+
+def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
+    """``@extend_schema(responses=...)`` entries for these error statuses, in the error shape."""
+    return {code: OpenApiResponse(ErrorSerializer, ERROR_DESCRIPTIONS[code]) for code in codes}
+
+
+class ApiSchema(AutoSchema):
+    """The schema of an API view with the error answers it can give documented, each in the one
+    error shape: 400 (invalid body or filter), 401 (a view that authenticates), 403 and 409
+    (writes that need a user), 404 (a path with a key, or pages), 413 and 415 (a body). A view
+    declares the errors of its own (a 422) with ``error_responses``; every 4xx it declares is
+    shown in the error shape too."""
+
+    def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
+        responses = super()._get_response_bodies(direction)
+        for code in self._error_codes():
+            responses.setdefault(str(code), None)
+        for code in list(responses):
+            if code.isdigit() and 400 <= int(code) < 500:
+                error = OpenApiResponse(ErrorSerializer, ERROR_DESCRIPTIONS.get(int(code), ""))
+                responses[code] = self._get_response_for_code(
+                    error, code, ["application/json"], direction
+                )
+        return dict(sorted(responses.items()))
+
+    def _error_codes(self) -> set[int]:
+        view = self.view
+        write = self.method not in ("GET", "HEAD", "OPTIONS")
+        open_to_all = all(issubclass(cls, AllowAny) for cls in view.permission_classes)
+        codes: set[int] = set()
+        if view.authentication_classes:
+            codes.add(401)
+        if write and not open_to_all:
+            codes |= {400, 403, 409}
+        if write and self.get_request_serializer() is not None:
+            codes |= {400, 413, 415}
+        if not write and (
+            getattr(view, "filterset_fields", None) or getattr(view, "filterset_class", None)
+        ):
+            codes.add(400)
+        if "{" in self.path or (not write and self._is_list_view() and self._get_paginator()):
+            codes.add(404)
+        return codes

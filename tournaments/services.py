@@ -219,6 +219,8 @@ def _validate_rules(tournament: Tournament) -> None:
         raise InvalidInput(_("Koks and no hit-and-hide are Short Nardy rules."))
     if tournament.format == Format.SWISS and not tournament.swiss_rounds:
         raise InvalidInput(_("Say how many rounds the Swiss tournament has."))
+    if not isinstance(tournament.tiebreaks, list):
+        raise InvalidInput(_("The tie-breaks are a list of names."))
     unknown = set(tournament.tiebreaks) - set(TIEBREAKS)
     if unknown:
         raise InvalidInput(

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nardy_site.accounts.models import ApiToken
+from nardy_site.api_errors import ApiSchema
 
 
 class TokenSerializer(serializers.ModelSerializer[ApiToken]):
@@ -29,6 +30,7 @@ NewToken = inline_serializer(
 
 class TokenList(APIView):
     permission_classes = [IsAuthenticated]
+    schema = ApiSchema()
 
     @extend_schema(responses=TokenSerializer(many=True), summary="My API tokens")
     def get(self, request: Request) -> Response:
@@ -46,6 +48,7 @@ class TokenList(APIView):
 
 class TokenRevoke(APIView):
     permission_classes = [IsAuthenticated]
+    schema = ApiSchema()
 
     @extend_schema(request=None, responses={204: None}, summary="Revoke one of my tokens")
     def delete(self, request: Request, pk: int) -> Response:

@@ -17,6 +17,6 @@ class TokenAuthentication(authentication.TokenAuthentication):
         token = ApiToken.objects.select_related("user").filter(key_digest=digest(key)).first()
         if token is None or not token.user.is_active:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
-        if token.last_used_at is None or (timezone.now() - token.last_used_at).seconds > 60:
+        if token.last_used_at is None or (timezone.now() - token.last_used_at).total_seconds() > 60:
             ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
         return token.user, token

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.http import QueryDict
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 from games.api import GameRecordIn, PlainTextParser
 from games.rules import NotationError, action_from_json
 from games.services import RecordedGame
-from nardy_site.api_errors import PayloadTooLarge
+from nardy_site.api_errors import ApiSchema, PayloadTooLarge, error_responses
 from tournaments import results, services
 from tournaments.api.serializers import (
     EntrySerializer,
@@ -66,6 +66,7 @@ CorrectionOut = inline_serializer(
 
 
 class Action(APIView):
+    schema = ApiSchema()
     permission_classes = [IsAuthenticated]
 
     def tournament(self, slug: str) -> Any:
@@ -171,7 +172,8 @@ def result_input(request: Request) -> dict[str, Any]:
         raise InvalidInput("Give the result as a score, as the games, or as a .mat file.")
     given: dict[str, Any] = {}
     if "score" in data:
-        score = data["score"]
+        # A form (urlencoded or multipart) sends the list as repeated fields: score=2&score=1.
+        score = data.getlist("score") if isinstance(data, QueryDict) else data["score"]
         if not isinstance(score, list) or len(score) != 2:
             raise InvalidInput("A score is [home, away].")
         given["score"] = (score[0], score[1])
@@ -193,7 +195,7 @@ class ResultAction(Action):
 
 
 class ResultReport(ResultAction):
-    @extend_schema(request=ResultIn, responses={200: MatchSerializer, 422: OpenApiTypes.OBJECT})
+    @extend_schema(request=ResultIn, responses={200: MatchSerializer, **error_responses(422)})
     def post(self, request: Request, pk: int) -> Response:
         match = results.match_result_record(
             match=self.match(pk), by=request.user, **result_input(request)
@@ -212,12 +214,14 @@ class ResultDispute(Action):
     @extend_schema(request=NoteIn, responses={200: MatchSerializer})
     def post(self, request: Request, pk: int) -> Response:
         note = request.data.get("note", "") if isinstance(request.data, dict) else ""
+        if not isinstance(note, str):
+            raise InvalidInput("The note is text: say what is wrong with the reported result.")
         match = results.match_result_dispute(match=self.match(pk), by=request.user, note=note)
         return Response(MatchSerializer(match).data)
 
 
 class ResultResolve(ResultAction):
-    @extend_schema(request=ResultIn, responses={200: MatchSerializer})
+    @extend_schema(request=ResultIn, responses={200: MatchSerializer, **error_responses(422)})
     def post(self, request: Request, pk: int) -> Response:
         given = result_input(request) if request.data or request.FILES else {}
         match = results.match_result_resolve(match=self.match(pk), by=request.user, **given)
@@ -225,7 +229,7 @@ class ResultResolve(ResultAction):
 
 
 class ResultCorrect(ResultAction):
-    @extend_schema(request=ResultIn, responses={200: CorrectionOut})
+    @extend_schema(request=ResultIn, responses={200: CorrectionOut, **error_responses(422)})
     def post(self, request: Request, pk: int) -> Response:
         correction = results.match_result_correct(
             match=self.match(pk), by=request.user, **result_input(request)

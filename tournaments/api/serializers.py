@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from games.models import Game
 from tournaments.models import Entry, Match, Player, RatingChange, Round, Tournament
+from tournaments.services import TIEBREAKS
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
@@ -16,6 +17,10 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     organizer = serializers.CharField(source="organizer.username", read_only=True, default=None)
+    # A list of known names: the model's JSONField would take any JSON (null, a number …).
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAKS), required=False, help_text="In order"
+    )
 
     class Meta:
         model = Tournament

@@ -1,7 +1,8 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from games.api import PositionPlaysView, RecordValidateView
 from nardy_site.accounts.api import TokenList, TokenRevoke
+from nardy_site.api_errors import not_found
 from tournaments.api import actions, views
 
 SYSTEM_AND_VARIANT = "<str:system>/<str:variant>"
@@ -47,4 +48,6 @@ urlpatterns = [
         PositionPlaysView.as_view(),
         name="api-position-plays",
     ),
+    # Last: any other path here is a 404 in the API's error shape, not Django's HTML page.
+    re_path(r"", not_found),
 ]

@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 from games.models import Game
 from games.rules import MatchGame, action_from_json
 from games.rules.matfile import match_record, write_match
-from nardy_site.api_errors import error_response
+from nardy_site.api_errors import ApiSchema, error_response
 from tournaments.api.serializers import (
     EntrySerializer,
     GameSerializer,
@@ -62,6 +62,7 @@ def with_etag(request: Request, data: Any) -> Response:
 
 
 class PlayerList(generics.ListAPIView[Player]):
+    schema = ApiSchema()
     queryset = Player.objects.all()
     serializer_class = PlayerSerializer
     filterset_fields = ["club", "country"]
@@ -70,11 +71,13 @@ class PlayerList(generics.ListAPIView[Player]):
 
 
 class PlayerDetail(generics.RetrieveAPIView[Player]):
+    schema = ApiSchema()
     queryset = Player.objects.all()
     serializer_class = PlayerSerializer
 
 
 class TournamentList(generics.ListAPIView[Tournament]):
+    schema = ApiSchema()
     serializer_class = TournamentSerializer
     filterset_fields = ["variant", "format", "status"]
     ordering_fields = ["created_at", "name"]
@@ -85,6 +88,7 @@ class TournamentList(generics.ListAPIView[Tournament]):
 
 
 class TournamentDetail(generics.RetrieveAPIView[Tournament]):
+    schema = ApiSchema()
     serializer_class = TournamentSerializer
     lookup_field = "slug"
 
@@ -94,6 +98,8 @@ class TournamentDetail(generics.RetrieveAPIView[Tournament]):
 
 class TournamentPart(generics.ListAPIView[Any]):
     """A list under ``/tournaments/<slug>/``: only of a tournament the user may see."""
+
+    schema = ApiSchema()
 
     def tournament(self) -> Tournament | None:
         if getattr(self, "swagger_fake_view", False):  # the schema generator has no URL
@@ -132,6 +138,7 @@ class MatchList(TournamentPart):
 
 
 class MatchDetail(generics.RetrieveAPIView[Match]):
+    schema = ApiSchema()
     serializer_class = MatchSerializer
 
     def get_queryset(self) -> QuerySet[Match]:
@@ -141,6 +148,7 @@ class MatchDetail(generics.RetrieveAPIView[Match]):
 
 
 class GameList(generics.ListAPIView[Game]):
+    schema = ApiSchema()
     serializer_class = GameSerializer
     pagination_class = None
 
@@ -155,6 +163,8 @@ class GameList(generics.ListAPIView[Game]):
 
 
 class Standings(APIView):
+    schema = ApiSchema()
+
     @extend_schema(responses=StandingSerializer(many=True), summary="Standings, with an ETag")
     def get(self, request: Request, slug: str) -> Response:
         tournament = get_object_or_404(visible_tournaments(request), slug=slug)
@@ -163,6 +173,8 @@ class Standings(APIView):
 
 
 class RatingList(APIView):
+    schema = ApiSchema()
+
     @extend_schema(responses=RatingRowSerializer(many=True), summary="A rating list, with an ETag")
     def get(self, request: Request, system: str, variant: str) -> Response:
         rows = rating_list(system=system, variant=variant)
@@ -170,6 +182,7 @@ class RatingList(APIView):
 
 
 class RatingHistory(generics.ListAPIView[RatingChange]):
+    schema = ApiSchema()
     serializer_class = RatingChangeSerializer
 
     def get_queryset(self) -> QuerySet[RatingChange]:
@@ -183,6 +196,8 @@ class RatingHistory(generics.ListAPIView[RatingChange]):
 
 class MatchRecordExport(APIView):
     """A match's games as a gnubg .mat file (text/plain), every play as the replay made it."""
+
+    schema = ApiSchema()
 
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR}, summary="A match as .mat")
     def get(self, request: Request, pk: int) -> HttpResponse:
@@ -201,6 +216,8 @@ class TournamentRecordsExport(APIView):
     """Every recorded match of a tournament in one .mat text: the matches one after another,
     each with its own header lines (programs that read one match a file take the first)."""
 
+    schema = ApiSchema()
+
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR}, summary="Games as .mat")
     def get(self, request: Request, slug: str) -> HttpResponse:
         tournament = get_object_or_404(visible_tournaments(request), slug=slug)
@@ -218,6 +235,8 @@ class TournamentRecordsExport(APIView):
 
 
 class StandingsCsv(APIView):
+    schema = ApiSchema()
+
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR}, summary="Standings as CSV")
     def get(self, request: Request, slug: str) -> HttpResponse:
         tournament = get_object_or_404(visible_tournaments(request), slug=slug)
