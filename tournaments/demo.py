@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games.rules import Variant
-from games.rules.selfplay import random_turns
+from games.rules.selfplay import random_match
 from games.services import RecordedGame
 from tournaments.models import Match, Player, Tournament
 from tournaments.results import match_result_record
@@ -159,20 +158,6 @@ def _play_open_matches(
     if rounds is not None:
         matches = matches.filter(bracket_round__lte=rounds)
     for match in matches.order_by("pk"):
-        games = _games_to(variant, tournament.match_length or 1, rng)
+        played = random_match(variant, tournament.match_length or 1, rng)
+        games = [RecordedGame(game.white, game.actions) for game in played]
         match_result_record(match=match, by=organizer, games=games)
-
-
-def _games_to(variant: Variant, length: int, rng: random.Random) -> list[RecordedGame]:
-    """Self-play games, White alternating, until a side has ``length`` points (no dave)."""
-    games: list[RecordedGame] = []
-    points = [0, 0]
-    while max(points) < length:
-        white = 1 + len(games) % 2
-        turns = list(random_turns(variant, rng))
-        white_won = len(turns) % 2 == 1  # White moves on odd turns; the last mover won
-        winner = white if white_won else 3 - white
-        loser = turns[-1][0].opponent  # the loser's checkers, before the winner's last turn
-        points[winner - 1] += 1 if loser[0] else 2
-        games.append(RecordedGame(white, tuple(turn for _, turn in turns)))
-    return games

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from games.rules.game import Turn
+from games.rules.game import MatchGame, Turn
 from games.rules.moves import legal_plays
 from games.rules.position import CHECKERS, OFF, Position
 from games.rules.variants import Variant
@@ -33,3 +33,21 @@ def random_turns(
         position = chosen.position
         if position.opponent[OFF] == CHECKERS:
             return
+
+
+def random_match(variant: Variant, length: int, rng: random.Random) -> list[MatchGame]:
+    """Self-play games, the match players taking White in turn, until one has ``length`` points.
+
+    No dave is offered: a game is worth oyn (1) or mars (2) to the side that bore off first.
+    """
+    games: list[MatchGame] = []
+    points = [0, 0]
+    while max(points) < length:
+        white = 1 + len(games) % 2
+        turns = list(random_turns(variant, rng))
+        white_won = len(turns) % 2 == 1  # White moves on odd turns; the last mover won
+        winner = white if white_won else 3 - white
+        loser = turns[-1][0].opponent  # the loser's checkers, before the winner's last turn
+        points[winner - 1] += 1 if loser[OFF] else 2
+        games.append(MatchGame(white, tuple(turn for _, turn in turns)))
+    return games

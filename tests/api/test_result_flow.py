@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from games.rules import ShortNardy, action_from_json, action_to_json
-from games.rules.selfplay import random_turns
+from games.rules.selfplay import random_match
 from tournaments.models import Match, Player
 
 pytestmark = pytest.mark.django_db
@@ -15,15 +15,10 @@ pytestmark = pytest.mark.django_db
 
 def games_to(length: int, seed: int) -> list[dict]:
     """Self-play games as API JSON until a side has ``length`` points."""
-    rng = random.Random(seed)
-    games, points = [], [0, 0]
-    while max(points) < length:
-        white = 1 + len(games) % 2
-        turns = list(random_turns(ShortNardy(), rng))
-        winner = white if len(turns) % 2 else 3 - white
-        points[winner - 1] += 1 if turns[-1][0].opponent[0] else 2
-        games.append({"white": white, "actions": [action_to_json(t) for _, t in turns]})
-    return games
+    return [
+        {"white": game.white, "actions": [action_to_json(action) for action in game.actions]}
+        for game in random_match(ShortNardy(), length, random.Random(seed))
+    ]
 
 
 def test_a_tournament_run_through_the_api(client):

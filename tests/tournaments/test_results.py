@@ -12,7 +12,7 @@ from django.db import close_old_connections, connection
 from games.models import Game
 from games.rules import MatchGame, ShortNardy, Turn
 from games.rules.matfile import match_record, write_match
-from games.rules.selfplay import random_turns
+from games.rules.selfplay import random_match
 from games.services import RecordedGame
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Match
@@ -27,19 +27,8 @@ from tournaments.results import (
 
 def games_to(length: int, seed: int = 5) -> list[RecordedGame]:
     """Self-play Short Nardy games (koks off, no dave) until a side reaches ``length`` points."""
-    rng = random.Random(seed)
-    games, points = [], [0, 0]
-    while max(points) < length:
-        white = 1 + len(games) % 2
-        turns = list(random_turns(ShortNardy(), rng))
-        actions = tuple(turn for _, turn in turns)
-        last_mover = 1 if len(turns) % 2 else 2  # White moves on odd turns
-        winner = white if last_mover == 1 else 3 - white
-        loser_position = turns[-1][0]  # before the last turn: the loser's checkers are "opponent"
-        value = 1 if loser_position.opponent[0] else 2
-        points[winner - 1] += value
-        games.append(RecordedGame(white, actions))
-    return games
+    played = random_match(ShortNardy(), length, random.Random(seed))
+    return [RecordedGame(game.white, game.actions) for game in played]
 
 
 def expected_score(games: list[RecordedGame]) -> tuple[Decimal, Decimal]:
