@@ -1,0 +1,616 @@
+/*
+ * The board replay viewer of the match page.
+ *
+ * Reads the frames that games/viewer.py makes (embedded by templates/games/_board_viewer.html as
+ * <script type="application/json" id="board-frames">) and draws each frame as inline SVG. Every
+ * word shown comes from data-* attributes of the container, so Django translates them; the
+ * English `description` of a frame is only a fallback.
+ *
+ * The board is always seen from White's side: top row White's points 13..24 left to right,
+ * bottom row 12..1, White's home bottom right. The point numbers are those of the player whose
+ * play is shown (frame.numbering), so a play like "24/18 13/11" can be read off the board.
+ */
+(function () {
+  "use strict";
+
+  var SVG_NS = "http://www.w3.org/2000/svg";
+
+  // Geometry of the drawing, in viewBox units.
+  var R = 26; // checker radius
+  var PW = 56; // point width
+  var SIDE = 16; // wooden frame at the sides
+  var BAND = 34; // wooden frame at top and bottom, holding the point numbers
+  var BAR_W = 56;
+  var POINT_H = 260; // room for five checkers
+  var MIDDLE = 80; // between the two rows: dice and the offered dave cube
+  var TRAY_W = 68;
+  var FIELD_L = SIDE; // left field starts here
+  var FIELD_R = SIDE + 6 * PW + BAR_W; // right field starts here
+  var TRAY_X = FIELD_R + 6 * PW + SIDE;
+  var WIDTH = TRAY_X + TRAY_W + SIDE;
+  var TOP = BAND;
+  var TOP_END = TOP + POINT_H;
+  var BOTTOM_START = TOP_END + MIDDLE;
+  var BOTTOM = BOTTOM_START + POINT_H;
+  var HEIGHT = BOTTOM + BAND;
+  var MID_Y = TOP_END + MIDDLE / 2;
+  var SHOWN = 5; // checkers drawn on one point before a count is written on the last one
+
+  var COLOURS = {
+    wood: "#6b4226",
+    woodDark: "#4a2c18",
+    felt: "#2f6b45",
+    pointLight: "#e3c58f",
+    pointDark: "#9c3b2e",
+    moved: "#ffd54a",
+    label: "#f3e6c8",
+    white: "#f7f2e4",
+    whiteEdge: "#5b5347",
+    black: "#23201d",
+    blackEdge: "#bdb6a8",
+    die: "#fffdf6",
+    pip: "#1d1d1d",
+    cube: "#fbf7ea",
+  };
+
+  function svg(name, attributes, parent) {
+    var element = document.createElementNS(SVG_NS, name);
+    Object.keys(attributes || {}).forEach(function (key) {
+      element.setAttribute(key, attributes[key]);
+    });
+    if (parent) parent.appendChild(element);
+    return element;
+  }
+
+  function text(content, attributes, parent) {
+    var element = svg("text", attributes, parent);
+    element.textContent = content;
+    return element;
+  }
+
+  // Fill "{name}" placeholders of a translated template.
+  function format(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : whole;
+    });
+  }
+
+  // Placeholders that hold what players typed or played (names, plays), not interface text.
+  var USER_DATA = { name1: 1, name2: 1, white: 1, black: 1, winner: 1, play: 1 };
+
+  // The nodes of a filled template: user data in <span translate="no">, so that translation
+  // tools (and the test for untranslated text) leave it alone. A value may itself be nodes.
+  function formatNodes(template, values) {
+    var fragment = document.createDocumentFragment();
+    var parts = template.split(/\{(\w+)\}/);
+    parts.forEach(function (part, index) {
+      if (index % 2 === 0) {
+        if (part) fragment.appendChild(document.createTextNode(part));
+        return;
+      }
+      if (!Object.prototype.hasOwnProperty.call(values, part)) {
+        fragment.appendChild(document.createTextNode("{" + part + "}"));
+      } else if (values[part] instanceof Node) {
+        fragment.appendChild(values[part].cloneNode(true));
+      } else if (USER_DATA[part] && values[part] !== "") {
+        var span = document.createElement("span");
+        span.setAttribute("translate", "no");
+        span.textContent = String(values[part]);
+        fragment.appendChild(span);
+      } else {
+        fragment.appendChild(document.createTextNode(String(values[part])));
+      }
+    });
+    return fragment;
+  }
+
+  function fill(element, nodes) {
+    while (element.firstChild) element.removeChild(element.firstChild);
+    element.appendChild(nodes);
+  }
+
+  // The x of a point's centre, and whether it is in the top row.
+  function pointPlace(layout, point) {
+    var column = layout.top.indexOf(point);
+    var top = column >= 0;
+    if (!top) column = layout.bottom.indexOf(point);
+    var x = column < 6 ? FIELD_L + column * PW : FIELD_R + (column - 6) * PW;
+    return { x: x + PW / 2, top: top, column: column };
+  }
+
+  function checkerY(top, index) {
+    return top ? TOP + R + index * 2 * R : BOTTOM - R - index * 2 * R;
+  }
+
+  function drawChecker(group, colour, point, x, y, label) {
+    var white = colour === "white";
+    svg(
+      "circle",
+      {
+        class: "checker " + colour,
+        "data-point": point,
+        cx: x,
+        cy: y,
+        r: R - 2,
+        fill: white ? COLOURS.white : COLOURS.black,
+        stroke: white ? COLOURS.whiteEdge : COLOURS.blackEdge,
+        "stroke-width": 2.5,
+      },
+      group
+    );
+    svg("circle", { cx: x, cy: y, r: R - 9, fill: "none", stroke: white ? "#d8cfbb" : "#3d3832", "stroke-width": 2 }, group);
+    if (label) {
+      text(
+        label,
+        {
+          x: x,
+          y: y + 8,
+          "text-anchor": "middle",
+          "font-size": 22,
+          "font-weight": "bold",
+          "font-family": "system-ui, sans-serif",
+          fill: white ? COLOURS.black : COLOURS.white,
+        },
+        group
+      );
+    }
+  }
+
+  function drawBoardFrame(group, replay) {
+    svg("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, rx: 14, fill: COLOURS.wood }, group);
+    svg("rect", { x: FIELD_L, y: TOP, width: 6 * PW, height: BOTTOM - TOP, fill: COLOURS.felt }, group);
+    svg("rect", { x: FIELD_R, y: TOP, width: 6 * PW, height: BOTTOM - TOP, fill: COLOURS.felt }, group);
+    svg("rect", { x: FIELD_L + 6 * PW, y: TOP, width: BAR_W, height: BOTTOM - TOP, fill: COLOURS.woodDark }, group);
+    // Trays for borne-off checkers: Black's at the top, White's at the bottom.
+    svg("rect", { x: TRAY_X, y: TOP, width: TRAY_W, height: POINT_H, rx: 6, fill: COLOURS.woodDark }, group);
+    svg("rect", { x: TRAY_X, y: BOTTOM_START, width: TRAY_W, height: POINT_H, rx: 6, fill: COLOURS.woodDark }, group);
+    var layout = replay.layout;
+    [layout.top, layout.bottom].forEach(function (row, rowIndex) {
+      row.forEach(function (point, column) {
+        var place = pointPlace(layout, point);
+        var left = place.x - PW / 2;
+        var tipY = place.top ? TOP + POINT_H - 12 : BOTTOM - POINT_H + 12;
+        var baseY = place.top ? TOP : BOTTOM;
+        svg(
+          "polygon",
+          {
+            class: "point",
+            "data-point": point,
+            points: [left + 2, baseY, left + PW - 2, baseY, place.x, tipY].join(" "),
+            fill: (column + rowIndex) % 2 === 0 ? COLOURS.pointLight : COLOURS.pointDark,
+          },
+          group
+        );
+      });
+    });
+  }
+
+  function drawHighlights(group, replay, frame) {
+    frame.moved.forEach(function (point) {
+      var place = pointPlace(replay.layout, point);
+      var left = place.x - PW / 2;
+      var tipY = place.top ? TOP + POINT_H - 12 : BOTTOM - POINT_H + 12;
+      var baseY = place.top ? TOP : BOTTOM;
+      svg(
+        "polygon",
+        {
+          class: "moved",
+          points: [left + 2, baseY, left + PW - 2, baseY, place.x, tipY].join(" "),
+          fill: COLOURS.moved,
+          "fill-opacity": 0.35,
+          stroke: COLOURS.moved,
+          "stroke-width": 3,
+        },
+        group
+      );
+    });
+  }
+
+  function drawLabels(group, replay, frame) {
+    var layout = replay.layout;
+    for (var point = 1; point <= 24; point++) {
+      var place = pointPlace(layout, point);
+      var shown = frame.numbering === "black" ? layout.black_numbers[point - 1] : point;
+      var moved = frame.moved.indexOf(point) >= 0;
+      text(
+        String(shown),
+        {
+          x: place.x,
+          y: place.top ? TOP - 10 : BOTTOM + 24,
+          "text-anchor": "middle",
+          "font-size": 17,
+          "font-weight": moved ? "bold" : "normal",
+          "font-family": "system-ui, sans-serif",
+          fill: moved ? COLOURS.moved : COLOURS.label,
+        },
+        group
+      );
+    }
+  }
+
+  function drawCheckers(group, replay, frame) {
+    var board = frame.board;
+    board.points.forEach(function (count, index) {
+      if (!count) return;
+      var point = index + 1;
+      var colour = count > 0 ? "white" : "black";
+      var total = Math.abs(count);
+      var place = pointPlace(replay.layout, point);
+      var drawn = Math.min(total, SHOWN);
+      for (var k = 0; k < drawn; k++) {
+        var label = total > SHOWN && k === drawn - 1 ? String(total) : "";
+        drawChecker(group, colour, point, place.x, checkerY(place.top, k), label);
+      }
+    });
+    // The bar (Short Nardy): White's checkers below the middle, Black's above.
+    var barX = FIELD_L + 6 * PW + BAR_W / 2;
+    ["white", "black"].forEach(function (colour) {
+      var total = board.bar[colour];
+      var drawn = Math.min(total, 3);
+      for (var k = 0; k < drawn; k++) {
+        var offset = MIDDLE / 2 + R + 4 + k * 2 * R;
+        var y = colour === "white" ? MID_Y + offset : MID_Y - offset;
+        var label = total > drawn && k === drawn - 1 ? String(total) : "";
+        drawChecker(group, colour, "bar", barX, y, label);
+      }
+    });
+    // Borne-off checkers as slabs in the trays, from the outer edge inwards.
+    ["white", "black"].forEach(function (colour) {
+      var total = board.off[colour];
+      var white = colour === "white";
+      for (var k = 0; k < total; k++) {
+        var y = white ? BOTTOM - 6 - (k + 1) * 16 : TOP + 6 + k * 16;
+        svg(
+          "rect",
+          {
+            class: "off " + colour,
+            x: TRAY_X + 8,
+            y: y,
+            width: TRAY_W - 16,
+            height: 13,
+            rx: 3,
+            fill: white ? COLOURS.white : COLOURS.black,
+            stroke: white ? COLOURS.whiteEdge : COLOURS.blackEdge,
+            "stroke-width": 1.5,
+          },
+          group
+        );
+      }
+      if (total) {
+        text(
+          String(total),
+          {
+            x: TRAY_X + TRAY_W / 2,
+            y: white ? BOTTOM_START - 12 : TOP_END + 30,
+            "text-anchor": "middle",
+            "font-size": 20,
+            "font-weight": "bold",
+            "font-family": "system-ui, sans-serif",
+            fill: COLOURS.label,
+          },
+          group
+        );
+      }
+    });
+  }
+
+  var PIPS = {
+    1: [[0, 0]],
+    2: [[-1, -1], [1, 1]],
+    3: [[-1, -1], [0, 0], [1, 1]],
+    4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+    5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+    6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+  };
+
+  function drawDie(group, value, x, y, colour) {
+    var size = 44;
+    var white = colour === "white";
+    svg(
+      "rect",
+      {
+        class: "die",
+        "data-value": value,
+        x: x - size / 2,
+        y: y - size / 2,
+        width: size,
+        height: size,
+        rx: 8,
+        fill: white ? COLOURS.die : COLOURS.black,
+        stroke: white ? COLOURS.whiteEdge : COLOURS.blackEdge,
+        "stroke-width": 2,
+      },
+      group
+    );
+    PIPS[value].forEach(function (pip) {
+      svg("circle", { cx: x + pip[0] * 11, cy: y + pip[1] * 11, r: 4.5, fill: white ? COLOURS.pip : COLOURS.die }, group);
+    });
+  }
+
+  // The dice of a turn, in the half of the board of the side that rolled them.
+  function drawDice(group, frame) {
+    if (!frame.dice) return;
+    var centre = frame.side === "black" ? FIELD_L + 3 * PW : FIELD_R + 3 * PW;
+    drawDie(group, frame.dice[0], centre - 28, MID_Y, frame.side);
+    drawDie(group, frame.dice[1], centre + 28, MID_Y, frame.side);
+  }
+
+  // The dave cube: on the bar, in the middle while both may offer, else at the owner's side
+  // (White bottom, Black top); an offered cube stands in the offering side's half.
+  function drawCube(group, frame) {
+    var size = 40;
+    var x = FIELD_L + 6 * PW + BAR_W / 2;
+    var y = MID_Y;
+    var value = frame.stake;
+    if (frame.offered) {
+      value = frame.offered;
+      x = frame.side === "black" ? FIELD_L + 3 * PW : FIELD_R + 3 * PW;
+    } else if (frame.owner === "white") {
+      y = BOTTOM - size / 2 - 6;
+    } else if (frame.owner === "black") {
+      y = TOP + size / 2 + 6;
+    }
+    svg(
+      "rect",
+      {
+        class: "cube",
+        "data-stake": value,
+        x: x - size / 2,
+        y: y - size / 2,
+        width: size,
+        height: size,
+        rx: 6,
+        fill: COLOURS.cube,
+        stroke: frame.offered ? COLOURS.moved : COLOURS.woodDark,
+        "stroke-width": frame.offered ? 4 : 2,
+      },
+      group
+    );
+    text(
+      String(value),
+      {
+        x: x,
+        y: y + 7,
+        "text-anchor": "middle",
+        "font-size": value >= 100 ? 15 : 20,
+        "font-weight": "bold",
+        "font-family": "system-ui, sans-serif",
+        fill: COLOURS.pip,
+      },
+      group
+    );
+  }
+
+  function Viewer(container, replay) {
+    this.container = container;
+    this.replay = replay;
+    this.frames = replay.frames;
+    this.index = 0;
+    this.data = container.dataset;
+    this.board = container.querySelector('[data-role="board"]');
+    this.counter = container.querySelector('[data-role="counter"]');
+    this.play = container.querySelector('[data-role="play"]');
+    this.score = container.querySelector('[data-role="score"]');
+    this.live = container.querySelector('[data-role="live"]');
+    this.select = container.querySelector('[data-role="game"]');
+    this.buttons = container.querySelectorAll("button[data-step]");
+    this.gameStarts = [];
+    var self = this;
+    this.frames.forEach(function (frame, index) {
+      if (frame.step === 0) self.gameStarts.push(index);
+    });
+    this.board.setAttribute("viewBox", "0 0 " + WIDTH + " " + HEIGHT);
+    this.board.setAttribute("width", "100%");
+    this.board.setAttribute("role", "img");
+    this.fillGameSelector();
+    this.connect();
+    this.show(0, false);
+  }
+
+  Viewer.prototype.word = function (name, fallback) {
+    var value = this.data[name];
+    return value === undefined || value === "" ? fallback : value;
+  };
+
+  Viewer.prototype.sideName = function (side) {
+    return side === "black" ? this.word("black", "●") : this.word("white", "○");
+  };
+
+  Viewer.prototype.playerName = function (frame, side) {
+    var player = side === "white" ? frame.white_player : 3 - frame.white_player;
+    return this.replay.names[player - 1];
+  };
+
+  // The translated text of a step (the English description when the page gives no template).
+  Viewer.prototype.stepText = function (frame) {
+    var parts = this.stepParts(frame);
+    return format(parts[0], parts[1]);
+  };
+
+  Viewer.prototype.stepNodes = function (frame) {
+    var parts = this.stepParts(frame);
+    return formatNodes(parts[0], parts[1]);
+  };
+
+  // The template of a step's text and its values.
+  Viewer.prototype.stepParts = function (frame) {
+    var values = {
+      game: frame.game,
+      step: frame.step,
+      side: frame.side ? this.sideName(frame.side) : "",
+      dice: frame.dice ? frame.dice.join("") : "",
+      play: frame.play || "",
+      stake: frame.offered || frame.stake,
+      white: this.playerName(frame, "white"),
+      black: this.playerName(frame, "black"),
+      value: "",
+      points: "",
+      winner: "",
+    };
+    var key = {
+      start: frame.crawford ? "textStartCrawford" : "textStart",
+      turn: frame.play ? "textTurn" : "textNoMove",
+      double: "textDouble",
+      take: "textTake",
+      drop: "textDrop",
+      resign: "textResign",
+      end: "textEnd",
+    }[frame.kind];
+    if (frame.kind === "resign") {
+      values.value = this.word("value" + this.resignValue(frame), "");
+    }
+    if (frame.kind === "end" && frame.result) {
+      var result = frame.result;
+      if (result.ending === "draw") key = "textDraw";
+      else if (result.ending === "unfinished" || !result.winner) key = "textUnfinished";
+      else {
+        values.winner = this.replay.names[result.winner_player - 1];
+        values.side = this.sideName(result.winner);
+        values.points = result.points;
+        values.value = this.word("value" + result.value, "");
+      }
+    }
+    var template = this.data[key];
+    return template ? [template, values] : ["{play}", { play: frame.description }];
+  };
+
+  // A resignation's value is only in the end frame that follows it.
+  Viewer.prototype.resignValue = function (frame) {
+    var next = this.frames[this.frames.indexOf(frame) + 1];
+    return next && next.result ? next.result.value : 1;
+  };
+
+  Viewer.prototype.scoreNodes = function (frame) {
+    var score = frame.kind === "end" ? frame.score_after : frame.score_before;
+    var names = this.replay.names;
+    var colours = [frame.white_player === 1 ? "white" : "black", frame.white_player === 1 ? "black" : "white"];
+    var values = {
+      name1: names[0],
+      name2: names[1],
+      colour1: this.sideName(colours[0]),
+      colour2: this.sideName(colours[1]),
+      score1: score[0],
+      score2: score[1],
+      length: this.replay.length || "",
+      stake: frame.stake,
+    };
+    var parts = [this.word("textScore", "{name1} ({colour1}) {score1} – {score2} {name2} ({colour2})")];
+    if (this.replay.length) parts.push(this.word("textLength", "{length}"));
+    if (frame.crawford) parts.push(this.word("textCrawford", "Crawford"));
+    parts.push(this.word("textStake", "{stake}"));
+    return formatNodes(parts.join(" · "), values);
+  };
+
+  Viewer.prototype.draw = function (frame, label) {
+    var board = this.board;
+    while (board.firstChild) board.removeChild(board.firstChild);
+    var title = svg("title", {}, board);
+    title.textContent = label;
+    board.setAttribute("aria-label", label);
+    board.setAttribute("data-game", frame.game);
+    board.setAttribute("data-step", frame.step);
+    var group = svg("g", {}, board);
+    drawBoardFrame(group, this.replay);
+    drawHighlights(group, this.replay, frame);
+    drawLabels(group, this.replay, frame);
+    drawCheckers(group, this.replay, frame);
+    drawDice(group, frame);
+    if (this.replay.dave) drawCube(group, frame);
+  };
+
+  Viewer.prototype.show = function (index, announce) {
+    var last = this.frames.length - 1;
+    this.index = Math.max(0, Math.min(last, index));
+    var frame = this.frames[this.index];
+    var stepText = this.stepText(frame);
+    var label = format(this.word("textLabel", "{game}.{step}: {text}"), {
+      game: frame.game,
+      step: frame.step,
+      text: stepText,
+    });
+    this.draw(frame, label);
+    this.counter.textContent = this.index + 1 + " / " + this.frames.length;
+    var labelTemplate = this.word("textLabel", "{game}.{step}: {text}");
+    var labelValues = { game: frame.game, step: frame.step, text: this.stepNodes(frame) };
+    fill(this.play, this.stepNodes(frame));
+    if (this.score) fill(this.score, this.scoreNodes(frame));
+    if (this.select) this.select.value = String(frame.game);
+    if (announce && this.live) fill(this.live, formatNodes(labelTemplate, labelValues));
+    var self = this;
+    Array.prototype.forEach.call(this.buttons, function (button) {
+      var atStart = self.index === 0;
+      var atEnd = self.index === last;
+      var step = button.dataset.step;
+      var off = ((step === "first" || step === "prev") && atStart) || ((step === "next" || step === "last") && atEnd);
+      button.setAttribute("aria-disabled", off ? "true" : "false");
+    });
+  };
+
+  Viewer.prototype.go = function (step) {
+    var targets = { first: 0, prev: this.index - 1, next: this.index + 1, last: this.frames.length - 1 };
+    if (!(step in targets)) return;
+    var target = Math.max(0, Math.min(this.frames.length - 1, targets[step]));
+    if (target !== this.index) this.show(target, true);
+  };
+
+  Viewer.prototype.fillGameSelector = function () {
+    if (!this.select) return;
+    var self = this;
+    this.gameStarts.forEach(function (start) {
+      var frame = self.frames[start];
+      var option = document.createElement("option");
+      option.value = String(frame.game);
+      option.textContent = format(self.word("textGameOption", "{game}"), { game: frame.game });
+      self.select.appendChild(option);
+    });
+  };
+
+  var KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+
+  Viewer.prototype.handleKey = function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return false;
+    var target = event.target;
+    if (target && target.closest && target.closest("input, select, textarea, [contenteditable]")) return false;
+    var step = KEYS[event.key];
+    if (!step) return false;
+    event.preventDefault();
+    this.go(step);
+    return true;
+  };
+
+  Viewer.prototype.connect = function () {
+    var self = this;
+    Array.prototype.forEach.call(this.buttons, function (button) {
+      button.addEventListener("click", function () {
+        self.go(button.dataset.step);
+      });
+    });
+    if (this.select) {
+      this.select.addEventListener("change", function () {
+        var start = self.gameStarts[Number(self.select.value) - 1];
+        if (start !== undefined) self.show(start, true);
+      });
+    }
+    this.container.addEventListener("keydown", function (event) {
+      self.handleKey(event);
+    });
+  };
+
+  var viewers = [];
+  Array.prototype.forEach.call(document.querySelectorAll(".board-viewer[data-frames]"), function (container) {
+    var source = document.getElementById(container.dataset.frames);
+    if (!source) return;
+    var replay = JSON.parse(source.textContent);
+    if (!replay.frames || !replay.frames.length) return;
+    viewers.push(new Viewer(container, replay));
+  });
+
+  // With a single viewer on the page, the arrow keys work while nothing else has the focus.
+  if (viewers.length === 1) {
+    document.addEventListener("keydown", function (event) {
+      var active = document.activeElement;
+      if (active && active !== document.body && active !== document.documentElement) return;
+      viewers[0].handleKey(event);
+    });
+  }
+})();
