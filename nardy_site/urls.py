@@ -3,10 +3,10 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from nardy_site.health.views import healthz
-from tournaments.views import home
 
 urlpatterns = [
-    path("", home, name="home"),
+    path("", include("tournaments.web.urls")),
+    path("accounts/", include("nardy_site.accounts.urls")),
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

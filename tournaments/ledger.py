@@ -289,3 +289,22 @@ def _refresh_cache(rating_list: RatingList, players: set[int] | None) -> None:
         ),
         batch_size=BATCH,
     )
+
+
+def ratings_pending(matches: Iterable[Match]) -> int:
+    """How many of these matches the ledger does not show with their current result yet: the
+    rating work the workers still have to do. A drawn FIBS match is never rated. Give the
+    matches with ``home``, ``away`` and ``tournament`` loaded; the ledger is read in one query."""
+    expected = {}
+    for match in matches:
+        rated = _rated_match(match)
+        if rated is None or (rated.drawn and match.tournament.rating_system == "fibs"):
+            continue
+        expected[match.pk] = sorted(_scores(rated))
+    found: dict[int, list[tuple[int, float]]] = {pk: [] for pk in expected}
+    rows = RatingChange.objects.filter(match_id__in=expected).values_list(
+        "match_id", "player_id", "score"
+    )
+    for match_id, player_id, score in rows:
+        found[match_id].append((player_id, score))
+    return sum(sorted(found[pk]) != scores for pk, scores in expected.items())

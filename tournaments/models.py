@@ -6,6 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import Variant as GameVariant
+from tournaments.formats import elimination
 from tournaments.scoring import MatchRules
 
 
@@ -213,6 +214,18 @@ class Tournament(models.Model):
             crawford=self.crawford,
         )
 
+    def bracket_plan(self, entrants: int) -> list[elimination.BracketMatch]:
+        """The pure bracket of this elimination tournament for ``entrants``, as set."""
+        if self.format == self.Format.SINGLE_ELIMINATION:
+            return elimination.single(entrants, third_place=self.third_place)
+        if self.format == self.Format.DOUBLE_ELIMINATION:
+            return elimination.double(entrants, grand_final=self.grand_final)
+        return elimination.consolation(
+            entrants,
+            kind=self.consolation_kind,
+            last_chance=self.last_chance,
+        )
+
     def game_variant(self) -> GameVariant:
         """The rules engine's variant with this tournament's switches."""
         return self.match_rules().to_variant()
@@ -371,9 +384,9 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        home = self.home or _("to be decided")
-        away = self.away or (_("bye") if self.round_id else _("to be decided"))
-        return f"{home} – {away}"
+        missing = _("bye") if self.round_id else _("to be decided")
+        home = self.home.player if self.home else _("to be decided")
+        return f"{home} – {self.away.player if self.away else missing}"
 
     @property
     def is_bye(self) -> bool:

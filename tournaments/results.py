@@ -31,6 +31,7 @@ from games.services import (
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
 from tournaments.models import Entry, Match, Tournament
 from tournaments.permissions import is_organizer
+from tournaments.reasons import reason_in_language
 from tournaments.scoring import PlayedGame, match_score, score_from_typed
 
 User = AbstractBaseUser | AnonymousUser
@@ -61,8 +62,10 @@ def match_result_record(
     score: tuple[Decimal | int, Decimal | int] | None = None,
     games: Sequence[RecordedGame] | None = None,
     mat: str | None = None,
+    outcomes: Sequence[PlayedGame] | None = None,
 ) -> Match:
-    """Record a match's result: a plain ``score`` (home, away), the ``games`` or a .mat text.
+    """Record a match's result: a plain ``score`` (home, away), the ``games``, a .mat text, or
+    the games' ``outcomes`` without their moves (entered game by game).
 
     A player of the match reports it (the opponent then confirms or disputes); an organizer's
     result is final at once.
@@ -77,7 +80,9 @@ def match_result_record(
         _require_playable(match)
         if match.status != Match.Status.SCHEDULED:
             raise Conflict(_("A result of this match was already reported."))
-        result, validated = _result(tournament, score=score, games=games, mat=mat)
+        result, validated = _result(
+            tournament, score=score, games=games, mat=mat, outcomes=outcomes
+        )
         _store(match, result, validated)
         match.status = Match.Status.FINAL if organizer else Match.Status.REPORTED
         match.reported_by = by if by.is_authenticated else None  # type: ignore[assignment]
@@ -129,6 +134,7 @@ def match_result_resolve(
     score: tuple[Decimal | int, Decimal | int] | None = None,
     games: Sequence[RecordedGame] | None = None,
     mat: str | None = None,
+    outcomes: Sequence[PlayedGame] | None = None,
 ) -> Match:
     """An organizer settles a disputed (or reported) result: as reported, or with a new one."""
     with transaction.atomic():
@@ -137,8 +143,10 @@ def match_result_resolve(
             raise NotAllowed(_("Only an organizer may resolve a result."))
         if match.status not in (Match.Status.DISPUTED, Match.Status.REPORTED):
             raise Conflict(_("Only a reported or disputed result can be resolved."))
-        if score is not None or games is not None or mat is not None:
-            result, validated = _result(match.tournament, score=score, games=games, mat=mat)
+        if any(given is not None for given in (score, games, mat, outcomes)):
+            result, validated = _result(
+                match.tournament, score=score, games=games, mat=mat, outcomes=outcomes
+            )
             _store(match, result, validated)
         _finalize(match, by)
         _advance(match)
@@ -152,6 +160,7 @@ def match_result_correct(
     score: tuple[Decimal | int, Decimal | int] | None = None,
     games: Sequence[RecordedGame] | None = None,
     mat: str | None = None,
+    outcomes: Sequence[PlayedGame] | None = None,
 ) -> Correction:
     """An organizer replaces a decided result. Later bracket matches that took this match's
     winner or loser get the new one; those already played are reset (and listed) to be
@@ -164,7 +173,9 @@ def match_result_correct(
             raise Conflict(_("Only a confirmed or final result can be corrected."))
         if match.tournament.status == Tournament.Status.FINISHED:
             raise Conflict(_("The tournament is finished: its results can no longer change."))
-        result, validated = _result(match.tournament, score=score, games=games, mat=mat)
+        result, validated = _result(
+            match.tournament, score=score, games=games, mat=mat, outcomes=outcomes
+        )
         _store(match, result, validated)
         _finalize(match, by)
         return Correction(match, _advance(match))
@@ -232,12 +243,19 @@ def _result(
     score: tuple[Decimal | int, Decimal | int] | None,
     games: Sequence[RecordedGame] | None,
     mat: str | None,
+    outcomes: Sequence[PlayedGame] | None = None,
 ) -> tuple[Result, list[ValidatedGame]]:
-    given = [value is not None for value in (score, games, mat)]
+    given = [value is not None for value in (score, games, mat, outcomes)]
     if sum(given) != 1:
         raise InvalidInput(_("Give the result as a score, as the games, or as a .mat file."))
     if score is not None:
         return _typed_result(tournament, score), []
+    if outcomes is not None:
+        unrecorded = [
+            ValidatedGame(number, game.white, (), game.outcome, game.winner)
+            for number, game in enumerate(outcomes, start=1)
+        ]
+        return _result_of_games(tournament, unrecorded), unrecorded
     variant = tournament.game_variant()
     length = tournament.match_length
     try:
@@ -251,6 +269,7 @@ def _result(
                 variant=variant, games=games, length=length, crawford=tournament.crawford
             )
     except IllegalRecordError as error:
+        reason = reason_in_language(error.reason)
         raise IllegalGameRecord(
             _("Game %(game)s, move %(move)s, player %(side)s %(play)s: %(reason)s")
             % {
@@ -258,16 +277,18 @@ def _result(
                 "move": error.move,
                 "side": error.side,
                 "play": repr(error.play) if error.play else "",
-                "reason": error.reason,
+                "reason": reason,
             },
             game=error.game,
             move=error.move,
             player=error.side,
             play=error.play,
-            reason=error.reason,
+            reason=reason,
         ) from None
     except RulesError as error:
-        message = _("The match file cannot be read: %(reason)s") % {"reason": error}
+        message = _("The match file cannot be read: %(reason)s") % {
+            "reason": reason_in_language(str(error))
+        }
         raise InvalidInput(message) from None
     return _result_of_games(tournament, validated), validated
 
@@ -276,7 +297,8 @@ def _typed_result(tournament: Tournament, score: tuple[Decimal | int, Decimal | 
     try:
         checked = score_from_typed(tournament.match_rules(), *score)
     except (ArithmeticError, TypeError, ValueError) as error:
-        raise InvalidInput(_("This score cannot be: %(reason)s") % {"reason": error}) from None
+        reason = reason_in_language(str(error))
+        raise InvalidInput(_("This score cannot be: %(reason)s") % {"reason": reason}) from None
     return Result(_decimal(checked.score1), _decimal(checked.score2), checked.winner)
 
 
@@ -287,7 +309,7 @@ def _result_of_games(tournament: Tournament, validated: Sequence[ValidatedGame])
     try:
         scored = match_score(rules, [PlayedGame(game.white, game.outcome) for game in validated])
     except ValueError as error:
-        raise InvalidInput(str(error)) from None
+        raise InvalidInput(reason_in_language(str(error))) from None
     home, away = _decimal(scored.score1), _decimal(scored.score2)
     if not scored.finished:
         if rules.length is not None:

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
+from typing import Literal
 
-from django.db.models import Count, QuerySet
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, Q, QuerySet
 
+from tournaments.formats import elimination
+from tournaments.ledger import ratings_pending
 from tournaments.models import Entry, Match, Player, Rating, RatingChange, Tournament
 from tournaments.ratings.history import INITIAL_RATING
 from tournaments.results import DECIDED
@@ -120,3 +125,132 @@ def player_rating_history(*, player: Player, system: str, variant: str) -> Query
         .select_related("match__home__player", "match__away__player", "match__tournament")
         .order_by("finished_at", "match_id")
     )
+
+
+def tournament_ratings_pending(*, tournament: Tournament) -> int:
+    """Decided matches of the tournament whose rating changes are not in the ledger yet."""
+    matches = Match.objects.filter(
+        tournament=tournament, status__in=DECIDED, home__isnull=False, away__isnull=False
+    ).select_related("tournament", "home", "away")
+    return ratings_pending(matches)
+
+
+def match_ratings_pending(*, match: Match) -> bool:
+    """Whether the match's decided result still waits for its rating changes."""
+    if match.status not in DECIDED or match.home_id is None or match.away_id is None:
+        return False
+    return ratings_pending([match]) > 0
+
+
+def player_rating_lists(*, player: Player) -> list[tuple[str, str]]:
+    """The (system, variant) lists the player has a rating in."""
+    return list(
+        Rating.objects.filter(player=player)
+        .order_by("rating_list__variant", "rating_list__system")
+        .values_list("rating_list__system", "rating_list__variant")
+    )
+
+
+def player_matches(*, player: Player) -> QuerySet[Match]:
+    """The player's matches with both sides known, newest first, with what their rows show."""
+    return (
+        Match.objects.filter(Q(home__player=player) | Q(away__player=player))
+        .exclude(home__isnull=True)
+        .select_related("tournament", "round", "home__player", "away__player", "winner")
+        .order_by("-tournament__created_at", "-pk")
+    )
+
+
+def correction_reaches(*, match: Match) -> list[Match]:
+    """The later bracket matches with a result that a correction of ``match`` may reset: those
+    it feeds a winner or loser to, and those they feed in turn (one query)."""
+    if not match.slot:
+        return []
+    fed_by: dict[str, list[Match]] = {}
+    later = (
+        Match.objects.filter(tournament_id=match.tournament_id)
+        .exclude(slot="")
+        .select_related("home__player", "away__player")
+    )
+    for candidate in later:
+        for source in (candidate.home_source or {}, candidate.away_source or {}):
+            feeder = source.get("winner_of") or source.get("loser_of")
+            if feeder:
+                fed_by.setdefault(feeder, []).append(candidate)
+    reached: dict[int, Match] = {}
+    waiting = [match.slot]
+    while waiting:
+        for candidate in fed_by.get(waiting.pop(), []):
+            if candidate.pk not in reached:
+                reached[candidate.pk] = candidate
+                waiting.append(candidate.slot)
+    return [m for m in reached.values() if m.status != Match.Status.SCHEDULED]
+
+
+@dataclass(frozen=True)
+class MyMatch:
+    """A match seen from the side of one of the user's players."""
+
+    match: Match
+    mine: Entry
+    opponent: Entry | None
+    my_score: Decimal | None
+    their_score: Decimal | None
+
+
+def user_matches(*, user: AbstractBaseUser | AnonymousUser) -> dict[str, list[MyMatch]]:
+    """The matches of the user's players, grouped: ``to_play``, ``to_answer`` (the opponent
+    reported), ``waiting`` (for the opponent or an organizer) and ``decided``; one query."""
+    matches = (
+        Match.objects.filter(Q(home__player__user=user) | Q(away__player__user=user))
+        .select_related("tournament", "round", "home__player", "away__player")
+        .order_by(
+            "-tournament__created_at", "tournament__pk", "round__number", "bracket_round", "pk"
+        )
+    )
+    groups: dict[str, list[MyMatch]] = {
+        "to_play": [],
+        "to_answer": [],
+        "waiting": [],
+        "decided": [],
+    }
+    for match in matches:
+        mine_home = match.home is not None and match.home.player.user_id == user.pk
+        row = MyMatch(
+            match=match,
+            mine=match.home if mine_home else match.away,  # type: ignore[arg-type]
+            opponent=match.away if mine_home else match.home,
+            my_score=match.score_home if mine_home else match.score_away,
+            their_score=match.score_away if mine_home else match.score_home,
+        )
+        if match.status in DECIDED:
+            groups["decided"].append(row)
+        elif match.status == Match.Status.SCHEDULED:
+            groups["to_play"].append(row)
+        elif match.status == Match.Status.REPORTED and match.reported_by_id != user.pk:
+            groups["to_answer"].append(row)
+        else:  # reported by the user, or disputed: the opponent or an organizer acts next
+            groups["waiting"].append(row)
+    return groups
+
+
+def bracket_places(*, tournament: Tournament) -> list[tuple[int, Entry]]:
+    """The final places of an elimination tournament once its bracket is played out (shared
+    places as the format has them), best first; empty while a needed match is undecided."""
+    entries = {
+        entry.seed: entry
+        for entry in tournament.entries.filter(seed__isnull=False).select_related("player")
+    }
+    if tournament.status == Tournament.Status.DRAFT or len(entries) < 2:
+        return []
+    decided = Match.objects.filter(
+        tournament=tournament, status__in=DECIDED, winner__isnull=False
+    ).exclude(slot="")
+    winners: dict[str, Literal["home", "away"]] = {
+        match.slot: "home" if match.winner_id == match.home_id else "away" for match in decided
+    }
+    try:
+        places = elimination.places(tournament.bracket_plan(len(entries)), winners)
+    except ValueError:  # not played out yet
+        return []
+    return sorted(((place, entries[seed]) for seed, place in places.items()), key=lambda p: p[0])

@@ -7,11 +7,15 @@ nothing. Pairings and brackets come from the pure ``tournaments.formats``.
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -40,6 +44,9 @@ ROUND_FORMATS = (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN, Format.SWISS)
 
 __all__ = [
     "Correction",
+    "NewEntry",
+    "entries_import_csv",
+    "entries_register",
     "entry_register",
     "entry_withdraw",
     "match_result_confirm",
@@ -52,6 +59,7 @@ __all__ = [
     "tournament_finish",
     "tournament_open_registration",
     "tournament_start",
+    "tournament_update",
 ]
 
 
@@ -63,13 +71,7 @@ def tournament_create(*, organizer: User, name: str, variant: str, **settings: A
     name = name.strip()
     tournament = Tournament(name=name, variant=variant, organizer=organizer, **settings)
     tournament.slug = tournament.slug or _free_slug(name)
-    _validate_rules(tournament)
-    try:
-        with transaction.atomic():
-            tournament.save()
-    except IntegrityError:
-        raise InvalidInput(_("The tournament's settings do not fit together.")) from None
-    return tournament
+    return _saved_checked(tournament)
 
 
 @transaction.atomic
@@ -187,6 +189,17 @@ def _require_status(tournament: Tournament, *allowed: str) -> None:
             _("The tournament is %(status)s: this cannot be done now.")
             % {"status": tournament.get_status_display()}
         )
+
+
+def _saved_checked(tournament: Tournament) -> Tournament:
+    """Save the tournament once its settings pass the checks a form would make."""
+    _validate_rules(tournament)
+    try:
+        with transaction.atomic():
+            tournament.save()
+    except IntegrityError:
+        raise InvalidInput(_("The tournament's settings do not fit together.")) from None
+    return tournament
 
 
 def _free_slug(name: str) -> str:
@@ -321,17 +334,8 @@ def _pair_swiss(tournament: Tournament) -> Round:
 
 
 def _create_bracket(tournament: Tournament, entries: list[Entry]) -> None:
-    n = len(entries)
-    if tournament.format == Format.SINGLE_ELIMINATION:
-        bracket = elimination.single(n, third_place=tournament.third_place)
-    elif tournament.format == Format.DOUBLE_ELIMINATION:
-        bracket = elimination.double(n, grand_final=tournament.grand_final)
-    else:
-        bracket = elimination.consolation(
-            n, kind=tournament.consolation_kind, last_chance=tournament.last_chance
-        )
     matches = []
-    for planned in bracket:
+    for planned in tournament.bracket_plan(len(entries)):
         match = Match(
             tournament=tournament,
             bracket=planned.bracket,
@@ -358,3 +362,294 @@ def _source(side: object) -> dict[str, Any]:
     if isinstance(side, elimination.LoserOf):
         return {"loser_of": str(side.match_id)}
     raise TypeError(side)
+
+
+# --- Editing the rules, and entering players by name (the organizer's pages) -------------------
+
+#: While a tournament is in one of these its rules may change; the start locks them.
+EDITABLE_STATUSES = (Status.DRAFT, Status.REGISTRATION)
+#: What ``tournament_update`` may change: not the slug (links are out), the status or organizers.
+EDITABLE_SETTINGS = frozenset(
+    {
+        "name", "variant", "format", "rating_system", "match_length", "match_games", "koks",
+        "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
+        "dave_progression", "max_stake", "crawford", "swiss_rounds", "third_place",
+        "grand_final", "consolation_kind", "last_chance", "tiebreaks", "points_win",
+        "points_draw", "points_loss", "points_bye",
+    }
+)  # fmt: skip
+#: A players file larger than this is refused before it is read.
+ENTRIES_CSV_MAX_BYTES = 1_000_000
+ENTRIES_CSV_COLUMNS = ("name", "club", "country", "seed", "username")
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, by: User, **settings: Any) -> Tournament:
+    """Change a tournament's name and rules before it starts, checked as at creation; once the
+    matches are made from the rules, the rules are locked."""
+    unknown = set(settings) - EDITABLE_SETTINGS
+    if unknown:
+        raise TypeError(f"not an editable setting: {', '.join(sorted(unknown))}")
+    tournament = _locked(tournament)
+    _require_organizer(tournament, by)
+    if tournament.status not in EDITABLE_STATUSES:
+        raise Conflict(_("The tournament has started: its rules are locked."))
+    for name, value in settings.items():
+        setattr(tournament, name, value)
+    tournament.name = tournament.name.strip()
+    return _saved_checked(tournament)
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """A player to enter, by name, as an organizer types or uploads it; ``line`` is the line of
+    the file it came from, named in messages."""
+
+    name: str
+    club: str = ""
+    country: str = ""
+    seed: int | None = None
+    username: str = ""
+    line: int | None = None
+
+
+@transaction.atomic
+def entries_register(
+    *, tournament: Tournament, by: User, entries: Sequence[NewEntry]
+) -> list[Entry]:
+    """Enter players by name, all or none.
+
+    A name no player has yet makes a new player, linked to the site account ``username`` names
+    (so they can report their own results). A known name enters that player; the club, country
+    and account given, when given, must be the stored ones: an import never changes a player
+    behind the organizer's back.
+    """
+    tournament = _locked(tournament)
+    _require_organizer(tournament, by)
+    entries = [_normalized(entry) for entry in entries]
+    names = [entry.name for entry in entries]
+    known = {
+        player.display_name: player
+        for player in Player.objects.filter(display_name__in=names).select_related("user")
+    }
+    accounts = _accounts([entry.username for entry in entries if entry.username])
+    entered = set(
+        tournament.entries.filter(player__display_name__in=names).values_list(
+            "player__display_name", flat=True
+        )
+    )
+    seeds_taken = dict(
+        tournament.entries.filter(seed__isnull=False).values_list("seed", "player__display_name")
+    )
+    first_line_of_name: dict[str, NewEntry] = {}
+    first_line_of_seed: dict[int, NewEntry] = {}
+    for entry in entries:
+        if not entry.name:
+            raise _entry_error(entry, _("The name is empty."))
+        earlier = first_line_of_name.setdefault(entry.name, entry)
+        if earlier is not entry:
+            raise _entry_error(
+                entry, _("%(name)s is listed twice.") % {"name": entry.name}, earlier
+            )
+        if entry.name in entered:
+            raise _entry_error(entry, _("%(name)s is already entered.") % {"name": entry.name})
+        if entry.username and entry.username not in accounts:
+            raise _entry_error(
+                entry,
+                _("No site account is called “%(username)s”.") % {"username": entry.username},
+            )
+        if entry.seed is not None:
+            if entry.seed < 1:
+                raise _entry_error(entry, _("A seed is a whole number from 1 up."))
+            if entry.seed in seeds_taken:
+                raise _entry_error(
+                    entry,
+                    _("Seed %(seed)s is already %(name)s's.")
+                    % {"seed": entry.seed, "name": seeds_taken[entry.seed]},
+                )
+            earlier = first_line_of_seed.setdefault(entry.seed, entry)
+            if earlier is not entry:
+                raise _entry_error(
+                    entry, _("Seed %(seed)s is given twice.") % {"seed": entry.seed}, earlier
+                )
+        if entry.name in known:
+            _require_same_player(entry, known[entry.name])
+        else:
+            known[entry.name] = _player_new(entry, accounts)
+    try:
+        with transaction.atomic():
+            made = []
+            for entry in entries:
+                player = known[entry.name]
+                if player.pk is None:
+                    player.save()
+                made.append(
+                    entry_register(tournament=tournament, player=player, by=by, seed=entry.seed)
+                )
+    except IntegrityError:
+        raise Conflict(
+            _("Someone added a player of one of these names just now: try again.")
+        ) from None
+    return made
+
+
+def entries_import_csv(*, tournament: Tournament, by: User, data: bytes) -> list[Entry]:
+    """Enter the players of a CSV file, all or none (see ``entries_from_csv`` for the format)."""
+    _require_organizer(tournament, by)
+    return entries_register(tournament=tournament, by=by, entries=entries_from_csv(data))
+
+
+def entries_from_csv(data: bytes) -> list[NewEntry]:
+    """The players of a CSV file: UTF-8 (a byte-order mark is fine), a header row naming the
+    columns (``name`` required; ``club``, ``country``, ``seed``, ``username`` optional, in any
+    order), cells separated by ``,`` or ``;`` (the header tells which). Empty rows are skipped.
+    A problem is reported with its line number."""
+    if len(data) > ENTRIES_CSV_MAX_BYTES:
+        raise InvalidInput(
+            _("The file is larger than %(size)s bytes.") % {"size": ENTRIES_CSV_MAX_BYTES}
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InvalidInput(_("The file is not UTF-8 text: save it as “CSV UTF-8”.")) from None
+    header_line = text.split("\n", 1)[0]
+    delimiter = ";" if header_line.count(";") > header_line.count(",") else ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        header = [cell.strip().lower() for cell in next(reader, [])]
+        columns = _csv_columns(header)
+        entries = []
+        for row in reader:
+            if not any(cell.strip() for cell in row):
+                continue
+            entries.append(_csv_entry(row, columns, reader.line_num))
+    except csv.Error as error:
+        raise InvalidInput(
+            _("Line %(line)s: %(problem)s") % {"line": reader.line_num, "problem": error}
+        ) from None
+    if not entries:
+        raise InvalidInput(_("The file has no players under its header row."))
+    return entries
+
+
+def _csv_columns(header: list[str]) -> dict[str, int]:
+    if not any(header):
+        raise InvalidInput(
+            _("Line 1: the first row names the columns: %(columns)s.")
+            % {"columns": ", ".join(ENTRIES_CSV_COLUMNS)}
+        )
+    columns: dict[str, int] = {}
+    for index, column in enumerate(header):
+        if column not in ENTRIES_CSV_COLUMNS:
+            raise InvalidInput(
+                _("Line 1: unknown column “%(column)s”; the columns are %(columns)s.")
+                % {"column": column, "columns": ", ".join(ENTRIES_CSV_COLUMNS)}
+            )
+        if column in columns:
+            raise InvalidInput(
+                _("Line 1: the column “%(column)s” is named twice.") % {"column": column}
+            )
+        columns[column] = index
+    if "name" not in columns:
+        raise InvalidInput(_("Line 1: the file needs a “name” column."))
+    return columns
+
+
+def _csv_entry(row: list[str], columns: dict[str, int], line: int) -> NewEntry:
+    if len(row) > len(columns) and any(cell.strip() for cell in row[len(columns) :]):
+        raise InvalidInput(_("Line %(line)s: there are more cells than columns.") % {"line": line})
+
+    def cell(column: str) -> str:
+        index = columns.get(column)
+        return row[index].strip() if index is not None and index < len(row) else ""
+
+    seed_text = cell("seed")
+    seed = None
+    if seed_text:
+        if not seed_text.isdecimal() or int(seed_text) < 1:
+            raise InvalidInput(
+                _("Line %(line)s: the seed “%(seed)s” is not a whole number from 1 up.")
+                % {"line": line, "seed": seed_text}
+            )
+        seed = int(seed_text)
+    return NewEntry(
+        name=cell("name"),
+        club=cell("club"),
+        country=cell("country"),
+        seed=seed,
+        username=cell("username"),
+        line=line,
+    )
+
+
+def _normalized(entry: NewEntry) -> NewEntry:
+    return replace(
+        entry,
+        name=" ".join(entry.name.split()),
+        club=entry.club.strip(),
+        country=entry.country.strip().upper(),
+        username=entry.username.strip(),
+    )
+
+
+def _accounts(usernames: list[str]) -> dict[str, AbstractBaseUser]:
+    """The site accounts of these usernames, by username."""
+    account_model = get_user_model()
+    field = account_model.USERNAME_FIELD
+    return {
+        account.get_username(): account
+        for account in account_model._default_manager.filter(**{f"{field}__in": usernames})
+    }
+
+
+def _entry_error(entry: NewEntry, problem: str, earlier: NewEntry | None = None) -> InvalidInput:
+    """The problem, naming the file's line (and the earlier line it clashes with) when known."""
+    if entry.line is None:
+        return InvalidInput(problem)
+    if earlier is not None and earlier.line is not None:
+        return InvalidInput(
+            _("Line %(line)s: %(problem)s It was first given on line %(earlier)s.")
+            % {"line": entry.line, "problem": problem, "earlier": earlier.line}
+        )
+    return InvalidInput(_("Line %(line)s: %(problem)s") % {"line": entry.line, "problem": problem})
+
+
+def _require_same_player(entry: NewEntry, player: Player) -> None:
+    account = player.user.get_username() if player.user else ""
+    if (
+        (entry.club and entry.club != player.club)
+        or (entry.country and entry.country != player.country)
+        or (entry.username and entry.username != account)
+    ):
+        raise _entry_error(
+            entry,
+            _(
+                "%(name)s is already a player (club “%(club)s”, country “%(country)s”, account "
+                "“%(account)s”): leave those empty, or give them as they are."
+            )
+            % {
+                "name": player.display_name,
+                "club": player.club,
+                "country": player.country,
+                "account": account,
+            },
+        )
+
+
+def _player_new(entry: NewEntry, accounts: dict[str, AbstractBaseUser]) -> Player:
+    """A new player for the entry, checked as a form would, not saved yet."""
+    player = Player(
+        display_name=entry.name,
+        club=entry.club,
+        country=entry.country,
+        user=accounts.get(entry.username),
+    )
+    try:
+        player.full_clean()
+    except ValidationError as error:
+        problem = "; ".join(
+            f"{Player._meta.get_field(name).verbose_name}: {' '.join(messages)}"
+            for name, messages in error.message_dict.items()
+        )
+        raise _entry_error(entry, problem) from None
+    return player

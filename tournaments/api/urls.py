@@ -36,8 +36,16 @@ urlpatterns = [
     path("tournaments/<slug:slug>/rounds/", views.RoundList.as_view(), name="api-rounds"),
     path("tournaments/<slug:slug>/matches/", views.MatchList.as_view(), name="api-matches"),
     path("tournaments/<slug:slug>/standings/", views.Standings.as_view(), name="api-standings"),
-    path("tournaments/<slug:slug>/games.mat", views.TournamentRecordsExport.as_view()),
-    path("tournaments/<slug:slug>/standings.csv", views.StandingsCsv.as_view()),
+    path(
+        "tournaments/<slug:slug>/games.mat",
+        views.TournamentRecordsExport.as_view(),
+        name="api-games-mat",
+    ),
+    path(
+        "tournaments/<slug:slug>/standings.csv",
+        views.StandingsCsv.as_view(),
+        name="api-standings-csv",
+    ),
     path("matches/<int:pk>/record.mat", views.MatchRecordExport.as_view(), name="api-match-mat"),
     path("matches/<int:pk>/", views.MatchDetail.as_view(), name="api-match"),
     path("matches/<int:pk>/games/", views.GameList.as_view(), name="api-games"),

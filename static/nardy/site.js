@@ -1,0 +1,122 @@
+// Small enhancements on top of plain forms and links: every page works without them.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  function each(root, selector, callback) {
+    Array.prototype.forEach.call(root.querySelectorAll(selector), callback);
+  }
+
+  // The language switcher submits on change.
+  function autosubmit(root) {
+    each(root, "select[data-autosubmit]", function (select) {
+      select.addEventListener("change", function () { select.form.submit(); });
+    });
+  }
+
+  // Forms that change something important ask first; the question is in the page's language.
+  function confirmations(root) {
+    each(root, "form[data-confirm]", function (form) {
+      form.addEventListener("submit", function (event) {
+        if (!window.confirm(form.dataset.confirm)) { event.preventDefault(); }
+      });
+    });
+  }
+
+  // The result form shows only the part for the chosen way of giving the result.
+  function resultModes(root) {
+    each(root, "form.result-form", function (form) {
+      function show() {
+        var checked = form.querySelector("input[name=mode]:checked");
+        each(form, "fieldset[data-mode]", function (part) {
+          part.hidden = !checked || part.dataset.mode !== checked.value;
+        });
+      }
+      each(form, "input[name=mode]", function (input) { input.addEventListener("change", show); });
+      show();
+    });
+  }
+
+  // Uploads show their progress, then say that the server is replaying the games. A refusal
+  // (the form again, with the error) replaces the page's main part; success follows the redirect.
+  function uploadProgress(root) {
+    each(root, "form[data-upload-progress]", function (form) {
+      var box = document.getElementById(form.dataset.uploadProgress);
+      if (!box || !window.FormData || !window.DOMParser) { return; }
+      var bar = box.querySelector("progress");
+      var text = box.querySelector("[data-role=progress-text]");
+      form.addEventListener("submit", function (event) {
+        if (event.defaultPrevented) { return; }
+        event.preventDefault();
+        var request = new XMLHttpRequest();
+        request.open("POST", form.action || window.location.href);
+        request.setRequestHeader("X-Requested-With", "XMLHttpRequest");
+        box.hidden = false;
+        text.textContent = box.dataset.uploading;
+        request.upload.addEventListener("progress", function (e) {
+          if (e.lengthComputable) { bar.value = e.loaded / e.total; }
+        });
+        request.upload.addEventListener("load", function () {
+          bar.removeAttribute("value");
+          text.textContent = box.dataset.checking;
+        });
+        request.addEventListener("load", function () {
+          if (request.status < 400) {
+            window.location.assign(request.responseURL || window.location.href);
+            return;
+          }
+          var answer = new DOMParser().parseFromString(request.responseText, "text/html");
+          var main = answer.querySelector("main");
+          if (!main) { text.textContent = box.dataset.failed; return; }
+          document.querySelector("main").replaceWith(main);
+          document.title = answer.title;
+          enhance(main);
+          window.scrollTo(0, 0);
+        });
+        request.addEventListener("error", function () { text.textContent = box.dataset.failed; });
+        request.send(new FormData(form, event.submitter));
+      });
+    });
+  }
+
+  // Work that goes on in the background (rating replays) is polled until it is done.
+  function polling(root) {
+    each(root, "[data-poll-url]", function (box) {
+      var text = box.querySelector("[data-role=progress-text]");
+      var bar = box.querySelector("progress");
+      function poll() {
+        fetch(box.dataset.pollUrl, { headers: { Accept: "application/json" } })
+          .then(function (response) { return response.json(); })
+          .then(function (status) {
+            if (status.done) {
+              box.classList.add("done");
+              text.textContent = box.dataset.done;
+              if (bar) { bar.max = 1; bar.value = 1; }
+            } else {
+              text.textContent = box.dataset.pending.replace("%(count)s", status.pending);
+              window.setTimeout(poll, 1000);
+            }
+          })
+          .catch(function () { window.setTimeout(poll, 3000); });
+      }
+      poll();
+    });
+  }
+
+  function printButtons(root) {
+    each(root, "[data-print]", function (button) {
+      button.addEventListener("click", function () { window.print(); });
+    });
+  }
+
+  function enhance(root) {
+    autosubmit(root);
+    confirmations(root);
+    resultModes(root);
+    uploadProgress(root);
+    polling(root);
+    printButtons(root);
+  }
+
+  enhance(document);
+})();

@@ -1,0 +1,121 @@
+"""Browser tests: Playwright drives Debian's Chromium, headless and off the network, against a
+live server of the site on the test database.
+
+Every request the pages make to anything but the live server is blocked and fails the test: all
+assets are served locally. A JavaScript error on a page fails the test too. Screenshots of the
+pages go to ``build/screenshots/`` (``SCREENSHOTS_DIR`` overrides it).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run in a
+# thread with a running loop unless told that this is fine (it is: the loop is idle meanwhile).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+SCREENSHOTS = Path(os.environ.get("SCREENSHOTS_DIR", PROJECT_ROOT / "build" / "screenshots"))
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+#: Chromium with nothing of its own to fetch: no updates, sync, safe-browsing or metrics, and no
+#: host name resolves except the live server's.
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # CI runs as root in a container, where the sandbox cannot start
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-default-apps",
+    "--disable-domain-reliability",
+    "--disable-sync",
+    "--disable-client-side-phishing-detection",
+    "--metrics-recording-only",
+    "--no-first-run",
+    "--no-pings",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not CHROMIUM.exists():
+        message = f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def new_page(browser, live_server):
+    """``new_page(language="en", width=1280)``: a fresh browser context (its own cookies) on the
+    live server; outside requests and page errors are collected and fail the test at its end."""
+    contexts = []
+    outside: list[str] = []
+    errors: list[str] = []
+
+    def open_page(language: str = "en", width: int = 1280, height: int = 900):
+        context = browser.new_context(
+            base_url=live_server.url,
+            locale=language,
+            extra_http_headers={"Accept-Language": language},
+            viewport={"width": width, "height": height},
+        )
+        contexts.append(context)
+
+        def only_the_live_server(route):
+            if route.request.url.startswith(live_server.url):
+                route.continue_()
+            else:
+                outside.append(route.request.url)
+                route.abort()
+
+        context.route("**/*", only_the_live_server)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert not outside, f"pages asked for outside resources: {outside}"
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.fixture
+def screenshot():
+    """``screenshot(page, "name")`` saves the whole page as build/screenshots/name.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def save(page, name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return save
+
+
+@pytest.fixture
+def log_in():
+    """``log_in(page, username, password)`` through the login page."""
+
+    def submit(page, username: str, password: str) -> None:
+        page.goto("/accounts/login/")
+        page.fill("#id_username", username)
+        page.fill("#id_password", password)
+        page.locator("main form button[type=submit]").click()
+        page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+    return submit

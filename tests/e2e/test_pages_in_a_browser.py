@@ -1,0 +1,232 @@
+"""The public pages in a real browser: the bracket and the board viewer render and step, an
+illegal match file is shown back with its error, and the Russian interface has no English left.
+Screenshots of the main pages are saved on the way."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+
+from tournaments import services
+from tournaments.demo import DEMO_ORGANIZER, DEMO_TOURNAMENT_SLUG, demo_data_seed
+from tournaments.models import Match, Player, Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: Words that stay Latin in the Russian interface: names of systems and file formats.
+LATIN_ALLOWED = {
+    "FIBS",
+    "Elo",
+    "CSV",
+    "mat",
+    "REST",
+    "API",
+    "GNU",
+    "Backgammon",
+    "Jellyfish",
+    "SVG",
+}
+
+#: The text of a page as a reader sees it, without what is marked translate="no" (user data).
+VISIBLE_TRANSLATABLE_TEXT = """() => {
+  const body = document.body.cloneNode(true);
+  const skipped = '[translate="no"], script, style, noscript, [hidden]';
+  body.querySelectorAll(skipped).forEach(e => e.remove());
+  const texts = [body.innerText];
+  body.querySelectorAll('[aria-label], [title], [placeholder]').forEach(e => {
+    for (const name of ['aria-label', 'title', 'placeholder']) {
+      if (e.getAttribute(name)) texts.push(e.getAttribute(name));
+    }
+  });
+  return texts.join('\\n');
+}"""
+
+
+@pytest.fixture
+def demo_club(db):
+    demo_data_seed()
+    organizer = User.objects.get(username=DEMO_ORGANIZER)
+    organizer.set_password("demo-pass-123")
+    organizer.save()
+    return organizer
+
+
+def test_the_bracket_and_the_board_viewer_render_and_step(new_page, demo_club, screenshot):
+    double = Tournament.objects.get(format=Tournament.Format.DOUBLE_ELIMINATION)
+    played = Match.objects.filter(tournament=double, games__isnull=False).distinct().first()
+    page = new_page()
+
+    page.goto(f"/t/{double.slug}/bracket/")
+    boxes = page.locator("svg .bracket-box")
+    assert boxes.count() == double.matches.count()
+    assert page.locator("section.bracket svg").count() >= 3  # winners, losers, grand final
+    screenshot(page, "bracket-double-elimination")
+
+    page.goto(f"/m/{played.pk}/")
+    counter = page.locator('[data-role="counter"]')
+    board = page.locator('[data-role="board"]')
+    assert re.fullmatch(r"1\s*/\s*\d+", counter.inner_text().strip())
+    total = int(counter.inner_text().split("/")[1])
+    assert page.locator("circle.checker.white").count() == 15
+    assert page.locator("circle.checker.black").count() == 15
+    assert page.locator('[data-step="prev"]').get_attribute("aria-disabled") == "true"
+    screenshot(page, "match-board-start")
+
+    page.locator('[data-step="next"]').click()
+    assert counter.inner_text().split("/")[0].strip() == "2"
+    first_play = page.locator('[data-role="play"]').inner_text()
+    assert first_play.strip()
+    assert page.locator(".die").count() == 2
+    board.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert counter.inner_text().split("/")[0].strip() == "4"
+    page.keyboard.press("ArrowLeft")
+    assert counter.inner_text().split("/")[0].strip() == "3"
+    page.locator('[data-step="last"]').click()
+    assert counter.inner_text().split("/")[0].strip() == str(total)
+    screenshot(page, "match-board-end")
+    page.keyboard.press("Home")
+    assert counter.inner_text().split("/")[0].strip() == "1"
+    if page.locator('[data-role="game"] option').count() > 1:
+        page.locator('[data-role="game"]').select_option("2")
+        assert board.get_attribute("aria-label").startswith("Game 2, move 0: ")
+        assert page.locator('[data-role="live"]').inner_text().startswith("Game 2")
+
+
+def test_an_illegal_mat_upload_shows_its_error_and_saves_nothing(
+    new_page, demo_club, log_in, screenshot, tmp_path
+):
+    match = Match.objects.filter(
+        tournament__status=Tournament.Status.RUNNING,
+        status=Match.Status.SCHEDULED,
+        home__isnull=False,
+        away__isnull=False,
+    ).first()
+    file = tmp_path / "illegal.mat"
+    file.write_text(
+        " 3 point match\n\n Game 1\n"
+        f" {match.home.player.display_name} : 0{' ' * 20}{match.away.player.display_name} : 0\n"
+        "  1) 31: 24/1\n",
+        encoding="utf-8",
+    )
+    page = new_page()
+    log_in(page, DEMO_ORGANIZER, "demo-pass-123")
+
+    page.goto(f"/m/{match.pk}/report/")
+    page.locator("input[name=mode][value=mat]").check()
+    page.set_input_files("input[name=mat_file]", str(file))
+    page.locator('[data-action="submit-result"]').click()
+    error = page.locator('[data-role="error"]')
+    error.wait_for()
+
+    text = error.inner_text()
+    assert "Game" in text and "Move" in text and "Reason" in text
+    assert "24/1" in text
+    screenshot(page, "result-illegal-mat")
+    match.refresh_from_db()
+    assert match.status == Match.Status.SCHEDULED
+    assert not match.games.exists()
+
+
+RUSSIAN_PAGES = [
+    ("home", "/"),
+    ("tournament", f"/t/{DEMO_TOURNAMENT_SLUG}/"),
+    ("rounds", f"/t/{DEMO_TOURNAMENT_SLUG}/rounds/"),
+    ("standings", f"/t/{DEMO_TOURNAMENT_SLUG}/standings/"),
+    ("ratings", "/ratings/long/"),
+    ("login", "/accounts/login/"),
+    ("signup", "/accounts/signup/"),
+]
+
+
+def test_the_russian_interface_shows_no_untranslated_text(new_page, demo_club, log_in, screenshot):
+    double = Tournament.objects.get(format=Tournament.Format.DOUBLE_ELIMINATION)
+    played = Match.objects.filter(tournament=double, games__isnull=False).distinct().first()
+    player = Player.objects.filter(rating_changes__isnull=False).first()
+    pages = [
+        *RUSSIAN_PAGES,
+        ("bracket", f"/t/{double.slug}/bracket/"),
+        ("match", f"/m/{played.pk}/"),
+        ("player", f"/p/{player.pk}/"),
+    ]
+    page = new_page(language="en")
+    page.goto("/")
+    with page.expect_navigation():
+        page.select_option("#language", "ru")
+    assert page.locator("html").get_attribute("lang") == "ru"
+
+    untranslated = {}
+    for name, url in pages:
+        page.goto(url)
+        words = set(re.findall(r"[A-Za-z]{2,}", page.evaluate(VISIBLE_TRANSLATABLE_TEXT)))
+        if words - LATIN_ALLOWED:
+            untranslated[name] = sorted(words - LATIN_ALLOWED)
+        screenshot(page, f"ru-{name}")
+
+    log_in(page, DEMO_ORGANIZER, "demo-pass-123")
+    for name, url in [("create", "/tournaments/new/"), ("my-matches", "/me/matches/")]:
+        page.goto(url)
+        words = set(re.findall(r"[A-Za-z]{2,}", page.evaluate(VISIBLE_TRANSLATABLE_TEXT)))
+        if words - LATIN_ALLOWED:
+            untranslated[name] = sorted(words - LATIN_ALLOWED)
+        screenshot(page, f"ru-{name}")
+    assert untranslated == {}
+
+
+def test_the_main_pages_on_a_phone_and_on_a_wall(new_page, demo_club, screenshot):
+    swiss = Tournament.objects.get(format=Tournament.Format.SWISS)
+    phone = new_page(width=390, height=844)
+    for name, url in [("home", "/"), ("standings", f"/t/{swiss.slug}/standings/")]:
+        phone.goto(url)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"{name} scrolls sideways on a phone: {width}px"
+        screenshot(phone, f"phone-{name}")
+
+    wall = new_page(width=1920, height=1080)
+    wall.goto(f"/t/{swiss.slug}/standings/?wall=1")
+    assert wall.locator("header.site-header").is_hidden()
+    screenshot(wall, "wall-standings")
+
+
+def test_a_player_reports_a_short_nardy_match_and_the_opponent_confirms(
+    new_page, log_in, screenshot
+):
+    organizer = User.objects.create_user("olga", password="olga-pass-123")
+    tournament = services.tournament_create(
+        organizer=organizer, name="Thursday Short", variant="short", match_length=3
+    )
+    accounts = {}
+    for seed, name in enumerate(["Anna", "Boris"], start=1):
+        accounts[name] = User.objects.create_user(name.lower(), password=f"{name}-pass-123")
+        player = Player.objects.create(display_name=name, user=accounts[name])
+        services.entry_register(tournament=tournament, player=player, by=organizer, seed=seed)
+    services.tournament_start(tournament=tournament, by=organizer)
+    match = Match.objects.get(tournament=tournament, away__isnull=False)
+
+    anna = new_page()
+    log_in(anna, "anna", "Anna-pass-123")
+    anna.goto("/me/matches/")
+    screenshot(anna, "my-matches")
+    anna.locator(f'a[href="/m/{match.pk}/"]').first.click()
+    anna.locator('[data-action="report"]').click()
+    anna.locator("input[name=mode][value=score]").check()
+    anna.fill("input[name=score_home]", "3")
+    anna.fill("input[name=score_away]", "1")
+    screenshot(anna, "result-form")
+    anna.locator('[data-action="submit-result"]').click()
+    anna.wait_for_url(f"**/m/{match.pk}/")
+    assert anna.locator('[data-role="match-status"]').inner_text().strip() == "Reported"
+
+    boris = new_page()
+    log_in(boris, "boris", "Boris-pass-123")
+    boris.goto(f"/m/{match.pk}/")
+    boris.locator('[data-action="confirm"]').click()
+    boris.wait_for_url(f"**/m/{match.pk}/")
+    assert boris.locator('[data-role="match-status"]').inner_text().strip() == "Confirmed"
+    screenshot(boris, "match-confirmed")
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED
+    assert (match.score_home, match.score_away) == (3, 1)

@@ -1,0 +1,199 @@
+"""The public pages: anyone can read the tournaments, their standings, brackets, matches, players
+and rating lists, in a fixed number of queries, with user data marked as not for translation."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tournaments import results
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_tournament_list_filters_by_status_and_game(client, new_site):
+    site = new_site()
+    Tournament.objects.create(name="Long Open", slug="long-open", variant="long", organizer=None)
+
+    everything = client.get("/")
+    running_short = client.get("/", {"status": "running", "variant": "short"})
+    finished = client.get("/", {"status": "finished"})
+
+    assert {t.name for t in everything.context["tournaments"]} == {"Long Open", "Club Cup"}
+    assert [t.name for t in running_short.context["tournaments"]] == [site.tournament.name]
+    assert "No tournament fits this filter." in finished.content.decode()
+
+
+def test_the_tournament_page_shows_rules_entrants_and_no_organizer_panel_to_the_public(
+    client, site
+):
+    response = client.get(reverse("tournament", args=[site.tournament.slug]))
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    rules = dict(response.context["rules"])
+    assert rules["Match"] == "to 3 points"
+    assert rules["Game"] == "Short Nardy"
+    assert rules["Koks (triple game)"] == "no"
+    for name in ("Anna", "Boris", "Carl", "Dina"):
+        assert f'translate="no">{name}</a>' in page
+    assert 'data-role="organizer-panel"' not in page
+
+
+def test_the_organizer_sees_the_steps_that_fit_the_state(client, site):
+    client.force_login(site.organizer)
+
+    page = client.get(reverse("tournament", args=[site.tournament.slug])).content.decode()
+
+    assert 'data-step="finish"' in page
+    assert 'data-step="start"' not in page  # running already
+    assert 'data-step="pair"' not in page  # a round robin is paired at the start
+
+
+def test_rounds_show_every_pairing_with_its_result(client, site):
+    match = site.match("Anna", "Boris")
+    results.match_result_record(match=match, by=site.organizer, score=(3, 1))
+
+    response = client.get(reverse("tournament-rounds", args=[site.tournament.slug]))
+
+    rounds = response.context["rounds"]
+    assert [r["title"] for r in rounds] == ["Round 1", "Round 2", "Round 3"]
+    assert sum(len(r["matches"]) for r in rounds) == 6
+    assert re.search(r"3\s*–\s*1", response.content.decode())
+
+
+def test_standings_have_the_chosen_tiebreak_columns_and_a_wall_view(client, new_site):
+    site = new_site(tiebreaks=["sonneborn-berger", "wins"])
+    results.match_result_record(match=site.match("Anna", "Boris"), by=site.organizer, score=(3, 0))
+
+    response = client.get(reverse("tournament-standings", args=[site.tournament.slug]))
+    wall = client.get(reverse("tournament-standings", args=[site.tournament.slug]), {"wall": 1})
+
+    page = response.content.decode()
+    assert 'data-tiebreak="sonneborn-berger"' in page and 'data-tiebreak="wins"' in page
+    first = response.context["standings"][0]
+    assert first.entry.player.display_name == "Anna"
+    assert '<body class="wall">' in wall.content.decode()
+    assert '<meta http-equiv="refresh" content="60">' in wall.content.decode()
+
+
+def test_a_round_robin_has_no_bracket_and_a_bracket_has_no_standings(client, new_site):
+    robin = new_site()
+    robin_bracket = client.get(reverse("tournament-bracket", args=[robin.tournament.slug]))
+    assert robin_bracket.status_code == 404
+
+
+def test_the_bracket_page_draws_every_match_of_a_double_elimination(client, new_site):
+    site = new_site(format="double-elimination", names=["A1", "B2", "C3", "D4", "E5"])
+
+    response = client.get(reverse("tournament-bracket", args=[site.tournament.slug]))
+    standings = client.get(reverse("tournament-standings", args=[site.tournament.slug]))
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert standings.status_code == 404
+    for slot in site.tournament.matches.values_list("slot", flat=True):
+        assert f'data-slot="{slot}"' in page
+    assert "<svg" in page
+
+
+def test_the_match_page_replays_recorded_games(client, site):
+    match = site.match("Anna", "Boris")
+    results.match_result_record(match=match, by=site.organizer, games=site.recorded_games())
+
+    response = client.get(reverse("match", args=[match.pk]))
+
+    page = response.content.decode()
+    frames = response.context["frames"]
+    games = response.context["games"]
+    assert len(games) >= 2
+    assert len(frames["frames"]) == sum(len(game.actions) + 2 for game in games)
+    assert 'id="board-frames"' in page
+    assert 'data-step="next"' in page
+    assert reverse("api-match-mat", args=[match.pk]) in page
+
+
+def test_the_player_page_lists_matches_and_draws_the_rating_history(
+    client, site, django_capture_on_commit_callbacks
+):
+    anna = site.match("Anna", "Boris").home.player
+    with django_capture_on_commit_callbacks(execute=True):
+        results.match_result_record(
+            match=site.match("Anna", "Boris"), by=site.organizer, score=(3, 1)
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        results.match_result_record(
+            match=site.match("Anna", "Carl"), by=site.organizer, score=(0, 3)
+        )
+
+    response = client.get(reverse("player", args=[anna.pk]))
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert len(response.context["matches"]) == 3
+    assert 'class="rating-chart' in page
+    assert len(response.context["histories"]) == 1
+
+
+def test_the_rating_list_ranks_the_players_of_a_game(
+    client, site, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        results.match_result_record(
+            match=site.match("Anna", "Boris"), by=site.organizer, score=(3, 1)
+        )
+
+    response = client.get(reverse("rating-list", args=["short"]))
+    unknown = client.get(reverse("rating-list", args=["chess"]))
+
+    rows = response.context["rows"]
+    assert [row.player.display_name for row in rows] == ["Anna", "Boris"]
+    assert rows[0].rating > 1500 > rows[1].rating
+    assert unknown.status_code == 404
+
+
+def test_the_print_view_has_standings_and_pairings(client, site):
+    response = client.get(reverse("tournament-print", args=[site.tournament.slug]))
+
+    page = response.content.decode()
+    assert 'data-role="standings"' in page
+    assert page.count('data-role="round"') == 3
+
+
+def test_list_pages_take_a_fixed_number_of_queries(client, new_site, django_assert_max_num_queries):
+    site = new_site(names=[f"P{n}" for n in range(1, 11)])
+    for match in site.tournament.matches.filter(away__isnull=False)[:10]:
+        results.match_result_record(match=match, by=site.organizer, score=(3, 0))
+
+    for name in ("tournament", "tournament-rounds", "tournament-standings", "tournament-print"):
+        with django_assert_max_num_queries(12):
+            assert client.get(reverse(name, args=[site.tournament.slug])).status_code == 200
+
+
+def test_a_played_out_bracket_shows_the_final_places(client, new_site):
+    site = new_site(format="single-elimination", third_place=True)
+    url = reverse("tournament-bracket", args=[site.tournament.slug])
+    semi_finals = list(site.tournament.matches.filter(bracket_round=1))
+    for match in semi_finals:
+        results.match_result_record(match=match, by=site.organizer, score=(3, 0))
+    while_playing = client.get(url).context["places"]
+    for match in site.tournament.matches.filter(bracket_round=2):
+        results.match_result_record(match=match, by=site.organizer, score=(0, 3))
+
+    response = client.get(url)
+
+    assert while_playing == []
+    places = [(place, entry.player.display_name) for place, entry in response.context["places"]]
+    winners = [m.home.player.display_name for m in semi_finals]
+    losers = [m.away.player.display_name for m in semi_finals]
+    final = site.tournament.matches.get(slot="M2-1")
+    third = site.tournament.matches.get(slot="3P")
+    assert places == [
+        (1, final.away.player.display_name),
+        (2, final.home.player.display_name),
+        (3, third.away.player.display_name),
+        (4, third.home.player.display_name),
+    ]
+    assert {name for _, name in places} == set(winners + losers)
+    assert 'data-role="places"' in response.content.decode()

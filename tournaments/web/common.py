@@ -1,0 +1,49 @@
+"""What every page view shares: finding what the URL names, and showing a service's refusal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from tournaments.errors import TournamentError
+from tournaments.models import Match, Tournament
+from tournaments.permissions import is_organizer
+from tournaments.services import ROUND_FORMATS
+
+
+def tournament_of(request: HttpRequest, slug: str) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("organizer"), slug=slug)
+
+
+def has_bracket(tournament: Tournament) -> bool:
+    """Elimination formats have a bracket; round robins and Swiss have rounds and standings."""
+    return tournament.format not in ROUND_FORMATS
+
+
+def tournament_header(request: HttpRequest, tournament: Tournament, tab: str) -> dict[str, Any]:
+    """What the tournament pages' header and tabs need."""
+    return {
+        "tournament": tournament,
+        "tab": tab,
+        "has_bracket": has_bracket(tournament),
+        "organizer": is_organizer(tournament, request.user),
+    }
+
+
+def match_of(request: HttpRequest, pk: int) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related(
+            "tournament", "round", "home__player", "away__player", "winner__player"
+        ),
+        pk=pk,
+    )
+
+
+def refused(
+    request: HttpRequest, template: str, context: dict[str, Any], error: TournamentError
+) -> HttpResponse:
+    """The page again with the service's message, under the error's 4xx status: nothing was
+    changed, and the form keeps what the user typed."""
+    return render(request, template, {**context, "error": error}, status=error.status)

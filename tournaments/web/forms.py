@@ -1,0 +1,356 @@
+"""The organizer's forms. They check what a form can (types, choices, required fields) and hand
+the values to a service, which checks how the rules fit together and says what is wrong."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.forms.utils import flatatt
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Entry, Player, Tournament
+from tournaments.services import NewEntry
+
+MATCH_TO_POINTS = "points"
+MATCH_OF_GAMES = "games"
+
+#: The tie-breaks by their stored names, with a short name for the organizer.
+TIEBREAK_CHOICES = [
+    ("buchholz", _("Buchholz")),
+    ("buchholz-cut-1", _("Buchholz cut 1")),
+    ("median-buchholz", _("Median Buchholz")),
+    ("sonneborn-berger", _("Sonneborn-Berger")),
+    ("direct-encounter", _("Direct encounter")),
+    ("wins", _("Matches won")),
+    ("game-points-difference", _("Game points difference")),
+    ("rating", _("Rating")),
+]
+
+
+class OrderedSelects(forms.Widget):
+    """One select per place under one name: the browser sends the values in page order, so the
+    order the organizer picks is kept (a multiple select would lose it)."""
+
+    choices: Any = ()
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> list[str]:
+        values = data.getlist(name) if hasattr(data, "getlist") else data.get(name, [])
+        if isinstance(values, str):
+            values = [values]
+        return [value for value in values if value]
+
+    def value_omitted_from_data(self, data: Any, files: Any, name: str) -> bool:
+        return False  # no value is a choice too: no tie-breaks
+
+    def id_for_label(self, id_: str) -> str:
+        return f"{id_}_0" if id_ else id_
+
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> SafeString:
+        attrs = self.build_attrs(self.attrs, attrs)
+        base_id = attrs.pop("id", "")
+        chosen = list(value or [])
+        options = [("", "—"), *self.choices]
+        places = []
+        for place in range(len(self.choices)):
+            selected = chosen[place] if place < len(chosen) else ""
+            select_attrs = {
+                **attrs,
+                "name": name,
+                "aria-label": _("Tie-break %(place)s") % {"place": place + 1},
+            }
+            if base_id:
+                select_attrs["id"] = f"{base_id}_{place}"
+            option_tags = format_html_join(
+                "",
+                '<option value="{}"{}>{}</option>',
+                (
+                    (choice, mark_safe(" selected") if choice == selected else "", label)
+                    for choice, label in options
+                ),
+            )
+            places.append(
+                format_html("<li><select{}>{}</select></li>", flatatt(select_attrs), option_tags)
+            )
+        return format_html('<ol class="ordered-choices">{}</ol>', mark_safe("".join(places)))
+
+
+class OrderedChoicesField(forms.MultipleChoiceField):
+    """Choices in the order given, each at most once."""
+
+    widget = OrderedSelects
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if len(set(value)) != len(value):
+            raise forms.ValidationError(_("Name each tie-break once."), code="repeated")
+
+
+class TournamentForm(forms.ModelForm):
+    """Every rule of a tournament, grouped as the organizer thinks of them. Fields that only one
+    variant or format uses say so; the service refuses the combinations that cannot be."""
+
+    match_kind = forms.ChoiceField(
+        label=_("Match length"),
+        choices=[
+            (MATCH_TO_POINTS, _("Match to a number of points")),
+            (MATCH_OF_GAMES, _("A fixed number of games")),
+        ],
+        widget=forms.RadioSelect,
+        help_text=_(
+            "To points: the first player to reach the points wins the match; a match cannot end "
+            "level. A fixed number of games: every game is played and the points decide; the "
+            "match can end level (a drawn match)."
+        ),
+    )
+    match_size = forms.IntegerField(
+        label=_("Points or games"),
+        min_value=1,
+        max_value=99,
+        help_text=_("The points to reach, or the number of games to play."),
+    )
+    tiebreaks = OrderedChoicesField(
+        label=_("Tie-break order"),
+        choices=TIEBREAK_CHOICES,
+        required=False,
+        help_text=_(
+            "Players level on points are split by these, first to last. Buchholz: the sum of the "
+            "opponents' scores; cut 1 leaves out the lowest, median the highest and the lowest. "
+            "Sonneborn-Berger: the scores of the opponents beaten, plus half the scores of those "
+            "drawn with. Direct encounter: the points the tied players scored against each other "
+            "(only when all of them met). Matches won. Game points difference: game points won "
+            "minus lost. Rating: the player's rating. Round robin and Swiss only."
+        ),
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name", "variant", "format", "rating_system",
+            "koks", "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
+            "dave_progression", "max_stake", "crawford",
+            "swiss_rounds", "third_place", "grand_final", "consolation_kind", "last_chance",
+            "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
+        ]  # fmt: skip
+        widgets = {"variant": forms.RadioSelect}
+        help_texts = {
+            "name": _("As players will see it. The page's address is made from it once."),
+            "variant": _(
+                "Long Nardy: no hitting, both players move the same way round from their heads. "
+                "Short Nardy: backgammon, with hitting and the bar."
+            ),
+            "format": _(
+                "Round robin: everyone plays everyone (double: twice). Swiss: a set number of "
+                "rounds; players with equal scores meet, nobody twice. Single elimination: one "
+                "loss and out. Double elimination: out after the second loss. Main and "
+                "consolation: losers of the main bracket play on in a consolation bracket."
+            ),
+            "rating_system": _(
+                "How the matches change the players' ratings. FIBS: the backgammon servers' "
+                "formula; longer matches count more and new players' ratings move faster. Elo: "
+                "the chess formula, the same weight for every match whatever its length."
+            ),
+            "koks": _(
+                "A triple game (3 points): the loser has borne off no checker and still has one "
+                "on the bar or in the winner's home. Short Nardy only."
+            ),
+            "no_hit_and_hide": _(
+                "A checker that has hit may not, later in the same turn, stop on a point with "
+                "another checker of its own. Hitting and moving on to an empty point, covering "
+                "with another checker, or bearing off stay allowed. A house rule; Short Nardy "
+                "only."
+            ),
+            "federation_draw": _(
+                "When the player who started the game bears off the last checker first, the "
+                "opponent gets one last turn; if it bears off all its remaining checkers in that "
+                "turn, the game is drawn. Long Nardy only."
+            ),
+            "draw_counts": _(
+                "What a drawn game (Federation draw rule) adds to each player's match score: "
+                "half a point or one point. Long Nardy with the Federation draw rule only."
+            ),
+            "block_check": _(
+                "Long Nardy's rule: nobody may hold six points in a row unless an opponent "
+                "checker is already past them. After every checker move: no single move of the "
+                "roll may make such a block (in some order of the moves). At the end of the "
+                "turn: only the position after the whole roll counts. Long Nardy only."
+            ),
+            "dave": _(
+                "Doubling the stake: before rolling, a player holding the right may raise the "
+                "stake. The opponent accepts (and then alone holds the right) or declines and "
+                "loses the game at the stake before the offer."
+            ),
+            "dave_progression": _(
+                "How the stake rises with each dave: doubling (1, 2, 4, 8 …) or by one "
+                "(1, 2, 3, 4 …). Only with dave."
+            ),
+            "max_stake": _("The highest stake dave may reach. Empty: no limit. Only with dave."),
+            "crawford": _(
+                "In the one game right after a player first comes within one point of winning the "
+                "match, nobody may offer dave. Only with dave in a match to points."
+            ),
+            "swiss_rounds": _("How many rounds are played. Swiss only, and needed there."),
+            "third_place": _(
+                "The two semi-final losers play a match for third place (needs at least four "
+                "players). Single elimination only."
+            ),
+            "grand_final": _(
+                "How the winners' and the losers' bracket champions meet. With a reset match: "
+                "if the losers' bracket champion wins the final, both have lost once and a "
+                "second match decides. A single match: one match decides. None: no final; the "
+                "winners' bracket champion is first. Double elimination only."
+            ),
+            "consolation_kind": _(
+                "Who plays in the consolation bracket. First-round losers: those who lose their "
+                "first match of the main bracket. Progressive: the losers of every main round "
+                "but the final drop in. Main and consolation only."
+            ),
+            "last_chance": _(
+                "The consolation bracket's first-round losers play on in a third bracket. Main "
+                "and consolation only."
+            ),
+            "points_win": _("Tournament points for winning a match."),
+            "points_draw": _(
+                "Tournament points for a drawn match (only a match of a fixed number of games "
+                "can be drawn)."
+            ),
+            "points_loss": _("Tournament points for losing a match."),
+            "points_bye": _(
+                "Tournament points for a round without an opponent, when the number of players "
+                "is odd."
+            ),
+        }
+
+    #: The form's sections, as the page shows them.
+    FIELDSETS = [
+        (_("The event"), ["name", "variant", "format", "rating_system"]),
+        (
+            _("Match rules"),
+            [
+                "match_kind", "match_size", "koks", "no_hit_and_hide", "federation_draw",
+                "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
+            ],
+        ),
+        (
+            _("Format options"),
+            ["swiss_rounds", "third_place", "grand_final", "consolation_kind", "last_chance"],
+        ),
+        (_("Standings"), ["tiebreaks", "points_win", "points_draw", "points_loss", "points_bye"]),
+    ]  # fmt: skip
+
+    def __init__(self, *args: Any, locked: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        variant = self.fields["variant"]
+        assert isinstance(variant, forms.ChoiceField)
+        variant.choices = Tournament.Variant.choices  # no empty choice among the radios
+        tournament = self.instance
+        games = tournament.match_games is not None
+        self.initial.setdefault("match_kind", MATCH_OF_GAMES if games else MATCH_TO_POINTS)
+        self.initial.setdefault(
+            "match_size", tournament.match_games if games else tournament.match_length
+        )
+        if locked:  # disabled fields keep the stored values whatever is posted
+            for field in self.fields.values():
+                field.disabled = True
+
+    def fieldsets(self) -> list[tuple[str, list[forms.BoundField]]]:
+        return [(legend, [self[name] for name in names]) for legend, names in self.FIELDSETS]
+
+    def tournament_settings(self) -> dict[str, Any]:
+        """The cleaned values as the tournament services take them: a match is to points or of
+        a number of games, exactly one of ``match_length`` and ``match_games``."""
+        data = self.cleaned_data
+        settings = {name: data[name] for name in self.Meta.fields}
+        to_points = data["match_kind"] == MATCH_TO_POINTS
+        settings["match_length"] = data["match_size"] if to_points else None
+        settings["match_games"] = None if to_points else data["match_size"]
+        return settings
+
+
+class EntryAddForm(forms.Form):
+    """One player to enter: an existing player picked from the list, or a new one typed in."""
+
+    player = forms.ModelChoiceField(
+        label=_("Existing player"),
+        queryset=Player.objects.none(),
+        required=False,
+        help_text=_("A player who has played here before. Or leave it empty and type a new one."),
+    )
+    display_name = forms.CharField(
+        label=_("New player's name"),
+        max_length=100,
+        required=False,
+        help_text=_("As it will appear in pairings and standings; unique on this site."),
+    )
+    club = forms.CharField(label=_("Club"), max_length=100, required=False)
+    country = forms.CharField(
+        label=_("Country"),
+        max_length=2,
+        required=False,
+        help_text=_("The two-letter code, such as LV, RU, AZ."),
+    )
+    username = forms.CharField(
+        label=_("Site account"),
+        max_length=150,
+        required=False,
+        help_text=_(
+            "The username of the player's account on this site, if they have one: linked, they "
+            "can report and confirm their own results."
+        ),
+    )
+    seed = forms.IntegerField(
+        label=_("Seed"),
+        min_value=1,
+        required=False,
+        help_text=_("1 is the strongest. Empty: placed after the seeded players at the start."),
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        player_field = self.fields["player"]
+        assert isinstance(player_field, forms.ModelChoiceField)
+        player_field.queryset = Player.objects.exclude(entries__tournament=tournament)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("player") and data.get("display_name"):
+            raise forms.ValidationError(_("Pick an existing player or type a new name, not both."))
+        if not data.get("player") and not data.get("display_name"):
+            raise forms.ValidationError(_("Pick an existing player or type a new player's name."))
+        return data
+
+    def new_entry(self) -> NewEntry:
+        data = self.cleaned_data
+        player = data["player"]
+        return NewEntry(
+            name=player.display_name if player else data["display_name"],
+            club=data["club"],
+            country=data["country"],
+            seed=data["seed"],
+            username=data["username"],
+        )
+
+
+class EntriesImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_(
+            "A first row naming the columns: name (required), club, country, seed, username, in "
+            "any order; then one player a row. UTF-8; cells separated by commas or semicolons. "
+            "Any problem rejects the whole file, naming its line."
+        ),
+    )
+
+
+class EntryWithdrawForm(forms.Form):
+    entry = forms.ModelChoiceField(queryset=Entry.objects.none(), widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        entry_field = self.fields["entry"]
+        assert isinstance(entry_field, forms.ModelChoiceField)
+        entry_field.queryset = tournament.entries.select_related("player")

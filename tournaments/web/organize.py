@@ -1,0 +1,232 @@
+"""The organizer's pages (create and edit a tournament, enter players, move it through its life)
+and a player's own matches. Each view checks its form, calls one service and redirects; the
+service decides who may act and when, and its refusal is shown on the same page under a 4xx
+status, with nothing changed."""
+
+from __future__ import annotations
+
+import copy
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from tournaments import selectors, services
+from tournaments.errors import InvalidInput, TournamentError
+from tournaments.models import Tournament
+from tournaments.permissions import is_organizer
+from tournaments.web.common import refused, tournament_header, tournament_of
+from tournaments.web.forms import (
+    EntriesImportForm,
+    EntryAddForm,
+    EntryWithdrawForm,
+    TournamentForm,
+)
+
+FORM_TEMPLATE = "tournaments/tournament_form.html"
+PLAYERS_TEMPLATE = "tournaments/players.html"
+
+
+def _require_organizer_to_view(request: HttpRequest, tournament: Tournament) -> None:
+    """Organizer pages are not shown to others (what they post is refused by the services)."""
+    if not is_organizer(tournament, request.user):
+        raise PermissionDenied(_("Only the tournament's organizers may see this page."))
+
+
+# --- The tournament's rules ---------------------------------------------------------------------
+
+
+@login_required
+def tournament_create_page(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return render(request, FORM_TEMPLATE, {"form": TournamentForm()})
+    form = TournamentForm(request.POST)
+    if not form.is_valid():
+        return render(request, FORM_TEMPLATE, {"form": form}, status=400)
+    try:
+        tournament = services.tournament_create(
+            organizer=request.user, **form.tournament_settings()
+        )
+    except TournamentError as error:
+        return refused(request, FORM_TEMPLATE, {"form": form}, error)
+    messages.success(request, _("The tournament is created as a draft."))
+    return redirect(reverse("tournament", args=[tournament.slug]))
+
+
+@login_required
+def tournament_edit_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The rules may change until the start; after it the form is shown locked, and a post is
+    refused by the service (409)."""
+    tournament = tournament_of(request, slug)
+    locked = tournament.status not in services.EDITABLE_STATUSES
+    context = {**tournament_header(request, tournament, ""), "locked": locked}
+    if request.method != "POST":
+        _require_organizer_to_view(request, tournament)
+        form = TournamentForm(instance=tournament, locked=locked)
+        return render(request, FORM_TEMPLATE, {**context, "form": form})
+    # The form writes what was posted into its instance: keep the page's tournament as stored.
+    form = TournamentForm(request.POST, instance=copy.copy(tournament), locked=locked)
+    context["form"] = form
+    if not form.is_valid():
+        return render(request, FORM_TEMPLATE, context, status=400)
+    try:
+        services.tournament_update(
+            tournament=tournament, by=request.user, **form.tournament_settings()
+        )
+    except TournamentError as error:
+        return refused(request, FORM_TEMPLATE, context, error)
+    messages.success(request, _("The tournament's rules are saved."))
+    return redirect(reverse("tournament", args=[tournament.slug]))
+
+
+# --- Players ------------------------------------------------------------------------------------
+
+
+@login_required
+def tournament_players_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The entrants, and three forms posting here: add one player, import a CSV file, withdraw
+    an entry (the ``action`` field says which)."""
+    tournament = tournament_of(request, slug)
+    if request.method != "POST":
+        _require_organizer_to_view(request, tournament)
+        return _players_page(request, tournament)
+    action = request.POST.get("action", "")
+    if action == "add":
+        return _player_add(request, tournament)
+    if action == "import":
+        return _players_import(request, tournament)
+    if action == "withdraw":
+        return _entry_withdraw(request, tournament)
+    return _players_page(
+        request, tournament, error=InvalidInput(_("Unknown action: nothing was changed."))
+    )
+
+
+def _player_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = EntryAddForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        return _players_page(request, tournament, add_form=form, status=400)
+    try:
+        (entry,) = services.entries_register(
+            tournament=tournament, by=request.user, entries=[form.new_entry()]
+        )
+    except TournamentError as error:
+        return _players_page(request, tournament, add_form=form, error=error)
+    messages.success(request, _("%(player)s is entered.") % {"player": entry.player})
+    return redirect(reverse("tournament-players", args=[tournament.slug]))
+
+
+def _players_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = EntriesImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _players_page(request, tournament, import_form=form, status=400)
+    try:
+        entries = services.entries_import_csv(
+            tournament=tournament, by=request.user, data=form.cleaned_data["file"].read()
+        )
+    except TournamentError as error:
+        return _players_page(request, tournament, import_form=form, error=error)
+    messages.success(
+        request,
+        ngettext("%(count)s player added.", "%(count)s players added.", len(entries))
+        % {"count": len(entries)},
+    )
+    return redirect(reverse("tournament-players", args=[tournament.slug]))
+
+
+def _entry_withdraw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = EntryWithdrawForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        return _players_page(request, tournament, error=InvalidInput(_("There is no such entry.")))
+    entry = form.cleaned_data["entry"]
+    try:
+        services.entry_withdraw(entry=entry, by=request.user)
+    except TournamentError as error:
+        return _players_page(request, tournament, error=error)
+    if entry.withdrawn:
+        message = _("%(player)s is withdrawn and will not be paired again.")
+    else:
+        message = _("%(player)s is removed from the tournament.")
+    messages.success(request, message % {"player": entry.player})
+    return redirect(reverse("tournament-players", args=[tournament.slug]))
+
+
+def _players_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    add_form: EntryAddForm | None = None,
+    import_form: EntriesImportForm | None = None,
+    error: TournamentError | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The page, with the forms as posted when one was refused."""
+    context = {
+        **tournament_header(request, tournament, ""),
+        "entries": tournament.entries.select_related("player__user").order_by(
+            "seed", "player__display_name"
+        ),
+        "add_form": add_form or EntryAddForm(tournament=tournament),
+        "import_form": import_form or EntriesImportForm(),
+        "can_enter": tournament.status in services.EDITABLE_STATUSES
+        or (
+            tournament.status == Tournament.Status.RUNNING
+            and tournament.format == Tournament.Format.SWISS
+        ),
+        "can_withdraw": tournament.status != Tournament.Status.FINISHED,
+    }
+    if error is not None:
+        return refused(request, PLAYERS_TEMPLATE, context, error)
+    return render(request, PLAYERS_TEMPLATE, context, status=status)
+
+
+# --- The tournament's life ----------------------------------------------------------------------
+
+STEPS = {
+    "open": services.tournament_open_registration,
+    "start": services.tournament_start,
+    "pair": services.swiss_round_pair,
+    "finish": services.tournament_finish,
+}
+
+
+@login_required
+@require_POST
+def tournament_step(request: HttpRequest, slug: str, step: str) -> HttpResponse:
+    """Open the registration, start, pair the next Swiss round, or finish."""
+    service = STEPS.get(step)
+    if service is None:
+        raise Http404(_("There is no such step."))
+    tournament = tournament_of(request, slug)
+    try:
+        done = service(tournament=tournament, by=request.user)
+    except TournamentError as error:
+        return refused(
+            request,
+            "tournaments/step_refused.html",
+            tournament_header(request, tournament, ""),
+            error,
+        )
+    success = {
+        "open": _("The registration is open."),
+        "start": _("The tournament has started: the matches are made."),
+        "pair": _("Round %(number)s is paired.") % {"number": getattr(done, "number", "")},
+        "finish": _("The tournament is finished."),
+    }
+    messages.success(request, success[step])
+    return redirect(reverse("tournament", args=[tournament.slug]))
+
+
+# --- A player's own matches ---------------------------------------------------------------------
+
+
+@login_required
+def my_matches_page(request: HttpRequest) -> HttpResponse:
+    groups = selectors.user_matches(user=request.user)
+    return render(request, "tournaments/my_matches.html", {"groups": groups})

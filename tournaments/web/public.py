@@ -1,0 +1,332 @@
+"""The public pages: what anyone may read. Each view loads through selectors and renders."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from itertools import groupby
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+from games.rules import action_from_json
+from games.viewer import match_frames
+from tournaments import selectors
+from tournaments.bracket_view import bracket_drawings
+from tournaments.charts import rating_chart
+from tournaments.models import Match, Player, Tournament
+from tournaments.permissions import is_organizer
+from tournaments.web.common import has_bracket, match_of, tournament_header, tournament_of
+
+Format = Tournament.Format
+
+
+def tournament_list_page(request: HttpRequest) -> HttpResponse:
+    status = request.GET.get("status", "")
+    variant = request.GET.get("variant", "")
+    tournaments = selectors.tournament_list()
+    if status in Tournament.Status.values:
+        tournaments = tournaments.filter(status=status)
+    if variant in Tournament.Variant.values:
+        tournaments = tournaments.filter(variant=variant)
+    return render(
+        request,
+        "tournaments/home.html",
+        {
+            "tournaments": tournaments,
+            "statuses": Tournament.Status.choices,
+            "variants": Tournament.Variant.choices,
+            "status": status,
+            "variant": variant,
+        },
+    )
+
+
+def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_of(request, slug)
+    entries = tournament.entries.select_related("player").order_by("seed", "player__display_name")
+    ratings = selectors.entry_ratings(tournament=tournament)
+    return render(
+        request,
+        "tournaments/tournament.html",
+        {
+            **tournament_header(request, tournament, "overview"),
+            "rules": rules_summary(tournament),
+            "entries": [(entry, ratings.get(entry.pk)) for entry in entries],
+        },
+    )
+
+
+def tournament_rounds_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_of(request, slug)
+    return render(
+        request,
+        "tournaments/rounds.html",
+        {**tournament_header(request, tournament, "rounds"), "rounds": _rounds(tournament)},
+    )
+
+
+def tournament_standings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_of(request, slug)
+    if has_bracket(tournament):
+        raise Http404(_("Elimination tournaments have a bracket, not standings."))
+    wall = request.GET.get("wall") == "1"
+    return render(
+        request,
+        "tournaments/standings.html",
+        {
+            **tournament_header(request, tournament, "standings"),
+            "standings": selectors.tournament_standings(tournament=tournament),
+            "tiebreaks": [(name, TIEBREAK_NAMES[name]) for name in tournament.tiebreaks],
+            "wall": wall,
+        },
+    )
+
+
+def tournament_bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_of(request, slug)
+    if not has_bracket(tournament):
+        raise Http404(_("Only elimination tournaments have a bracket."))
+    drawings = bracket_drawings(
+        tournament=tournament, match_url=lambda match: reverse("match", args=[match.pk])
+    )
+    return render(
+        request,
+        "tournaments/bracket.html",
+        {
+            **tournament_header(request, tournament, "bracket"),
+            "drawings": drawings,
+            "places": selectors.bracket_places(tournament=tournament),
+        },
+    )
+
+
+def tournament_print_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Pairings and standings on paper: the current round first, for the club's notice board."""
+    tournament = tournament_of(request, slug)
+    rounds = _rounds(tournament)
+    standings = (
+        selectors.tournament_standings(tournament=tournament) if not has_bracket(tournament) else []
+    )
+    return render(
+        request,
+        "tournaments/print.html",
+        {
+            "tournament": tournament,
+            "rounds": list(reversed(rounds)),
+            "standings": standings,
+            "tiebreaks": [(name, TIEBREAK_NAMES[name]) for name in tournament.tiebreaks],
+        },
+    )
+
+
+def match_page(request: HttpRequest, pk: int) -> HttpResponse:
+    return render(request, "tournaments/match.html", match_context(request, match_of(request, pk)))
+
+
+def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
+    """The match page's context: its games, the replay frames and what the viewer may do."""
+    tournament = match.tournament
+    games = list(match.games.order_by("number"))
+    recorded = [game for game in games if game.actions]
+    frames: list[dict[str, Any]] = []
+    if recorded and match.home and match.away:
+        frames = match_frames(
+            tournament.game_variant(),
+            [(game.white, [action_from_json(a) for a in game.actions]) for game in recorded],
+            names=(match.home.player.display_name, match.away.player.display_name),
+            length=tournament.match_length,
+            crawford=tournament.crawford,
+        )
+    return {
+        "tournament": tournament,
+        "match": match,
+        "games": games,
+        "frames": frames,
+        "actions": match_actions(request, match),
+        "ratings_pending": selectors.match_ratings_pending(match=match),
+    }
+
+
+def player_page(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=pk)
+    histories = []
+    for system, variant in selectors.player_rating_lists(player=player):
+        changes = list(
+            selectors.player_rating_history(player=player, system=system, variant=variant)
+        )
+        histories.append(
+            {
+                "id": f"rating-{system}-{variant}",
+                "title": f"{Tournament.RatingSystem(system).label} · "
+                f"{Tournament.Variant(variant).label}",
+                "chart": rating_chart([(change.finished_at, change.after) for change in changes]),
+                "current": changes[-1].after if changes else None,
+            }
+        )
+    return render(
+        request,
+        "tournaments/player.html",
+        {
+            "player": player,
+            "matches": selectors.player_matches(player=player),
+            "histories": histories,
+        },
+    )
+
+
+def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
+    if variant not in Tournament.Variant.values:
+        raise Http404(_("There is no such game."))
+    system = request.GET.get("system", Tournament.RatingSystem.FIBS)
+    if system not in Tournament.RatingSystem.values:
+        system = Tournament.RatingSystem.FIBS
+    return render(
+        request,
+        "tournaments/rating_list.html",
+        {
+            "rows": selectors.rating_list(system=system, variant=variant),
+            "variant": variant,
+            "variant_name": Tournament.Variant(variant).label,
+            "system": system,
+            "variants": Tournament.Variant.choices,
+            "systems": Tournament.RatingSystem.choices,
+        },
+    )
+
+
+# --- Shared by the pages -----------------------------------------------------------------------
+
+
+TIEBREAK_NAMES = {
+    "buchholz": pgettext_lazy("tie-break", "Buchholz"),
+    "buchholz-cut-1": pgettext_lazy("tie-break", "Buchholz cut 1"),
+    "median-buchholz": pgettext_lazy("tie-break", "Median Buchholz"),
+    "sonneborn-berger": pgettext_lazy("tie-break", "Sonneborn–Berger"),
+    "direct-encounter": pgettext_lazy("tie-break", "Direct encounter"),
+    "wins": pgettext_lazy("tie-break", "Wins"),
+    "game-points-difference": pgettext_lazy("tie-break", "Game points difference"),
+    "rating": pgettext_lazy("tie-break", "Rating"),
+}
+
+
+def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:
+    """The tournament's rules in plain words, one fact a line, for its page and its print."""
+    yes, no = _("yes"), _("no")
+    facts = [
+        (_("Game"), tournament.get_variant_display()),
+        (_("Format"), tournament.get_format_display()),
+    ]
+    if tournament.match_length:
+        facts.append((_("Match"), _("to %(n)s points") % {"n": tournament.match_length}))
+    else:
+        facts.append((_("Match"), _("%(n)s games") % {"n": tournament.match_games}))
+    if tournament.variant == Tournament.Variant.SHORT:
+        facts.append((_("Koks (triple game)"), yes if tournament.koks else no))
+        facts.append((_("No hit-and-hide"), yes if tournament.no_hit_and_hide else no))
+    else:
+        counts = {"value": tournament.get_draw_counts_display()}
+        draw = (
+            _("yes, a drawn game counts %(value)s") % counts if tournament.federation_draw else no
+        )
+        facts.append((_("Federation draw rule"), draw))
+        facts.append((_("Six-block check"), tournament.get_block_check_display()))
+    if tournament.dave:
+        dave = tournament.get_dave_progression_display()
+        if tournament.max_stake:
+            dave += " " + _("(highest stake %(n)s)") % {"n": tournament.max_stake}
+        facts.append((_("Dave (doubling)"), dave))
+        facts.append((_("Crawford rule"), yes if tournament.crawford else no))
+    else:
+        facts.append((_("Dave (doubling)"), no))
+    if tournament.format == Format.SWISS and tournament.swiss_rounds:
+        facts.append((_("Swiss rounds"), str(tournament.swiss_rounds)))
+    if tournament.format == Format.SINGLE_ELIMINATION:
+        facts.append((_("Third-place match"), yes if tournament.third_place else no))
+    if tournament.format == Format.DOUBLE_ELIMINATION:
+        facts.append((_("Grand final"), tournament.get_grand_final_display()))
+    if tournament.format == Format.CONSOLATION:
+        facts.append((_("Consolation bracket"), tournament.get_consolation_kind_display()))
+        facts.append((_("Last-chance bracket"), yes if tournament.last_chance else no))
+    if not has_bracket(tournament):
+        points = _("win %(win)s, draw %(draw)s, loss %(loss)s, bye %(bye)s") % {
+            "win": _number(tournament.points_win),
+            "draw": _number(tournament.points_draw),
+            "loss": _number(tournament.points_loss),
+            "bye": _number(tournament.points_bye),
+        }
+        facts.append((_("Match points"), points))
+        if tournament.tiebreaks:
+            names = ", ".join(str(TIEBREAK_NAMES[name]) for name in tournament.tiebreaks)
+            facts.append((_("Tie-breaks"), names))
+    facts.append((_("Rating system"), tournament.get_rating_system_display()))
+    return [(str(label), str(value)) for label, value in facts]
+
+
+def match_actions(request: HttpRequest, match: Match) -> set[str]:
+    """What the viewer may do with this match's result now: the buttons the page shows. The
+    services decide again when the form is sent."""
+    user = request.user
+    if not user.is_authenticated or match.home_id is None or match.away_id is None:
+        return set()
+    if match.tournament.status != Tournament.Status.RUNNING:
+        return set()
+    organizer = is_organizer(match.tournament, user)
+    players = {
+        side
+        for side, entry in (("home", match.home), ("away", match.away))
+        if entry is not None and entry.player.user_id == user.pk
+    }
+    actions: set[str] = set()
+    if match.status == Match.Status.SCHEDULED and (organizer or players):
+        actions.add("report")
+    if match.status == Match.Status.REPORTED and (
+        organizer or (players and match.reported_by_id != user.pk)
+    ):
+        actions |= {"confirm", "dispute"}
+    if organizer and match.status in (Match.Status.REPORTED, Match.Status.DISPUTED):
+        actions.add("resolve")
+    if organizer and match.status in (Match.Status.CONFIRMED, Match.Status.FINAL):
+        actions.add("correct")
+    return actions
+
+
+def _rounds(tournament: Tournament) -> list[dict[str, Any]]:
+    """The matches grouped as they are played: by round, or by bracket and bracket round."""
+    matches = (
+        Match.objects.filter(tournament=tournament)
+        .select_related("round", "home__player", "away__player")
+        .order_by("round__number", "bracket", "bracket_round", "pk")
+    )
+    groups = []
+    for (number, bracket, bracket_round), grouped in groupby(
+        matches, key=lambda m: (m.round.number if m.round else None, m.bracket, m.bracket_round)
+    ):
+        if number is not None:
+            title = _("Round %(n)s") % {"n": number}
+        else:
+            title = _("%(bracket)s, round %(n)s") % {
+                "bracket": BRACKET_NAMES.get(bracket, bracket),
+                "n": bracket_round,
+            }
+        groups.append({"title": title, "number": number, "matches": list(grouped)})
+    return groups
+
+
+BRACKET_NAMES = {
+    "main": gettext_lazy("Main bracket"),
+    "winners": gettext_lazy("Winners bracket"),
+    "losers": gettext_lazy("Losers bracket"),
+    "final": gettext_lazy("Grand final"),
+    "consolation": gettext_lazy("Consolation bracket"),
+    "last-chance": gettext_lazy("Last-chance bracket"),
+    "third-place": gettext_lazy("Third-place match"),
+}
+
+
+def _number(value: Decimal) -> str:
+    return number_format(value.normalize())

@@ -1,0 +1,28 @@
+"""The site's pages. Public pages read; the organizer's and players' pages write through the
+services, which decide who may do what."""
+
+from django.urls import path
+
+from tournaments.web import organize, public, results
+
+urlpatterns = [
+    path("", public.tournament_list_page, name="home"),
+    path("tournaments/new/", organize.tournament_create_page, name="tournament-create"),
+    path("t/<slug:slug>/", public.tournament_page, name="tournament"),
+    path("t/<slug:slug>/rounds/", public.tournament_rounds_page, name="tournament-rounds"),
+    path("t/<slug:slug>/standings/", public.tournament_standings_page, name="tournament-standings"),
+    path("t/<slug:slug>/bracket/", public.tournament_bracket_page, name="tournament-bracket"),
+    path("t/<slug:slug>/print/", public.tournament_print_page, name="tournament-print"),
+    path("t/<slug:slug>/edit/", organize.tournament_edit_page, name="tournament-edit"),
+    path("t/<slug:slug>/players/", organize.tournament_players_page, name="tournament-players"),
+    path("t/<slug:slug>/step/<str:step>/", organize.tournament_step, name="tournament-step"),
+    path("t/<slug:slug>/ratings-status/", results.ratings_status, name="tournament-ratings-status"),
+    path("m/<int:pk>/", public.match_page, name="match"),
+    path("m/<int:pk>/report/", results.match_report_page, name="match-report"),
+    path("m/<int:pk>/answer/", results.match_answer, name="match-answer"),
+    path("m/<int:pk>/resolve/", results.match_resolve_page, name="match-resolve"),
+    path("m/<int:pk>/correct/", results.match_correct_page, name="match-correct"),
+    path("p/<int:pk>/", public.player_page, name="player"),
+    path("ratings/<str:variant>/", public.rating_list_page, name="rating-list"),
+    path("me/matches/", organize.my_matches_page, name="my-matches"),
+]
