@@ -34,7 +34,24 @@
       }
       each(form, "input[name=mode]", function (input) { input.addEventListener("change", show); });
       show();
+      gameRows(form);
     });
+  }
+
+  // Game by game: the rows played so far and one empty row more (at least three) are shown.
+  function gameRows(form) {
+    var rows = Array.prototype.slice.call(form.querySelectorAll("fieldset[data-mode=games] tbody tr"));
+    function update() {
+      var filled = -1;
+      rows.forEach(function (row, index) {
+        if (row.querySelector("select[name$=-winner]").value) { filled = index; }
+      });
+      rows.forEach(function (row, index) { row.hidden = index > Math.max(2, filled + 1); });
+    }
+    rows.forEach(function (row) {
+      row.querySelector("select[name$=-winner]").addEventListener("change", update);
+    });
+    update();
   }
 
   // Uploads show their progress, then say that the server is replaying the games. A refusal

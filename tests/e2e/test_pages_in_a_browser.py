@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 
 from tournaments import services
 from tournaments.demo import DEMO_ORGANIZER, DEMO_TOURNAMENT_SLUG, demo_data_seed
+from tournaments.ledger import ratings_replay
 from tournaments.models import Match, Player, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,6 +48,7 @@ VISIBLE_TRANSLATABLE_TEXT = """() => {
 @pytest.fixture
 def demo_club(db):
     demo_data_seed()
+    ratings_replay(None)  # the worker's part, done here whether or not a worker runs
     organizer = User.objects.get(username=DEMO_ORGANIZER)
     organizer.set_password("demo-pass-123")
     organizer.save()
@@ -167,7 +169,17 @@ def test_the_russian_interface_shows_no_untranslated_text(new_page, demo_club, l
         screenshot(page, f"ru-{name}")
 
     log_in(page, DEMO_ORGANIZER, "demo-pass-123")
-    for name, url in [("create", "/tournaments/new/"), ("my-matches", "/me/matches/")]:
+    scheduled = Match.objects.filter(
+        tournament=double, status=Match.Status.SCHEDULED, home__isnull=False, away__isnull=False
+    ).first()
+    organizer_pages = [
+        ("create", "/tournaments/new/"),
+        ("my-matches", "/me/matches/"),
+        ("players", f"/t/{double.slug}/players/"),
+        ("result-form", f"/m/{scheduled.pk}/report/"),
+        ("correct", f"/m/{played.pk}/correct/"),
+    ]
+    for name, url in organizer_pages:
         page.goto(url)
         words = set(re.findall(r"[A-Za-z]{2,}", page.evaluate(VISIBLE_TRANSLATABLE_TEXT)))
         if words - LATIN_ALLOWED:
@@ -176,7 +188,7 @@ def test_the_russian_interface_shows_no_untranslated_text(new_page, demo_club, l
     assert untranslated == {}
 
 
-def test_the_main_pages_on_a_phone_and_on_a_wall(new_page, demo_club, screenshot):
+def test_the_main_pages_on_a_desktop_a_phone_and_a_wall(new_page, demo_club, screenshot):
     swiss = Tournament.objects.get(format=Tournament.Format.SWISS)
     phone = new_page(width=390, height=844)
     for name, url in [("home", "/"), ("standings", f"/t/{swiss.slug}/standings/")]:
@@ -184,6 +196,19 @@ def test_the_main_pages_on_a_phone_and_on_a_wall(new_page, demo_club, screenshot
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"{name} scrolls sideways on a phone: {width}px"
         screenshot(phone, f"phone-{name}")
+
+    desktop = new_page()
+    consolation = Tournament.objects.get(format=Tournament.Format.CONSOLATION)
+    player = Player.objects.filter(rating_changes__isnull=False).first()
+    for name, url in [
+        ("home", "/"),
+        ("rounds", f"/t/{swiss.slug}/rounds/"),
+        ("bracket-consolation", f"/t/{consolation.slug}/bracket/"),
+        ("player", f"/p/{player.pk}/"),
+        ("ratings", "/ratings/short/"),
+    ]:
+        desktop.goto(url)
+        screenshot(desktop, name)
 
     wall = new_page(width=1920, height=1080)
     wall.goto(f"/t/{swiss.slug}/standings/?wall=1")

@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tournaments import results
+from tournaments import ledger, results
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -114,18 +114,14 @@ def test_the_match_page_replays_recorded_games(client, site):
     assert reverse("api-match-mat", args=[match.pk]) in page
 
 
-def test_the_player_page_lists_matches_and_draws_the_rating_history(
-    client, site, django_capture_on_commit_callbacks
-):
+def test_the_player_page_lists_matches_and_draws_the_rating_history(client, site):
     anna = site.match("Anna", "Boris").home.player
-    with django_capture_on_commit_callbacks(execute=True):
-        results.match_result_record(
-            match=site.match("Anna", "Boris"), by=site.organizer, score=(3, 1)
-        )
-    with django_capture_on_commit_callbacks(execute=True):
-        results.match_result_record(
-            match=site.match("Anna", "Carl"), by=site.organizer, score=(0, 3)
-        )
+    for match, score in [
+        (site.match("Anna", "Boris"), (3, 1)),
+        (site.match("Anna", "Carl"), (0, 3)),
+    ]:
+        results.match_result_record(match=match, by=site.organizer, score=score)
+        ledger.ratings_apply(match.pk)  # the worker's turn
 
     response = client.get(reverse("player", args=[anna.pk]))
 
@@ -136,13 +132,10 @@ def test_the_player_page_lists_matches_and_draws_the_rating_history(
     assert len(response.context["histories"]) == 1
 
 
-def test_the_rating_list_ranks_the_players_of_a_game(
-    client, site, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        results.match_result_record(
-            match=site.match("Anna", "Boris"), by=site.organizer, score=(3, 1)
-        )
+def test_the_rating_list_ranks_the_players_of_a_game(client, site):
+    match = site.match("Anna", "Boris")
+    results.match_result_record(match=match, by=site.organizer, score=(3, 1))
+    ledger.ratings_apply(match.pk)  # the worker's turn
 
     response = client.get(reverse("rating-list", args=["short"]))
     unknown = client.get(reverse("rating-list", args=["chess"]))
