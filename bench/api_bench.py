@@ -93,6 +93,9 @@ def main() -> None:
         "DJANGO_SECRET_KEY": "api-bench-not-a-secret-" + "x" * 40,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,testserver",
         "DJANGO_SETTINGS_MODULE": "nardy_site.settings",
+        # Plain HTTP on loopback: no redirect to HTTPS, cookies over HTTP.
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "DJANGO_SECURE_COOKIES": "false",
         # DEBUG off makes WhiteNoise look for STATIC_ROOT, which only collectstatic makes.
         "PYTHONWARNINGS": "ignore:No directory at",
     }

@@ -149,6 +149,8 @@ def _record_from_json(data: Any) -> MatchRecord:
         actions = tuple(action_from_json(action) for action in game["actions"])
         games.append(GameRecord(white, actions, places=_places(white, actions)))
     length = data.get("length")
+    if length is not None and (type(length) is not int or length < 1):
+        raise ValueError('"length" is a whole number from 1 up, or null')
     return MatchRecord(variant, ("", ""), length, tuple(games))
 
 

@@ -68,6 +68,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = IllegalRecord(exc)
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge(str(exc))
+    if isinstance(exc, RecursionError):
+        # Only input nested deeper than Python recurses gets here: JSON the parser cannot read
+        # (or a value too deep to validate or to name in a message). A bad request, not a 500.
+        exc = exceptions.ParseError("JSON parse error - the body is nested too deeply.")
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -32,11 +32,19 @@ DATABASE_SCHEMES = {
 # own py-amqp dependency); "memory" is in-process and only useful for tests.
 BROKER_SCHEMES = frozenset({"redis", "rediss", "sentinel", "amqp", "amqps", "pyamqp", "memory"})
 
+# Caches: Django's own Redis backend (redis-py understands these schemes).
+CACHE_SCHEMES = frozenset({"redis", "rediss", "unix"})
+
 _URL_SCHEME = re.compile(r"^([a-z][a-z0-9+.-]*)://", re.IGNORECASE)
 
 
+_URL_PASSWORD = re.compile(r"(://[^:/@\s]*:)[^@/\s]+@")
+
+
 def _bad(name: str, value: str, expected: str) -> ImproperlyConfigured:
-    return ImproperlyConfigured(f"{name}: {expected}, got {value!r}")
+    # The message ends up in logs: a password in a URL is not repeated there.
+    shown = _URL_PASSWORD.sub(r"\1***@", value)
+    return ImproperlyConfigured(f"{name}: {expected}, got {shown!r}")
 
 
 def _raw(name: str, environ: Mapping[str, str] | None) -> str | None:
@@ -164,3 +172,18 @@ def env_url(name: str, *, environ: Mapping[str, str] | None = None) -> str | Non
     if not _URL_SCHEME.match(value):
         raise _bad(name, value, "expected a URL of the form scheme://...")
     return value
+
+
+def env_cache(
+    name: str, default: dict[str, Any], *, environ: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """A cache URL (``redis://host:6379/2``) as a Django ``CACHES`` entry on Django's Redis
+    backend, or ``default`` when unset."""
+    value = _raw(name, environ)
+    if value is None:
+        return dict(default)
+    match = _URL_SCHEME.match(value)
+    if not match or match.group(1).lower() not in CACHE_SCHEMES:
+        schemes = ", ".join(sorted(CACHE_SCHEMES))
+        raise _bad(name, value, f"expected a Redis URL with one of the schemes {schemes}")
+    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": value}

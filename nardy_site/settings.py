@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from nardy_site.env import (
     env_bool,
     env_broker_url,
+    env_cache,
     env_database,
     env_int,
     env_list,
@@ -20,6 +21,7 @@ from nardy_site.env import (
     env_timezone,
     env_url,
 )
+from nardy_site.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -28,11 +30,18 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 # On by default so that `make run` works on a fresh clone; production sets DJANGO_DEBUG=0.
 DEBUG = env_bool("DJANGO_DEBUG", True)
 
+#: The key of local runs: known to everyone who reads this file, so refused when debug is off.
+DEVELOPMENT_SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
 SECRET_KEY = env_str("DJANGO_SECRET_KEY")
 if SECRET_KEY is None:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY: required when DJANGO_DEBUG is off")
-    SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
+    SECRET_KEY = DEVELOPMENT_SECRET_KEY
+elif SECRET_KEY == DEVELOPMENT_SECRET_KEY and not DEBUG:
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY: the development key is public; set a long random key when "
+        "DJANGO_DEBUG is off"
+    )
 
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS",
@@ -42,6 +51,47 @@ if not ALLOWED_HOSTS:
     raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS: required when DJANGO_DEBUG is off")
 
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# --- HTTPS, cookies and browser protections ---------------------------------------------------
+# Off while debug is on (the dev server speaks plain HTTP); on by default in production. Each
+# can be switched with its variable, e.g. when TLS is not terminated in front of Django at all.
+
+#: Behind a TLS-terminating proxy or load balancer that sets X-Forwarded-Proto (and appends the
+#: client's address to X-Forwarded-For): trust those headers. Only set it when every request
+#: reaches Django through that proxy, which must overwrite X-Forwarded-Proto from clients.
+BEHIND_TLS_PROXY = env_bool("DJANGO_BEHIND_TLS_PROXY", False)
+#: How many trusted proxies append to X-Forwarded-For: the client's address is the one this many
+#: places from the right (the leftmost entries are whatever the client sent, so never trusted).
+TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 1, minimum=1, maximum=10)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_TLS_PROXY else None
+
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+# The load balancer's health check speaks plain HTTP (matched against the path without its "/").
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+# Preloading is a commitment made on hstspreload.org for the whole registrable domain and hard to
+# undo, so it is opt-in; its deploy check (security.W021) is silenced while it is off.
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS: list[str] = []
+if not SECURE_HSTS_PRELOAD:
+    SILENCED_SYSTEM_CHECKS.append("security.W021")
+if not SECURE_HSTS_INCLUDE_SUBDOMAINS:
+    # Only when switched off on purpose (the default is on): the operator's decision.
+    SILENCED_SYSTEM_CHECKS.append("security.W005")
+
+_secure_cookies = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+SESSION_COOKIE_SECURE = _secure_cookies
+CSRF_COOKIE_SECURE = _secure_cookies
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -60,6 +110,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "nardy_site.logs.RequestLogMiddleware",  # first: it times and names every request
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -72,6 +123,10 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "nardy_site.urls"
+
+# --- Logs: one line per event on stderr; JSON in production ------------------------------------
+
+LOGGING = logging_config(level=env_str("LOG_LEVEL", "INFO"), json=env_bool("LOG_JSON", not DEBUG))
 WSGI_APPLICATION = "nardy_site.wsgi.application"
 ASGI_APPLICATION = "nardy_site.asgi.application"
 
@@ -100,6 +155,8 @@ DATABASES = {
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0),
     )
 }
+# Kept connections are checked before reuse, so a restarted database costs no failed request.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = DATABASES["default"].get("CONN_MAX_AGE", 0) > 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers (the site, a worker, threads) wait for each other instead of failing with
     # "database is locked": write transactions take the lock when they begin.
@@ -116,12 +173,36 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Cache ------------------------------------------------------------------------------------
+
+# The login rate limits count failures here. The default memory cache is per process: with
+# several gunicorn workers each counts alone, so production sets CACHE_URL to a shared Redis
+# (`check --deploy` warns when it does not).
+CACHES = {
+    "default": {
+        **env_cache(
+            "CACHE_URL",
+            {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "nardy"},
+        ),
+        "KEY_PREFIX": "nardy",
+    }
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Every password check (the site's login, the admin's) goes through this backend, which refuses
+# without checking the password once a username or a client address has too many recent failures.
+AUTHENTICATION_BACKENDS = ["nardy_site.accounts.backends.RateLimitedModelBackend"]
+#: Failed logins allowed per username, and per client address, within the window (seconds);
+#: more are answered 429 until the window that began with the first failure ends.
+LOGIN_FAILURES_PER_USERNAME = env_int("LOGIN_FAILURES_PER_USERNAME", 5, minimum=1)
+LOGIN_FAILURES_PER_IP = env_int("LOGIN_FAILURES_PER_IP", 20, minimum=1)
+LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 900, minimum=1)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -7,12 +7,17 @@ import subprocess
 import sys
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import connection
+from django.test import override_settings
+
+from tournaments.models import Entry, Match, Player, Round, Tournament
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -155,7 +160,63 @@ def throwaway_default_queue() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def fast_password_hashing() -> Iterator[None]:
     """Tests make many users: hash their passwords the cheap way (never in production)."""
-    from django.test import override_settings  # noqa: PLC0415
-
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache() -> Iterator[None]:
+    """A cache of this test's own: counts of failed logins never leak between tests, and a shared
+    Redis cache (CACHE_URL) is never flushed by a test."""
+    cache = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": f"test-{uuid.uuid4().hex}",
+    }
+    with override_settings(CACHES={"default": cache}):
+        yield
+
+
+# --- Personas of the permission matrices (tests/api, tests/security) -------------------------
+
+
+@dataclass
+class World:
+    users: dict[str, User | None]
+    tournament: Tournament
+    match: Match
+    entries: dict[str, Entry]
+
+
+@pytest.fixture
+def world(db) -> World:
+    users: dict[str, User | None] = {"anonymous": None}
+    for persona, name in [
+        ("player", "anna"), ("opponent", "boris"), ("another_player", "carl"),
+        ("other_organizer", "otto"), ("organizer", "olga"),
+    ]:  # fmt: skip
+        users[persona] = User.objects.create_user(name, password="x")
+    users["staff"] = User.objects.create_user("sam", password="x", is_staff=True)
+    Tournament.objects.create(
+        name="Other", slug="other", variant="short", organizer=users["other_organizer"]
+    )
+    tournament = Tournament.objects.create(
+        name="Cup",
+        slug="cup",
+        variant="short",
+        match_length=3,
+        status=Tournament.Status.RUNNING,
+        organizer=users["organizer"],
+    )
+    entries = {
+        persona: Entry.objects.create(
+            tournament=tournament,
+            player=Player.objects.create(display_name=users[persona].username, user=users[persona]),
+            seed=seed,
+        )
+        for seed, persona in enumerate(("player", "opponent", "another_player"), start=1)
+    }
+    round_ = Round.objects.create(tournament=tournament, number=1)
+    match = Match.objects.create(
+        tournament=tournament, round=round_, home=entries["player"], away=entries["opponent"]
+    )
+    return World(users, tournament, match, entries)

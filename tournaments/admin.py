@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from games.models import Game
+from tournaments.backup import tournament_delete
 from tournaments.models import (
     Entry,
     Match,
@@ -11,7 +12,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.tasks import ratings_replay
+from tournaments.tasks import enqueue, ratings_replay
 
 
 @admin.register(Player)
@@ -37,6 +38,14 @@ class TournamentAdmin(admin.ModelAdmin):
     raw_id_fields = ["organizer"]
     filter_horizontal = ["co_organizers"]
     inlines = [EntryInline]
+
+    def delete_model(self, request, obj):
+        tournament_delete(obj)
+
+    def delete_queryset(self, request, queryset):
+        """Deleted tournaments leave the ratings: their lists are replayed."""
+        for tournament in queryset:
+            tournament_delete(tournament)
 
 
 @admin.register(Entry)
@@ -78,7 +87,7 @@ class MatchAdmin(admin.ModelAdmin):
         super().delete_queryset(request, queryset)
         if keys:
             moment, match_id = keys[0]
-            ratings_replay.delay_on_commit([moment.isoformat(), match_id])
+            enqueue(ratings_replay, [moment.isoformat(), match_id])
 
 
 @admin.register(Game)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from tournaments.models import Match, Rating, RatingChange, RatingList, Tournament
 from tournaments.ratings.history import Change, OrderKey, RatedMatch, Standing, replay
@@ -257,9 +257,11 @@ def _write(rating_list: RatingList, changes: list[Change]) -> None:
 
 
 def _refresh_cache(rating_list: RatingList, players: set[int] | None) -> None:
-    """Rebuild the cached current rating of ``players`` (None: everyone) from the ledger."""
+    """Rebuild the cached current rating of ``players`` (None: everyone) from the ledger, and
+    raise the list's revision (pages showing its ratings key their cached parts on it)."""
     if players is not None and not players:
         return
+    RatingList.objects.filter(pk=rating_list.pk).update(revision=F("revision") + 1)
     latest: dict[int, tuple[float, int, float, datetime]] = {}
     counts: dict[int, int] = {}
     ledger = RatingChange.objects.filter(rating_list=rating_list)
@@ -308,3 +310,71 @@ def ratings_pending(matches: Iterable[Match]) -> int:
     for match_id, player_id, score in rows:
         found[match_id].append((player_id, score))
     return sum(sorted(found[pk]) != scores for pk, scores in expected.items())
+
+
+def ratings_behind() -> dict[tuple[str, str], OrderKey]:
+    """Where the ledger falls behind the results: for each ``(system, variant)`` list that lacks
+    a decided match, shows a match with an older result (another winner, another place in the
+    order) or keeps the rows of a match no longer rated, the order key of the earliest such
+    match. Replaying the list from there brings it up to date; an empty answer: all up to date.
+
+    Reads every decided match and every ledger row once (two streamed queries), no lock: a rating
+    task running meanwhile may make a list look behind, and replaying it then changes nothing.
+    """
+    expected: dict[int, tuple[tuple[str, str], OrderKey, list[tuple[int, float]]]] = {}
+    decided = Match.objects.filter(
+        status__in=DECIDED, decided_at__isnull=False, home__isnull=False, away__isnull=False
+    ).values_list(
+        "decided_at",
+        "pk",
+        "home__player_id",
+        "away__player_id",
+        "home_id",
+        "winner_id",
+        "tournament__rating_system",
+        "tournament__variant",
+    )
+    for decided_at, pk, home, away, entry, winner, system, variant in decided.iterator():
+        (rated,) = _as_rated([(decided_at, pk, home, away, entry, winner, 0)])
+        rows = [] if rated.drawn and system == "fibs" else sorted(_scores(rated))
+        expected[pk] = ((system, variant), rated.key, rows)
+    found: dict[int, list[tuple[tuple[str, str], OrderKey, int, float]]] = {}
+    ledger = RatingChange.objects.values_list(
+        "rating_list__system",
+        "rating_list__variant",
+        "finished_at",
+        "match_id",
+        "player_id",
+        "score",
+    )
+    for system, variant, finished_at, match_id, player, score in ledger.iterator():
+        found.setdefault(match_id, []).append(
+            ((system, variant), (finished_at, match_id), player, score)
+        )
+    behind: dict[tuple[str, str], OrderKey] = {}
+
+    def since(rating_list: tuple[str, str], key: OrderKey) -> None:
+        if rating_list not in behind or key < behind[rating_list]:
+            behind[rating_list] = key
+
+    for match_id in expected.keys() | found.keys():
+        present = sorted(found.get(match_id, []))
+        wanted: list[tuple[tuple[str, str], OrderKey, int, float]] = []
+        if match_id in expected:
+            rating_list, key, rows = expected[match_id]
+            wanted = [(rating_list, key, player, score) for player, score in rows]
+        if present == wanted:
+            continue
+        for rating_list, key, _player, _score in wanted + present:
+            since(rating_list, key)
+    return behind
+
+
+def ratings_catch_up() -> int:
+    """Replay each list that ``ratings_behind`` finds behind, from where it falls behind (the
+    periodic ``tasks.ratings_catch_up``); returns how many matches were rated."""
+    rated = 0
+    for (system, variant), key in sorted(ratings_behind().items()):
+        rating_list, _ = RatingList.objects.get_or_create(system=system, variant=variant)
+        rated += ratings_replay(key, rating_list).matches
+    return rated

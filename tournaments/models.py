@@ -177,6 +177,9 @@ class Tournament(models.Model):
         _("rating system"), max_length=10, choices=RatingSystem.choices, default=RatingSystem.FIBS
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    #: Raised by every write to the tournament (which locks its row by raising it): the pages'
+    #: cached parts are keyed by it, so a change is seen at once.
+    revision = models.PositiveIntegerField(_("revision"), default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at", "name"]
@@ -194,6 +197,12 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @classmethod
+    def lock_for_change(cls, pk: int) -> None:
+        """Lock the tournament's row for a write, raising its revision on the way (one UPDATE):
+        writers wait for each other here, and what the pages cached of it is retired."""
+        cls.objects.filter(pk=pk).update(revision=models.F("revision") + 1)
 
     def match_rules(self) -> MatchRules:
         """The match rules as the pure scoring module takes them."""
@@ -319,7 +328,7 @@ class Match(models.Model):
         verbose_name=_("home"),
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         related_name="home_matches",
     )
     away = models.ForeignKey(
@@ -327,7 +336,7 @@ class Match(models.Model):
         verbose_name=_("away"),
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         related_name="away_matches",
     )
     status = models.CharField(
@@ -344,7 +353,7 @@ class Match(models.Model):
         verbose_name=_("winner"),
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         related_name="won_matches",
     )
     reported_by = models.ForeignKey(
@@ -403,6 +412,8 @@ class RatingList(models.Model):
         _("rating system"), max_length=10, choices=Tournament.RatingSystem.choices
     )
     variant = models.CharField(_("variant"), max_length=10, choices=Tournament.Variant.choices)
+    #: Raised with every write to the list's ledger: pages that show its ratings key on it.
+    revision = models.PositiveIntegerField(_("revision"), default=0, editable=False)
 
     class Meta:
         ordering = ["variant", "system"]

@@ -185,7 +185,14 @@ def match_result_correct(
 
 
 def _locked(match: Match) -> Match:
-    return Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
+    """The match as it is now, locked, its tournament's row locked first (and its revision
+    raised). Every writer of a tournament takes the tournament row before any match row
+    (``_advance`` then locks the bracket's matches): one order for all, so two results can wait
+    but never deadlock."""
+    Tournament.lock_for_change(match.tournament_id)
+    return (
+        Match.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=match.pk)
+    )
 
 
 def _finalize(match: Match, by: User) -> None:
@@ -200,13 +207,13 @@ def _finalize(match: Match, by: User) -> None:
 def _decided(match: Match) -> None:
     """A decided result goes into the ratings once the transaction commits. A match decided
     before (a correction) keeps its place in rating history and the list is replayed from it."""
-    from tournaments.tasks import ratings_apply, ratings_replay  # noqa: PLC0415 (tasks → here)
+    from tournaments.tasks import enqueue, ratings_apply, ratings_replay  # noqa: PLC0415
 
     if match.decided_at is None:
         match.decided_at = timezone.now()
-        ratings_apply.delay_on_commit(match.pk)
+        enqueue(ratings_apply, match.pk)
     else:
-        ratings_replay.delay_on_commit([match.decided_at.isoformat(), match.pk])
+        enqueue(ratings_replay, [match.decided_at.isoformat(), match.pk])
 
 
 def _side_of(match: Match, user: User) -> int | None:
@@ -388,9 +395,9 @@ def _advance(match: Match) -> list[Match]:
 
 def _clear_result(match: Match) -> None:
     if match.decided_at is not None:  # its rating rows go: the list is replayed from it
-        from tournaments.tasks import ratings_replay  # noqa: PLC0415
+        from tournaments.tasks import enqueue, ratings_replay  # noqa: PLC0415
 
-        ratings_replay.delay_on_commit([match.decided_at.isoformat(), match.pk])
+        enqueue(ratings_replay, [match.decided_at.isoformat(), match.pk])
     match.decided_at = None
     match.games.all().delete()
     match.status = Match.Status.SCHEDULED

@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -96,6 +97,8 @@ def entry_register(
         raise Conflict(_("The tournament is finished."))
     if tournament.entries.filter(player=player).exists():
         raise Conflict(_("%(player)s is already entered.") % {"player": player})
+    if seed is not None and (too_large := _seed_too_large(seed)):
+        raise InvalidInput(too_large)  # the column would overflow: a 500 otherwise
     return Entry.objects.create(tournament=tournament, player=player, seed=seed, late_entry=late)
 
 
@@ -166,8 +169,9 @@ def tournament_finish(*, tournament: Tournament, by: User) -> Tournament:
 
 
 def _locked(tournament: Tournament) -> Tournament:
-    """The tournament as it is now, locked: what the caller holds may be stale."""
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+    """The tournament as it is now, locked for this write: what the caller holds may be stale."""
+    Tournament.lock_for_change(tournament.pk)
+    return Tournament.objects.get(pk=tournament.pk)
 
 
 def _for_organizer(tournament: Tournament, by: User, *statuses: str) -> Tournament:
@@ -381,6 +385,17 @@ EDITABLE_SETTINGS = frozenset(
 #: A players file larger than this is refused before it is read.
 ENTRIES_CSV_MAX_BYTES = 1_000_000
 ENTRIES_CSV_COLUMNS = ("name", "club", "country", "seed", "username")
+#: The largest seed the database holds (``Entry.seed`` is a positive integer column).
+SEED_MAX = 2_147_483_647
+
+
+def _seed_too_large(seed: int) -> str | None:
+    """Django's own message for a seed past ``SEED_MAX``, or None when it fits."""
+    try:
+        MaxValueValidator(SEED_MAX)(seed)
+    except ValidationError as error:
+        return " ".join(error.messages)
+    return None
 
 
 @transaction.atomic
@@ -426,7 +441,14 @@ def entries_register(
     """
     tournament = _locked(tournament)
     _require_organizer(tournament, by)
-    entries = [_normalized(entry) for entry in entries]
+    # A player's own name is kept as stored: one made through the API may hold line breaks or
+    # double spaces, and its name joined up would make a new player instead of entering it.
+    stored = set(
+        Player.objects.filter(display_name__in=[entry.name for entry in entries]).values_list(
+            "display_name", flat=True
+        )
+    )
+    entries = [_normalized(entry, keep_name=entry.name in stored) for entry in entries]
     names = [entry.name for entry in entries]
     known = {
         player.display_name: player
@@ -566,12 +588,17 @@ def _csv_entry(row: list[str], columns: dict[str, int], line: int) -> NewEntry:
     seed_text = cell("seed")
     seed = None
     if seed_text:
-        if not seed_text.isdecimal() or int(seed_text) < 1:
+        digits = seed_text.lstrip("0")  # int() of thousands of digits is refused: keep 20
+        if not seed_text.isdecimal() or (len(digits) <= 20 and int(digits or "0") < 1):
             raise InvalidInput(
                 _("Line %(line)s: the seed “%(seed)s” is not a whole number from 1 up.")
                 % {"line": line, "seed": seed_text}
             )
-        seed = int(seed_text)
+        seed = int(digits) if len(digits) <= 20 else SEED_MAX + 1
+        if too_large := _seed_too_large(seed):
+            raise InvalidInput(
+                _("Line %(line)s: %(problem)s") % {"line": line, "problem": too_large}
+            )
     return NewEntry(
         name=cell("name"),
         club=cell("club"),
@@ -582,10 +609,10 @@ def _csv_entry(row: list[str], columns: dict[str, int], line: int) -> NewEntry:
     )
 
 
-def _normalized(entry: NewEntry) -> NewEntry:
+def _normalized(entry: NewEntry, *, keep_name: bool = False) -> NewEntry:
     return replace(
         entry,
-        name=" ".join(entry.name.split()),
+        name=entry.name if keep_name else " ".join(entry.name.split()),
         club=entry.club.strip(),
         country=entry.country.strip().upper(),
         username=entry.username.strip(),

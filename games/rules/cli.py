@@ -53,7 +53,8 @@ def _batch(variant: Variant, source: TextIO, out: TextIO) -> None:
             if not isinstance(request, dict):
                 raise RulesError("each line is a JSON object with position_id and dice")
             answer = plays_json(variant, request["position_id"], request["dice"])
-        except (RulesError, KeyError, TypeError, ValueError) as error:
+        # RecursionError: a line of JSON nested deeper than the parser goes.
+        except (RulesError, KeyError, TypeError, ValueError, RecursionError) as error:
             message = f"missing field {error}" if isinstance(error, KeyError) else str(error)
             answer = {"error": message}
         out.write(json.dumps(answer) + "\n")

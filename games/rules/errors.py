@@ -3,6 +3,15 @@
 from __future__ import annotations
 
 
+def shown(value: object) -> str:
+    """``repr(value)`` for an error message, or its type when it is nested too deeply to print
+    (JSON from a client can be): a message about bad input must not fail itself."""
+    try:
+        return repr(value)
+    except RecursionError:
+        return f"<{type(value).__name__} nested too deeply to show>"
+
+
 class RulesError(ValueError):
     """Base of every error the rules engine raises on user input."""
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules.errors import IllegalPlayError, NotationError, RulesError
+from games.rules.errors import IllegalPlayError, NotationError, RulesError, shown
 from games.rules.moves import Dice, check_play
 from games.rules.notation import Play, parse_dice
 from games.rules.position import BAR, CHECKERS, OFF, Colour, Position
@@ -75,11 +75,13 @@ def action_to_json(action: Action) -> dict[str, Any]:
 def action_from_json(data: Any) -> Action:
     """Read what ``action_to_json`` writes; ``NotationError`` says what is wrong otherwise."""
     if not isinstance(data, dict):
-        raise NotationError(f"a game action is a JSON object, not {data!r}")
+        raise NotationError(f"a game action is a JSON object, not {shown(data)}")
     if "dice" in data:
         dice, play = data["dice"], data.get("play", "")
         if not isinstance(dice, str | list) or not isinstance(play, str):
-            raise NotationError(f"a roll is {{'dice': '64', 'play': '24/18 13/9'}}, not {data!r}")
+            raise NotationError(
+                f"a roll is {{'dice': '64', 'play': '24/18 13/9'}}, not {shown(data)}"
+            )
         return Turn.of(parse_dice(dice), play)
     for key, kind in (("double", Double), ("take", Take), ("drop", Drop)):
         if data.get(key) is True:
@@ -87,9 +89,11 @@ def action_from_json(data: Any) -> Action:
     if "resign" in data:
         side, value = data["resign"], data.get("value", 1)
         if side not in ("white", "black") or type(value) is not int:
-            raise NotationError(f'a resignation is {{"resign": "white", "value": 1}}, not {data!r}')
+            raise NotationError(
+                f'a resignation is {{"resign": "white", "value": 1}}, not {shown(data)}'
+            )
         return Resign(Colour(side), value)
-    raise NotationError(f"unknown game action {data!r}")
+    raise NotationError(f"unknown game action {shown(data)}")
 
 
 class Ending(enum.Enum):

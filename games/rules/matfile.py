@@ -38,12 +38,14 @@ from games.rules.notation import Play
 from games.rules.position import CHECKERS, OFF, Colour
 from games.rules.variants import DaveRules, LongNardy, ShortNardy, Variant
 
-_HEADER = re.compile(r';\s*\[\s*(?P<key>[^"\]]*?)\s*"(?P<value>[^"]*)"\s*\]\s*')
+# The key is stripped in code: "\s*key\s*" in the pattern backtracks cubically on a long line.
+_HEADER = re.compile(r';\s*\[(?P<key>[^"\]]*)"(?P<value>[^"]*)"\s*\]\s*')
 _LENGTH = re.compile(r"\s*(?P<length>\d+)\s+points?\s+match\s*", re.IGNORECASE)
 _GAME = re.compile(r"\s*Game\s+(?P<number>\d+)\s*", re.IGNORECASE)
-_SCORE = re.compile(
-    r"\s*(?P<name1>.*?)\s*:\s*(?P<score1>\d+)\s+(?P<name2>.*?)\s*:\s*(?P<score2>\d+)\s*"
-)
+# A score line "name1 : n1   name2 : n2" is split at colons by ``_score_line``; one pattern with
+# two lazy names backtracks cubically on a long line that is not one.
+_SCORE_AFTER_FIRST = re.compile(r"\s*(?P<score>\d+)\s+")
+_SCORE_AFTER_LAST = re.compile(r"\s*(?P<score>\d+)\s*")
 _NUMBER_MARK = re.compile(r"(?<!\S)(?P<number>\d+)\)")
 # Where a column entry starts: a roll ("64:") or a dave or result word.
 _ENTRY = re.compile(r"(?<!\S)(?:\d\d:|(?:Doubles|Takes|Drops|Wins|Losses)\b)", re.IGNORECASE)
@@ -167,9 +169,9 @@ def read_match(text: str) -> MatchRecord:
         line = lines[index]
         header = _HEADER.fullmatch(line)
         if header:
-            headers.append((header["key"], header["value"]))
+            headers.append((header["key"].strip(), header["value"]))
         elif match_length := _LENGTH.fullmatch(line):
-            length = int(match_length["length"]) or None
+            length = _number(match_length["length"], "the match length", index + 1) or None
         index += 1
     if index == len(lines):
         raise MatchFormatError("no game found: a match file has lines like ' Game 1'")
@@ -219,8 +221,9 @@ def _rules_from_headers(
 ) -> tuple[Variant, bool, list[tuple[str, str]]]:
     variation = _header(headers, "Variation").strip() or BACKGAMMON
     limit = _header(headers, "CubeLimit").strip()
-    if limit and not limit.isdigit():
+    if limit and not limit.isdecimal():  # not isdigit: int() does not read "²"
         raise MatchFormatError(f"CubeLimit is a number, not {limit!r}")
+    cube_limit = _number(limit, "CubeLimit", 0) if limit else 0
     progression = _header(headers, "DaveProgression").strip().lower() or "geometric"
     if progression not in ("geometric", "arithmetic"):
         raise MatchFormatError(
@@ -229,7 +232,7 @@ def _rules_from_headers(
     dave = DaveRules(
         enabled=_switch(headers, "Dave", True),
         progression="arithmetic" if progression == "arithmetic" else "geometric",
-        max_stake=int(limit) if limit and int(limit) > 0 else None,
+        max_stake=cube_limit if cube_limit > 0 else None,
     )
     variant: Variant
     name = variation.lower()
@@ -287,6 +290,12 @@ class _GameReader:
             reason, game=self.number, move=place.move, player=place.player, play=place.text
         )
 
+    def read_number(self, digits: str, what: str, place: Place) -> int:
+        try:
+            return int(digits)
+        except ValueError:  # more digits than int() reads (sys.get_int_max_str_digits)
+            raise self.error(f"{what} has too many digits", place) from None
+
     def add(self, action: Action, place: Place) -> None:
         self.actions.append(action)
         self.places.append(place)
@@ -301,7 +310,7 @@ class _GameReader:
             play = roll["play"].strip()
             self.read_roll(roll["dice"], play, Place(place.move, place.player, play))
         elif double:
-            self.read_double(int(double["stake"]), place)
+            self.read_double(self.read_number(double["stake"], "the stake", place), place)
         elif entry.lower() in ("takes", "drops"):
             if self.offered is None or player == self.roller or self.ended:
                 raise self.error(f"{entry} answers no dave offered by the opponent", place)
@@ -313,7 +322,7 @@ class _GameReader:
                 self.add(Drop(), place)
             self.offered = None
         elif result := _RESULT.fullmatch(entry):
-            points = int(result["points"])
+            points = self.read_number(result["points"], "the number of points", place)
             if result["word"].lower() == "wins":
                 self.claim = Claim(player, points, bool(result["match"]))
             elif self.conceded is not None:
@@ -398,19 +407,21 @@ def _read_game(
     while index < end and not lines[index].strip():
         index += 1
     if index < end:
-        found = _SCORE.fullmatch(lines[index])
+        found = _score_line(lines[index])
         if found is None:
             raise MatchFormatError("expected the score line 'name : n   name : m'", index + 1)
-        score = (int(found["score1"]), int(found["score2"]))
-        names = (found["name1"], found["name2"])
-        right_column = found.start("name2") if found["name2"] else found.end("score1") + 1
+        names, scores, right_column = found
+        score = (
+            _number(scores[0], "the score", index + 1),
+            _number(scores[1], "the score", index + 1),
+        )
         index += 1
     claim_place: Place | None = None
     for line_index in range(index, end):
         line = lines[line_index]
         if not line.strip():
             continue
-        for move, offset, rest in _numbered_parts(line):
+        for move, offset, rest in _numbered_parts(line, line_index + 1):
             for player, entry in _columns(rest, offset, right_column, line_index + 1):
                 place = Place(move, player, entry)
                 if _RESULT.fullmatch(entry) and entry.lower().startswith("wins"):
@@ -427,13 +438,44 @@ def _read_game(
     return game, names
 
 
-def _numbered_parts(line: str) -> Iterator[tuple[int, int, str]]:
+def _score_line(line: str) -> tuple[tuple[str, str], tuple[str, str], int] | None:
+    """The names, the scores (as written) and the column where the second name starts (the right
+    column of the game's lines) of a line ``name1 : n1   name2 : n2``; None if it is not one.
+
+    The first name ends at the first colon followed by a number and a space, the second at the
+    last colon, which only a number follows; either name may hold colons or be empty.
+    """
+    last = line.rfind(":")
+    tail = _SCORE_AFTER_LAST.fullmatch(line, last + 1) if last > 0 else None
+    if tail is None:
+        return None
+    colon = line.find(":")
+    while 0 <= colon < last:
+        head = _SCORE_AFTER_FIRST.match(line, colon + 1, last)
+        if head is not None:
+            name2 = line[head.end() : last].rstrip()
+            right_column = head.end() if name2 else head.end("score") + 1
+            names = (line[:colon].strip(), name2)
+            return names, (head["score"], tail["score"]), right_column
+        colon = line.find(":", colon + 1)
+    return None
+
+
+def _number(digits: str, what: str, line: int) -> int:
+    """A number of the file; one of more digits than int() reads is a format error."""
+    try:
+        return int(digits)
+    except ValueError:  # sys.get_int_max_str_digits
+        raise MatchFormatError(f"{what} has too many digits", line) from None
+
+
+def _numbered_parts(line: str, number: int) -> Iterator[tuple[int, int, str]]:
     """The parts of a line as (line number or 0, column where the part starts, text).
 
     A line is normally one part, ``" 12) 64: 24/18 13/9     53: 8/3* 6/3"``. BackgammonGalaxy
     sometimes starts the next numbered line inside the right column
     (``" 24) 43: 21/18 18/14     24)  Losses 2 point     Wins 2 point"``): that is a part of its
-    own, with its own two columns.
+    own, with its own two columns. ``number`` is the line's number in the file.
     """
     marks = list(_NUMBER_MARK.finditer(line))
     if not marks:
@@ -443,7 +485,7 @@ def _numbered_parts(line: str) -> Iterator[tuple[int, int, str]]:
         yield 0, 0, line[: marks[0].start()]
     for mark, following in zip(marks, [*marks[1:], None], strict=True):
         end = following.start() if following else len(line)
-        yield int(mark["number"]), mark.end(), line[mark.end() : end]
+        yield _number(mark["number"], "a move number", number), mark.end(), line[mark.end() : end]
 
 
 def _columns(rest: str, offset: int, right_column: int, line: int) -> Iterator[tuple[int, str]]:
@@ -615,16 +657,43 @@ def write_match(record: MatchRecord) -> str:
 
     Every game must be legal (``GameError`` otherwise): plays are written as the replay made them.
     """
-    out = [f'; [{key} "{value}"]' for key, value in _headers(record)]
+    out = [f'; [{key} "{_header_value(value)}"]' for key, value in _headers(record)]
     out += ["", f" {record.length or 0} point match", ""]
     replays = replay_record(record)
+    names = [_score_name(name) for name in record.players]
     for number, (game, replay) in enumerate(zip(record.games, replays, strict=True), start=1):
         out.append(f" Game {number}")
-        left = f"{record.players[0]} : {game.score[0]}"
-        out.append(f" {left:<31}{record.players[1]} : {game.score[1]}")
+        score = f" : {game.score[0]}"
+        room = _SCORE_LEFT - len(score)  # a space must stay before the second name
+        name = names[0] if len(names[0]) <= room else names[0][: max(room - 1, 0)] + "…"
+        left = f"{name}{score}"
+        out.append(f" {left:<31}{names[1]} : {game.score[1]}")
         out += _game_lines(record.variant, game, replay.plays)
         out.append("")
     return "\n".join(out) + "\n"
+
+
+#: The longest "name : n" before the second name of a score line, which starts in column 32:
+#: the column of the right-hand entries of the game's lines follows from it.
+_SCORE_LEFT = 30
+
+
+def _one_line(text: str) -> str:
+    """A name or header value kept on one line: a line break in it would start a line of the
+    file (a header, a game) of its own."""
+    return " ".join(text.splitlines())
+
+
+def _header_value(value: str) -> str:
+    """A header value as ``read_match`` reads it back: one line, no double quote (which ends
+    the value; it is written as a single quote)."""
+    return _one_line(value).replace('"', "'")
+
+
+def _score_name(name: str) -> str:
+    """A player's name on a score line (the headers keep the name as it is): one line, and a
+    colon, which splits the score line, is written as a modifier letter colon (U+A789)."""
+    return _one_line(name).replace(":", "\ua789")
 
 
 def _headers(record: MatchRecord) -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from games.rules.errors import NotationError
+from games.rules.errors import NotationError, shown
 from games.rules.position import BAR, OFF
 
 _TOKEN = re.compile(r"(bar|\d{1,2})((?:/(?:off|\d{1,2})\*?)+)(?:\((\d)\))?", re.IGNORECASE)
@@ -168,13 +168,17 @@ def parse_dice(text: str | tuple[int, int] | list[int]) -> tuple[int, int]:
         return text  # the common case, already a pair of dice
     if isinstance(text, str):
         digits = [c for c in text if not c.isspace() and c not in "-,"]
-        if len(digits) != 2 or not all(c.isdigit() for c in digits):
+        # isdecimal, not isdigit: "²" is a digit that int() does not read.
+        if len(digits) != 2 or not all(c.isdecimal() for c in digits):
             raise NotationError(f"dice are two numbers 1..6: {text!r}")
         values = [int(c) for c in digits]
     else:
-        values = list(text)
+        try:
+            values = list(text)
+        except TypeError:  # not a sequence at all (None, a number): JSON from a client
+            values = []
     if len(values) != 2 or not all(_is_die(value) for value in values):
-        raise NotationError(f"dice are two numbers 1..6: {text!r}")
+        raise NotationError(f"dice are two numbers 1..6: {shown(text)}")
     return values[0], values[1]
 
 

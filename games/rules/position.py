@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules.errors import NotationError
+from games.rules.errors import NotationError, shown
 from games.rules.variants import Variant, variant_named
 
 CHECKERS = 15
@@ -137,7 +137,7 @@ class Position:
     ) -> Position:
         """Read a gnubg Position ID; ``turn`` names the colour on roll (the ID does not say)."""
         if not isinstance(position_id, str) or len(position_id) != 14:
-            raise NotationError(f"a Position ID has 14 characters: {position_id!r}")
+            raise NotationError(f"a Position ID has 14 characters: {shown(position_id)}")
         try:
             key = base64.b64decode(position_id + "==", validate=True)
         except (binascii.Error, ValueError):
@@ -184,7 +184,9 @@ class Position:
             if variant is None:
                 variant = variant_named(data["variant"])
             elif data.get("variant", variant.name) != variant.name:
-                raise NotationError(f"position is for {data['variant']!r}, not {variant.name!r}")
+                raise NotationError(
+                    f"position is for {shown(data['variant'])}, not {variant.name!r}"
+                )
             turn = Colour(data["turn"])
             boards = {
                 colour: _board_from_json(
@@ -194,7 +196,8 @@ class Position:
             }
         except NotationError:
             raise
-        except (KeyError, TypeError, ValueError) as error:
+        # AttributeError: not a mapping; RecursionError: a value nested too deeply to name.
+        except (AttributeError, KeyError, TypeError, ValueError, RecursionError) as error:
             raise NotationError(f"not a position in JSON form: {error}") from None
         return cls(variant, boards[turn], boards[turn.other], turn)
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -10,6 +13,9 @@ from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+
+from nardy_site.accounts import ratelimit
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -32,7 +38,28 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 class LoginView(auth_views.LoginView):
-    """Django's login, but a refused login is a 400 like every other user error."""
+    """Django's login, but a refused login is a 400 like every other user error, and too many
+    failed logins for the username or from the client's address (``ratelimit.py``) are a 429
+    with Retry-After, answered before the password is looked at."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        username = request.POST.get("username", "")  # AuthenticationForm's field
+        wait = ratelimit.wait_seconds(request, username)
+        if wait:
+            return self.too_many_attempts(username, wait)
+        return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form: Form) -> HttpResponse:
         return self.render_to_response(self.get_context_data(form=form), status=400)
+
+    def too_many_attempts(self, username: str, wait: int) -> HttpResponse:
+        form = self.get_form_class()(self.request, initial={"username": username})
+        throttled = _(
+            "Too many failed logins for this account or from this network. The password was "
+            "not checked: try again in %(minutes)s min."
+        ) % {"minutes": math.ceil(wait / 60)}
+        response = self.render_to_response(
+            self.get_context_data(form=form, throttled=throttled), status=429
+        )
+        response["Retry-After"] = str(wait)
+        return response

@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tournaments import ledger, results
+from tournaments import ledger, results, selectors
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +57,7 @@ def test_rounds_show_every_pairing_with_its_result(client, site):
 
     response = client.get(reverse("tournament-rounds", args=[site.tournament.slug]))
 
-    rounds = response.context["rounds"]
+    rounds = response.context["rounds"]()
     assert [r["title"] for r in rounds] == ["Round 1", "Round 2", "Round 3"]
     assert sum(len(r["matches"]) for r in rounds) == 6
     assert re.search(r"3\s*–\s*1", response.content.decode())
@@ -72,7 +72,7 @@ def test_standings_have_the_chosen_tiebreak_columns_and_a_wall_view(client, new_
 
     page = response.content.decode()
     assert 'data-tiebreak="sonneborn-berger"' in page and 'data-tiebreak="wins"' in page
-    first = response.context["standings"][0]
+    first = response.context["standings"]()[0]
     assert first.entry.player.display_name == "Anna"
     assert '<body class="wall">' in wall.content.decode()
     assert '<meta http-equiv="refresh" content="60">' in wall.content.decode()
@@ -170,14 +170,14 @@ def test_a_played_out_bracket_shows_the_final_places(client, new_site):
     semi_finals = list(site.tournament.matches.filter(bracket_round=1))
     for match in semi_finals:
         results.match_result_record(match=match, by=site.organizer, score=(3, 0))
-    while_playing = client.get(url).context["places"]
+    while_playing = client.get(url).context["places"]()
     for match in site.tournament.matches.filter(bracket_round=2):
         results.match_result_record(match=match, by=site.organizer, score=(0, 3))
 
     response = client.get(url)
 
     assert while_playing == []
-    places = [(place, entry.player.display_name) for place, entry in response.context["places"]]
+    places = [(place, entry.player.display_name) for place, entry in response.context["places"]()]
     winners = [m.home.player.display_name for m in semi_finals]
     losers = [m.away.player.display_name for m in semi_finals]
     final = site.tournament.matches.get(slot="M2-1")
@@ -190,3 +190,39 @@ def test_a_played_out_bracket_shows_the_final_places(client, new_site):
     ]
     assert {name for _, name in places} == set(winners + losers)
     assert 'data-role="places"' in response.content.decode()
+
+
+def test_a_name_that_looks_like_a_formula_is_not_one_in_the_standings_csv(client, new_site):
+    site = new_site(names=["=HYPERLINK(1)", "+1", "Anna", "@SUM(A1)"])
+
+    response = client.get(f"/api/v1/tournaments/{site.tournament.slug}/standings.csv")
+
+    names = [line.split(",")[1] for line in response.content.decode().splitlines()[1:]]
+    assert sorted(names) == sorted(["'=HYPERLINK(1)", "'+1", "Anna", "'@SUM(A1)"])
+
+
+def test_cached_page_parts_change_as_soon_as_a_result_or_a_rating_does(client, site, monkeypatch):
+    standings = reverse("tournament-standings", args=[site.tournament.slug])
+    rounds = reverse("tournament-rounds", args=[site.tournament.slug])
+    overview = reverse("tournament", args=[site.tournament.slug])
+    computed = []
+    real = selectors.tournament_standings
+    monkeypatch.setattr(
+        selectors, "tournament_standings", lambda **kw: computed.append(1) or real(**kw)
+    )
+    client.get(standings)
+    client.get(standings)
+    before_rounds = client.get(rounds).content.decode()
+    match = site.match("Anna", "Boris")
+
+    results.match_result_record(match=match, by=site.organizer, score=(3, 1))
+    after_standings = client.get(standings).content.decode()
+    after_rounds = client.get(rounds).content.decode()
+    unrated = client.get(overview).content.decode()
+    ledger.ratings_apply(match.pk)
+    rated = client.get(overview).content.decode()
+
+    assert len(computed) == 2  # the second view came from the cache; the result made a third
+    assert not re.search(r"3\s*–\s*1", before_rounds) and re.search(r"3\s*–\s*1", after_rounds)
+    assert "<strong>1</strong>" in after_standings
+    assert "1517" not in unrated and "1517" in rated

@@ -245,3 +245,23 @@ def test_a_file_over_the_upload_limit_is_refused(client, site, settings):
 
     assert response.status_code == 400
     assert "larger than 100 bytes" in response.content.decode()
+
+
+def test_the_result_forms_are_shown_only_to_who_may_use_them_now(client, site):
+    match = site.match("Anna", "Boris")
+    report = reverse("match-report", args=[match.pk])
+    client.force_login(site.players["Carl"])  # plays in the tournament, not in this match
+    outsider = client.get(report)
+    client.force_login(site.players["Anna"])
+    player = client.get(report)
+    resolve_by_player = client.get(reverse("match-resolve", args=[match.pk]))
+    results.match_result_record(match=match, by=site.organizer, score=(3, 1))
+    again = client.get(report)
+    client.force_login(site.organizer)
+    correct = client.get(reverse("match-correct", args=[match.pk]))
+
+    assert outsider.status_code == 403
+    assert player.status_code == 200
+    assert resolve_by_player.status_code == 403
+    assert again.status_code == 403  # decided: nothing to report any more
+    assert correct.status_code == 200

@@ -8,6 +8,7 @@ or a .mat text (``{"mat": ...}``, a ``file`` upload or a ``text/plain`` body).
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.conf import settings
@@ -56,7 +57,7 @@ NoteIn = inline_serializer("DisputeIn", {"note": serializers.CharField()})
 
 class EntryIn(serializers.Serializer[Any]):
     player_id = serializers.IntegerField()
-    seed = serializers.IntegerField(required=False, min_value=1)
+    seed = serializers.IntegerField(required=False, min_value=1, max_value=services.SEED_MAX)
 
 
 CorrectionOut = inline_serializer(
@@ -176,6 +177,8 @@ def result_input(request: Request) -> dict[str, Any]:
         score = data.getlist("score") if isinstance(data, QueryDict) else data["score"]
         if not isinstance(score, list) or len(score) != 2:
             raise InvalidInput("A score is [home, away].")
+        if any(_beyond_a_score(value) for value in score):
+            raise InvalidInput(f"A score is at most {SCORE_MAX} points.")
         given["score"] = (score[0], score[1])
     if "games" in data:
         try:
@@ -188,6 +191,22 @@ def result_input(request: Request) -> dict[str, Any]:
     if "mat" in data:
         given["mat"] = str(data["mat"])
     return given
+
+
+#: The largest score the database holds (six digits, one after the point), as the form says.
+SCORE_MAX = Decimal("99999.9")
+
+
+def _beyond_a_score(value: Any) -> bool:
+    """A number too large for a score's column (a 500 otherwise); what is not a number at all
+    is for the services to refuse, with their reason."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return False
+    try:
+        number = Decimal(str(value).strip())
+    except InvalidOperation:
+        return False
+    return number.is_infinite() or (number.is_finite() and abs(number) > SCORE_MAX)
 
 
 class ResultAction(Action):

@@ -251,17 +251,26 @@ class StandingsCsv(APIView):
         )  # fmt: skip
         for row in rows:
             writer.writerow(
-                [row["rank"], row["player"], row["match_points"], row["wins"], row["draws"],
-                 row["losses"], row["game_points_for"], row["game_points_against"],
+                [row["rank"], spreadsheet_safe(row["player"]), row["match_points"], row["wins"],
+                 row["draws"], row["losses"], row["game_points_for"], row["game_points_against"],
                  *(row["tiebreaks"].get(name) for name in tiebreaks)]
             )  # fmt: skip
         return response
 
 
+def spreadsheet_safe(text: str) -> str:
+    """A cell a spreadsheet will not run as a formula (OWASP "CSV injection"): text starting
+    with = + - @ or a tab/CR gets a leading apostrophe."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def match_mat_text(match: Match) -> str | None:
-    """The match's recorded games as a .mat text, or None when it has none."""
+    """The match's recorded games as a .mat text, or None when it has none (games entered
+    without their moves cannot be written as plays)."""
     games = sorted(match.games.all(), key=lambda game: game.number)
-    if not games or match.home is None or match.away is None:
+    if not games or not all(game.actions for game in games):
+        return None
+    if match.home is None or match.away is None:
         return None
     tournament = match.tournament
     played = [

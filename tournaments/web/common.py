@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from tournaments.errors import TournamentError
-from tournaments.models import Match, Tournament
+from tournaments.models import Match, RatingList, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.services import ROUND_FORMATS
+
+T = TypeVar("T")
 
 
 def tournament_of(request: HttpRequest, slug: str) -> Tournament:
@@ -23,13 +27,26 @@ def has_bracket(tournament: Tournament) -> bool:
 
 
 def tournament_header(request: HttpRequest, tournament: Tournament, tab: str) -> dict[str, Any]:
-    """What the tournament pages' header and tabs need."""
+    """What the tournament pages' header and tabs need, and the revisions their cached parts
+    are keyed on (the tournament's and its rating list's)."""
+    ratings_revision = (
+        RatingList.objects.filter(system=tournament.rating_system, variant=tournament.variant)
+        .values_list("revision", flat=True)
+        .first()
+    )
     return {
         "tournament": tournament,
         "tab": tab,
         "has_bracket": has_bracket(tournament),
         "organizer": is_organizer(tournament, request.user),
+        "ratings_revision": ratings_revision or 0,
     }
+
+
+def cached_part(compute: Callable[[], T]) -> Callable[[], T]:
+    """A page part computed only when a template first asks for it: inside a ``{% cache %}``
+    block keyed by the revisions, that is only when the cached HTML is missing."""
+    return functools.cache(compute)
 
 
 def match_of(request: HttpRequest, pk: int) -> Match:

@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Player, Tournament
-from tournaments.services import NewEntry
+from tournaments.services import SEED_MAX, NewEntry
 
 MATCH_TO_POINTS = "points"
 MATCH_OF_GAMES = "games"
@@ -305,6 +305,7 @@ class EntryAddForm(forms.Form):
     seed = forms.IntegerField(
         label=_("Seed"),
         min_value=1,
+        max_value=SEED_MAX,
         required=False,
         help_text=_("1 is the strongest. Empty: placed after the seeded players at the start."),
     )

@@ -127,9 +127,9 @@ def _players_import(request: HttpRequest, tournament: Tournament) -> HttpRespons
     if not form.is_valid():
         return _players_page(request, tournament, import_form=form, status=400)
     try:
-        entries = services.entries_import_csv(
-            tournament=tournament, by=request.user, data=form.cleaned_data["file"].read()
-        )
+        # One byte past the limit is enough for the service to refuse a file that is too large.
+        data = form.cleaned_data["file"].read(services.ENTRIES_CSV_MAX_BYTES + 1)
+        entries = services.entries_import_csv(tournament=tournament, by=request.user, data=data)
     except TournamentError as error:
         return _players_page(request, tournament, import_form=form, error=error)
     messages.success(

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from decimal import Decimal
 from itertools import groupby
 from typing import Any
 
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -18,11 +20,18 @@ from games.viewer import match_frames
 from tournaments import selectors
 from tournaments.bracket_view import bracket_drawings
 from tournaments.charts import rating_chart
-from tournaments.models import Match, Player, Tournament
+from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.permissions import is_organizer
-from tournaments.web.common import has_bracket, match_of, tournament_header, tournament_of
+from tournaments.web.common import (
+    cached_part,
+    has_bracket,
+    match_of,
+    tournament_header,
+    tournament_of,
+)
 
 Format = Tournament.Format
+FRAMES_SECONDS = 24 * 3600
 
 
 def tournament_list_page(request: HttpRequest) -> HttpResponse:
@@ -48,15 +57,21 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
 
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_of(request, slug)
-    entries = tournament.entries.select_related("player").order_by("seed", "player__display_name")
-    ratings = selectors.entry_ratings(tournament=tournament)
+
+    def entries() -> list[tuple[Entry, float | None]]:
+        ratings = selectors.entry_ratings(tournament=tournament)
+        ordered = tournament.entries.select_related("player").order_by(
+            "seed", "player__display_name"
+        )
+        return [(entry, ratings.get(entry.pk)) for entry in ordered]
+
     return render(
         request,
         "tournaments/tournament.html",
         {
             **tournament_header(request, tournament, "overview"),
             "rules": rules_summary(tournament),
-            "entries": [(entry, ratings.get(entry.pk)) for entry in entries],
+            "entries": cached_part(entries),
         },
     )
 
@@ -66,7 +81,10 @@ def tournament_rounds_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/rounds.html",
-        {**tournament_header(request, tournament, "rounds"), "rounds": _rounds(tournament)},
+        {
+            **tournament_header(request, tournament, "rounds"),
+            "rounds": cached_part(lambda: _rounds(tournament)),
+        },
     )
 
 
@@ -80,7 +98,7 @@ def tournament_standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournaments/standings.html",
         {
             **tournament_header(request, tournament, "standings"),
-            "standings": selectors.tournament_standings(tournament=tournament),
+            "standings": cached_part(lambda: selectors.tournament_standings(tournament=tournament)),
             "tiebreaks": [(name, TIEBREAK_NAMES[name]) for name in tournament.tiebreaks],
             "wall": wall,
         },
@@ -91,16 +109,19 @@ def tournament_bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_of(request, slug)
     if not has_bracket(tournament):
         raise Http404(_("Only elimination tournaments have a bracket."))
-    drawings = bracket_drawings(
-        tournament=tournament, match_url=lambda match: reverse("match", args=[match.pk])
-    )
+
+    def drawings() -> list[Any]:
+        return bracket_drawings(
+            tournament=tournament, match_url=lambda match: reverse("match", args=[match.pk])
+        )
+
     return render(
         request,
         "tournaments/bracket.html",
         {
             **tournament_header(request, tournament, "bracket"),
-            "drawings": drawings,
-            "places": selectors.bracket_places(tournament=tournament),
+            "drawings": cached_part(drawings),
+            "places": cached_part(lambda: selectors.bracket_places(tournament=tournament)),
         },
     )
 
@@ -108,17 +129,19 @@ def tournament_bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
 def tournament_print_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Pairings and standings on paper: the current round first, for the club's notice board."""
     tournament = tournament_of(request, slug)
-    rounds = _rounds(tournament)
-    standings = (
-        selectors.tournament_standings(tournament=tournament) if not has_bracket(tournament) else []
-    )
+
+    def standings() -> list[selectors.Standing]:
+        if has_bracket(tournament):
+            return []
+        return selectors.tournament_standings(tournament=tournament)
+
     return render(
         request,
         "tournaments/print.html",
         {
-            "tournament": tournament,
-            "rounds": list(reversed(rounds)),
-            "standings": standings,
+            **tournament_header(request, tournament, "print"),
+            "rounds": cached_part(lambda: list(reversed(_rounds(tournament)))),
+            "standings": cached_part(standings),
             "tiebreaks": [(name, TIEBREAK_NAMES[name]) for name in tournament.tiebreaks],
         },
     )
@@ -133,14 +156,24 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     tournament = match.tournament
     games = list(match.games.order_by("number"))
     recorded = [game for game in games if game.actions]
-    frames: list[dict[str, Any]] = []
+    frames: Any = None
     if recorded and match.home and match.away:
-        frames = match_frames(
-            tournament.game_variant(),
-            [(game.white, [action_from_json(a) for a in game.actions]) for game in recorded],
-            names=(match.home.player.display_name, match.away.player.display_name),
-            length=tournament.match_length,
-            crawford=tournament.crawford,
+        home, away = match.home, match.away
+
+        def replayed() -> Any:
+            return match_frames(
+                tournament.game_variant(),
+                [(game.white, [action_from_json(a) for a in game.actions]) for game in recorded],
+                names=(home.player.display_name, away.player.display_name),
+                length=tournament.match_length,
+                crawford=tournament.crawford,
+            )
+
+        # Every play is replayed for the board: once per version of the match, not per view.
+        names = f"{home.player.display_name}\n{away.player.display_name}".encode()
+        version = f"{match.updated_at.isoformat()}:{hashlib.sha256(names).hexdigest()[:16]}"
+        frames = cache.get_or_set(
+            f"match-frames:{match.pk}:{version}", replayed, timeout=FRAMES_SECONDS
         )
     return {
         "tournament": tournament,

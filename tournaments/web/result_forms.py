@@ -62,6 +62,9 @@ class ResultForm(forms.Form):
             upload = data.get("mat_file")
             if upload is not None:
                 data["mat_text"] = self._read_upload(upload)
+            elif len(data.get("mat_text") or "") > settings.API_MAX_UPLOAD_BYTES:
+                # A pasted file is held to the limit of an uploaded one (and of the API).
+                raise forms.ValidationError(self._too_large())
             if not (data.get("mat_text") or "").strip():
                 raise forms.ValidationError(_("Paste the match file or choose one to upload."))
         elif mode == "games" and not self._outcomes():
@@ -81,12 +84,14 @@ class ResultForm(forms.Form):
         rows = [row for row in self.game_rows if row.is_valid()]
         return [outcome for row in rows if (outcome := row.outcome()) is not None]
 
+    def _too_large(self) -> str:
+        return _("The file is larger than %(limit)s bytes.") % {
+            "limit": settings.API_MAX_UPLOAD_BYTES
+        }
+
     def _read_upload(self, upload: Any) -> str:
-        limit = settings.API_MAX_UPLOAD_BYTES
-        if upload.size > limit:
-            raise forms.ValidationError(
-                _("The file is larger than %(limit)s bytes.") % {"limit": limit}
-            )
+        if upload.size > settings.API_MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(self._too_large())
         try:
             return str(upload.read().decode("utf-8-sig"))
         except UnicodeDecodeError:

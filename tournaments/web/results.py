@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,7 +18,7 @@ from tournaments import results, selectors
 from tournaments.errors import TournamentError
 from tournaments.models import Match
 from tournaments.web.common import match_of, refused, tournament_of
-from tournaments.web.public import match_context
+from tournaments.web.public import match_actions, match_context
 from tournaments.web.result_forms import ResultForm
 
 RESULT_TEMPLATE = "tournaments/result_form.html"
@@ -126,6 +127,8 @@ def _result_page(
 ) -> HttpResponse:
     names = _names(match)
     if request.method != "POST":
+        if purpose not in match_actions(request, match):
+            raise PermissionDenied(_("This result cannot be changed by you now."))
         form = ResultForm(initial={"mode": "score"}, home=names[0], away=names[1])
         return render(request, RESULT_TEMPLATE, _form_context(match, purpose, form))
     form = ResultForm(request.POST, request.FILES, home=names[0], away=names[1])

@@ -1,0 +1,776 @@
+"""A tournament as one JSON document, and back: a backup that survives schema changes, moves a
+tournament between sites, and is checked on the way in.
+
+``tournament_export`` writes a versioned document (``format``, ``version``): every setting of the
+tournament (all its model fields but the organizers), the organizer and co-organizers by
+username, the players (display name, club, country, linked username), the entries, the rounds,
+and every match (round or bracket slot and where its sides come from, home and away by player
+name, status, score, winner, who reported and confirmed it and when, the dispute note, when it
+was decided) with its games (who played White, the engine's actions, the outcome) and, for a
+match whose games are all recorded, their ``.mat`` text, which backgammon programs read.
+
+``tournament_import`` recreates the tournament in one transaction, or raises a
+``TournamentError`` having saved nothing:
+
+* the slug must be free (``as_slug`` gives another one);
+* players are matched by display name and created when missing; a known player is kept as the
+  database has it (a different club, country or account in the document is listed in
+  ``ImportResult.players_differing``, not applied);
+* users are matched by username; one the site does not have is left empty (organizer,
+  co-organizer, reporter, confirmer, player account) and listed in ``missing_users``;
+* every game's record is replayed by the rules engine as a new result would be
+  (``IllegalGameRecord`` names the match, game, move and reason), each game's outcome and the
+  match's score and winner are derived again and must be the document's; a typed score must be
+  a possible one.
+
+Ratings are not in the document: they follow from the matches. The import enqueues (on commit,
+``tasks.enqueue``) a replay of the tournament's rating list from its earliest decided match,
+after which every rating is what it was before the export (when the tournament was deleted with
+``tournament_delete`` and imported back). Should that message be lost (the broker down), the
+periodic ``ratings_catch_up`` finds the list behind and replays it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import DataError, IntegrityError, models, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+
+from games.models import Game
+from games.rules import Colour, NotationError, Outcome, action_from_json
+from games.rules.game import Ending
+from games.services import RecordedGame, ValidatedGame
+from tournaments.api.views import match_mat_text
+from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, TournamentError
+from tournaments.ledger import rating_list_of
+from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.results import Result, _result
+from tournaments.scoring import PlayedGame
+from tournaments.services import _validate_rules
+from tournaments.tasks import enqueue, ratings_replay
+
+FORMAT = "nardy-tournament"
+VERSION = 1
+
+#: The largest values of the positive integer columns (small: round numbers; seeds are integers).
+SMALL_MAX, INTEGER_MAX = 32_767, 2_147_483_647
+
+#: The tournament's own fields the document carries (its organizers travel by username).
+SETTINGS = tuple(
+    model_field
+    for model_field in Tournament._meta.concrete_fields
+    if not model_field.primary_key and not model_field.is_relation
+)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """The imported tournament and what the import could not take as the document says."""
+
+    tournament: Tournament
+    players_created: list[str] = field(default_factory=list)
+    #: Known players whose club, country or account differ in the document (database kept).
+    players_differing: list[str] = field(default_factory=list)
+    #: Usernames the site does not have: those places were left empty.
+    missing_users: list[str] = field(default_factory=list)
+    #: Where the rating replay enqueued on commit starts (None: no decided match).
+    ratings_replay_from: datetime | None = None
+
+
+# --- Export ------------------------------------------------------------------------------------
+
+
+def tournament_export(tournament: Tournament) -> dict[str, Any]:
+    """The tournament as a JSON-ready document (see the module's text)."""
+    entries = list(
+        Entry.objects.filter(tournament=tournament)
+        .select_related("player__user")
+        .order_by("seed", "player__display_name", "pk")
+    )
+    matches = list(
+        Match.objects.filter(tournament=tournament)
+        .select_related(
+            "tournament",
+            "round",
+            "home__player",
+            "away__player",
+            "winner__player",
+            "reported_by",
+            "confirmed_by",
+        )  # fmt: skip
+        .prefetch_related("games")
+        .order_by("pk")
+    )
+    players = sorted({entry.player for entry in entries}, key=lambda p: p.display_name)
+    organizer = tournament.organizer
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": _time(timezone.now()),
+        "tournament": {
+            **{setting.name: _setting_json(tournament, setting) for setting in SETTINGS},
+            "organizer": _username(organizer),
+            "co_organizers": sorted(user.get_username() for user in tournament.co_organizers.all()),
+        },
+        "players": [
+            {
+                "name": player.display_name,
+                "club": player.club,
+                "country": player.country,
+                "username": _username(player.user),
+            }
+            for player in players
+        ],
+        "entries": [
+            {
+                "player": entry.player.display_name,
+                "seed": entry.seed,
+                "withdrawn": entry.withdrawn,
+                "late_entry": entry.late_entry,
+                "created_at": _time(entry.created_at),
+            }
+            for entry in entries
+        ],
+        "rounds": [
+            {"number": round_.number, "created_at": _time(round_.created_at)}
+            for round_ in tournament.rounds.order_by("number")
+        ],
+        "matches": [_match_json(match) for match in matches],
+    }
+
+
+def tournament_mat_text(document: Mapping[str, Any]) -> str:
+    """Every recorded match of an exported document as one .mat text, in the order played."""
+    recorded = [match for match in document["matches"] if match.get("mat")]
+    recorded.sort(key=lambda match: (match.get("decided_at") or "~", match.get("slot") or ""))
+    return "\n".join(match["mat"] for match in recorded)
+
+
+def _match_json(match: Match) -> dict[str, Any]:
+    games = sorted(match.games.all(), key=lambda game: game.number)
+    # A .mat file holds moves: games entered as outcomes only would read as unfinished ones.
+    mat = match_mat_text(match) if games and all(game.actions for game in games) else None
+    return {
+        "round": match.round.number if match.round else None,
+        "bracket": match.bracket,
+        "bracket_round": match.bracket_round,
+        "slot": match.slot,
+        "home_source": match.home_source,
+        "away_source": match.away_source,
+        "home": _player_name(match.home),
+        "away": _player_name(match.away),
+        "status": match.status,
+        "score_home": _decimal_json(match.score_home),
+        "score_away": _decimal_json(match.score_away),
+        "winner": _player_name(match.winner),
+        "reported_by": _username(match.reported_by),
+        "reported_at": _time(match.reported_at),
+        "confirmed_by": _username(match.confirmed_by),
+        "confirmed_at": _time(match.confirmed_at),
+        "dispute_note": match.dispute_note,
+        "decided_at": _time(match.decided_at),
+        "games": [
+            {
+                "number": game.number,
+                "white": game.white,
+                "actions": game.actions,
+                "winner": game.winner,
+                "ending": game.ending,
+                "value": game.value,
+                "stake": game.stake,
+                "points": game.points,
+            }
+            for game in games
+        ],
+        "mat": mat,
+    }
+
+
+def _setting_json(tournament: Tournament, setting: models.Field[Any, Any]) -> Any:
+    value = setting.value_from_object(tournament)
+    if isinstance(value, Decimal):
+        return _decimal_json(value)
+    if isinstance(value, datetime):
+        return _time(value)
+    return value
+
+
+def _decimal_json(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _time(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _username(user: AbstractBaseUser | None) -> str | None:
+    return None if user is None else user.get_username()
+
+
+def _player_name(entry: Entry | None) -> str | None:
+    return None if entry is None else entry.player.display_name
+
+
+# --- Import ------------------------------------------------------------------------------------
+
+
+def tournament_import(
+    document: Mapping[str, Any],
+    *,
+    as_slug: str | None = None,
+    organizer: AbstractBaseUser | None = None,
+    replace: bool = False,
+) -> ImportResult:
+    """Recreate an exported tournament (as ``as_slug`` when given; organized by ``organizer``
+    when given, else by the document's organizer), all or nothing. With ``replace``, a
+    tournament that has the slug is deleted first, in the same transaction (so a refused
+    document leaves it as it was).
+
+    The rating replay it needs is enqueued when the transaction commits.
+    """
+    try:
+        with transaction.atomic():
+            if replace:
+                settings = _mapping(document, "the document").get("tournament")
+                slug = as_slug or (settings.get("slug") if isinstance(settings, Mapping) else None)
+                existing = Tournament.objects.filter(slug=slug).first() if slug else None
+                if existing is not None:
+                    tournament_delete(existing)
+            return _Import(document, as_slug=as_slug, organizer=organizer).run()
+    except IntegrityError as error:  # e.g. a player of the same name made meanwhile
+        raise Conflict(
+            _("The document does not fit the database: %(reason)s") % {"reason": error}
+        ) from None
+    except DataError as error:  # a value too large or too long for its column
+        raise InvalidInput(
+            _("The document does not fit the database: %(reason)s") % {"reason": error}
+        ) from None
+
+
+def tournament_delete(tournament: Tournament) -> None:
+    """Delete a tournament with its matches, games, entries and rounds (the matches go first:
+    their links to the entries are protected). Its rated matches leave the ledger, and the
+    rating list is replayed (on commit) from the first of them."""
+    with transaction.atomic():
+        matches = Match.objects.filter(tournament=tournament)
+        first = (
+            matches.filter(decided_at__isnull=False)
+            .order_by("decided_at", "pk")
+            .values_list("decided_at", "pk")
+            .first()
+        )
+        rating_list = rating_list_of(tournament)
+        matches.delete()
+        tournament.delete()
+        if first is not None:
+            enqueue(ratings_replay, [first[0].isoformat(), first[1]], rating_list.pk)
+
+
+class _Import:
+    def __init__(
+        self,
+        document: Mapping[str, Any],
+        *,
+        as_slug: str | None,
+        organizer: AbstractBaseUser | None,
+    ) -> None:
+        self.document = _mapping(document, "the document")
+        self.as_slug = as_slug
+        self.organizer = organizer
+        self.users: dict[str, AbstractBaseUser | None] = {}
+        self.missing_users: set[str] = set()
+        self.players: dict[str, Player] = {}
+        self.players_created: list[str] = []
+        self.players_differing: list[str] = []
+        self.entries: dict[str, Entry] = {}
+        self.rounds: dict[int, Round] = {}
+
+    def run(self) -> ImportResult:
+        document = self.document
+        if document.get("format") != FORMAT:
+            raise InvalidInput(
+                _("This is not a tournament export (its format is not “%s”).") % FORMAT
+            )
+        version = document.get("version")
+        if version != VERSION:
+            raise InvalidInput(
+                _("Export version %(version)s cannot be read here (this site reads %(ours)s).")
+                % {"version": version, "ours": VERSION}
+            )
+        self._load_users(document)
+        tournament = self._tournament(_mapping(document.get("tournament"), "tournament"))
+        self._players(_sequence(document.get("players", []), "players"))
+        self._entries(tournament, _sequence(document.get("entries", []), "entries"))
+        self._rounds(tournament, _sequence(document.get("rounds", []), "rounds"))
+        matches = _sequence(document.get("matches", []), "matches")
+        decided = [self._match(tournament, data, index) for index, data in enumerate(matches)]
+        first = min((moment for moment in decided if moment is not None), default=None)
+        if first is not None:
+            _enqueue_ratings_replay(tournament, first)
+        return ImportResult(
+            tournament=tournament,
+            players_created=self.players_created,
+            players_differing=self.players_differing,
+            missing_users=sorted(self.missing_users),
+            ratings_replay_from=first,
+        )
+
+    # Users ---------------------------------------------------------------------------------
+
+    def _load_users(self, document: Mapping[str, Any]) -> None:
+        """Every username the document names, looked up in one query."""
+        names: set[str] = set()
+        settings = document.get("tournament")
+        if isinstance(settings, Mapping):
+            names.add(settings.get("organizer") or "")
+            names.update(settings.get("co_organizers") or [])
+        for player in document.get("players") or []:
+            if isinstance(player, Mapping):
+                names.add(player.get("username") or "")
+        for match in document.get("matches") or []:
+            if isinstance(match, Mapping):
+                names.update((match.get("reported_by") or "", match.get("confirmed_by") or ""))
+        names = {name for name in names if isinstance(name, str) and name}
+        account_model = get_user_model()
+        found = account_model._default_manager.filter(
+            **{f"{account_model.USERNAME_FIELD}__in": names}
+        )
+        self.users = {user.get_username(): user for user in found}
+
+    def _user(self, username: Any, where: str) -> AbstractBaseUser | None:
+        if username is None or username == "":
+            return None
+        if not isinstance(username, str):
+            raise InvalidInput(_("%(where)s: a username is text.") % {"where": where})
+        user = self.users.get(username)
+        if user is None:
+            self.missing_users.add(username)
+        return user
+
+    # The tournament ------------------------------------------------------------------------
+
+    def _tournament(self, data: Mapping[str, Any]) -> Tournament:
+        known = {setting.name: setting for setting in SETTINGS}
+        unknown = set(data) - set(known) - {"organizer", "co_organizers"}
+        if unknown:
+            raise InvalidInput(
+                _("Unknown tournament settings: %(names)s.") % {"names": ", ".join(sorted(unknown))}
+            )
+        tournament = Tournament()
+        for name, value in data.items():
+            if name in known:
+                try:
+                    setattr(tournament, name, known[name].to_python(value))
+                except ValidationError as error:
+                    raise InvalidInput(f"tournament.{name}: {' '.join(error.messages)}") from None
+        if self.as_slug:
+            tournament.slug = self.as_slug
+        if not tournament.slug:
+            raise InvalidInput(_("The document has no slug: give one."))
+        if Tournament.objects.filter(slug=tournament.slug).exists():
+            raise Conflict(
+                _(
+                    "A tournament “%(slug)s” exists already: delete it first, or import under "
+                    "another slug."
+                )
+                % {"slug": tournament.slug}
+            )
+        tournament.organizer = self.organizer or self._user(  # type: ignore[assignment]
+            data.get("organizer"), "tournament.organizer"
+        )
+        _validate_rules(tournament)
+        created_at = tournament.created_at
+        tournament.save()
+        if created_at is not None:  # auto_now_add set it to now on save
+            Tournament.objects.filter(pk=tournament.pk).update(created_at=created_at)
+            tournament.created_at = created_at
+        co_organizers = [
+            user
+            for username in _sequence(data.get("co_organizers", []), "tournament.co_organizers")
+            if (user := self._user(username, "tournament.co_organizers")) is not None
+        ]
+        tournament.co_organizers.set(co_organizers)  # type: ignore[arg-type]
+        return tournament
+
+    # Players, entries, rounds ----------------------------------------------------------------
+
+    def _players(self, players: Sequence[Any]) -> None:
+        listed = {}
+        for index, item in enumerate(players):
+            data = _mapping(item, f"players[{index}]")
+            name = _text(data, "name", f"players[{index}]", required=True)
+            listed[name] = data
+        existing = {
+            player.display_name: player
+            for player in Player.objects.filter(display_name__in=listed).select_related("user")
+        }
+        for name, data in listed.items():
+            where = f"players “{name}”"
+            club = _text(data, "club", where)
+            country = _text(data, "country", where)
+            username = data.get("username") or None
+            user = self._user(username, where)
+            player = existing.get(name)
+            if player is not None:
+                account = player.user.get_username() if player.user else None
+                if (player.club, player.country, account) != (club, country, username):
+                    self.players_differing.append(name)
+            else:
+                player = Player(display_name=name, club=club, country=country, user=user)
+                try:
+                    player.full_clean()
+                except ValidationError as error:
+                    raise InvalidInput(f"{where}: {' '.join(error.messages)}") from None
+                player.save()
+                self.players_created.append(name)
+            self.players[name] = player
+
+    def _entries(self, tournament: Tournament, entries: Sequence[Any]) -> None:
+        created_at = {}
+        for index, item in enumerate(entries):
+            where = f"entries[{index}]"
+            data = _mapping(item, where)
+            name = _text(data, "player", where, required=True)
+            player = self.players.get(name)
+            if player is None:
+                raise InvalidInput(
+                    _("%(where)s: %(name)s is not in the document's players.")
+                    % {"where": where, "name": name}
+                )
+            if name in self.entries:
+                raise InvalidInput(_("%(name)s is entered twice.") % {"name": name})
+            entry = Entry.objects.create(
+                tournament=tournament,
+                player=player,
+                seed=_integer(data, "seed", where, maximum=INTEGER_MAX),
+                withdrawn=_flag(data, "withdrawn", where),
+                late_entry=_flag(data, "late_entry", where),
+            )
+            self.entries[name] = entry
+            moment = _moment(data, "created_at", where)
+            if moment is not None:
+                created_at[entry.pk] = moment
+        for pk, moment in created_at.items():
+            Entry.objects.filter(pk=pk).update(created_at=moment)
+
+    def _rounds(self, tournament: Tournament, rounds: Sequence[Any]) -> None:
+        for index, item in enumerate(rounds):
+            where = f"rounds[{index}]"
+            data = _mapping(item, where)
+            number = _integer(data, "number", where, required=True)
+            assert number is not None
+            if number in self.rounds:
+                raise InvalidInput(_("Round %(number)s is given twice.") % {"number": number})
+            self.rounds[number] = Round.objects.create(tournament=tournament, number=number)
+            moment = _moment(data, "created_at", where)
+            if moment is not None:
+                Round.objects.filter(pk=self.rounds[number].pk).update(created_at=moment)
+
+    # Matches and games -----------------------------------------------------------------------
+
+    def _match(self, tournament: Tournament, data: Any, index: int) -> datetime | None:
+        """Create one match (its games replayed and checked); returns when it was decided."""
+        where = f"matches[{index}]"
+        data = _mapping(data, where)
+        status = _text(data, "status", where, required=True)
+        if status not in Match.Status.values:
+            raise InvalidInput(
+                _("%(where)s: unknown status “%(status)s”.") % {"where": where, "status": status}
+            )
+        round_number = _integer(data, "round", where)
+        round_ = None
+        if round_number is not None:
+            round_ = self.rounds.get(round_number)
+            if round_ is None:
+                raise InvalidInput(
+                    _("%(where)s: round %(number)s is not in the document's rounds.")
+                    % {"where": where, "number": round_number}
+                )
+        home, away = self._entry(data, "home", where), self._entry(data, "away", where)
+        winner = self._entry(data, "winner", where)
+        label = _match_label(data, where)
+        if winner is not None and winner not in (home, away):
+            raise InvalidInput(
+                _("%(match)s: the winner does not play the match.") % {"match": label}
+            )
+        match = Match(
+            tournament=tournament,
+            round=round_,
+            bracket=_text(data, "bracket", where),
+            bracket_round=_integer(data, "bracket_round", where),
+            slot=_text(data, "slot", where),
+            home_source=data.get("home_source"),
+            away_source=data.get("away_source"),
+            home=home,
+            away=away,
+            status=status,
+            score_home=_score(data, "score_home", where),
+            score_away=_score(data, "score_away", where),
+            winner=winner,
+            reported_by=self._user(data.get("reported_by"), f"{where}.reported_by"),
+            reported_at=_moment(data, "reported_at", where),
+            confirmed_by=self._user(data.get("confirmed_by"), f"{where}.confirmed_by"),
+            confirmed_at=_moment(data, "confirmed_at", where),
+            dispute_note=_text(data, "dispute_note", where),
+            decided_at=_moment(data, "decided_at", where),
+        )
+        games = self._checked_games(tournament, match, data, label)
+        match.save()
+        stated = data.get("games") or []
+        Game.objects.bulk_create(
+            Game(
+                match=match,
+                number=game.number,
+                white=game.white,
+                # As written (``13/9 9/5``, not the engine's ``13/5``), now known to be legal.
+                actions=list(stated[index].get("actions") or []),
+                winner=game.winner,
+                ending=game.outcome.ending.value,
+                value=game.outcome.value,
+                stake=game.outcome.stake,
+                points=game.outcome.points,
+            )
+            for index, game in enumerate(games)
+        )
+        return match.decided_at
+
+    def _entry(self, data: Mapping[str, Any], side: str, where: str) -> Entry | None:
+        name = data.get(side)
+        if name is None:
+            return None
+        entry = self.entries.get(name) if isinstance(name, str) else None
+        if entry is None:
+            raise InvalidInput(
+                _("%(where)s.%(side)s: %(name)s is not entered in the tournament.")
+                % {"where": where, "side": side, "name": name}
+            )
+        return entry
+
+    def _checked_games(
+        self, tournament: Tournament, match: Match, data: Mapping[str, Any], label: str
+    ) -> list[ValidatedGame]:
+        """The match's games replayed as a new result would be; its score, winner and each
+        game's outcome must be what the replay gives."""
+        games = [
+            _mapping(game, f"{label}, game {number}")
+            for number, game in enumerate(_sequence(data.get("games", []), label), start=1)
+        ]
+        has_score = match.score_home is not None or match.score_away is not None
+        if match.status == Match.Status.SCHEDULED and (games or has_score or match.winner_id):
+            raise InvalidInput(
+                _("%(match)s: a scheduled match has no result, this one has.") % {"match": label}
+            )
+        if not games and not has_score:
+            if match.winner_id is not None and match.away_id is not None:
+                raise InvalidInput(
+                    _("%(match)s: a winner without a score or games.") % {"match": label}
+                )
+            return []
+        if match.home_id is None or match.away_id is None:
+            raise InvalidInput(_("%(match)s: a result needs two players.") % {"match": label})
+        if match.score_home is None or match.score_away is None:
+            raise InvalidInput(_("%(match)s: the score has one side only.") % {"match": label})
+        try:
+            if not games:
+                result, validated = _result(
+                    tournament, score=(match.score_home, match.score_away), games=None, mat=None
+                )
+            elif all(not game.get("actions") for game in games):
+                outcomes = [_outcome(game, label, number) for number, game in enumerate(games, 1)]
+                result, validated = _result(
+                    tournament, score=None, games=None, mat=None, outcomes=outcomes
+                )
+            else:
+                recorded = [_recorded(game, label, number) for number, game in enumerate(games, 1)]
+                result, validated = _result(tournament, score=None, games=recorded, mat=None)
+        except IllegalGameRecord as error:
+            located = IllegalGameRecord(f"{label}: {error.message}", **error.details)  # type: ignore[arg-type]
+            located.details["match"] = label
+            raise located from None
+        except TournamentError as error:
+            raise type(error)(f"{label}: {error.message}") from None
+        for number, (game, replayed) in enumerate(zip(games, validated, strict=True), start=1):
+            stated = (
+                game.get("white"), game.get("winner"), game.get("ending"), game.get("value"),
+                game.get("stake"), game.get("points"),
+            )  # fmt: skip
+            outcome = replayed.outcome
+            found = (
+                replayed.white, replayed.winner, outcome.ending.value, outcome.value,
+                outcome.stake, outcome.points,
+            )  # fmt: skip
+            if stated != found or game.get("number", number) != number:
+                raise InvalidInput(
+                    _("%(match)s, game %(number)s: the document says %(stated)s, the replay gives "
+                      "%(found)s (white, winner, ending, value, stake, points).")
+                    % {"match": label, "number": number, "stated": stated, "found": found}
+                )  # fmt: skip
+        stated_result = Result(match.score_home, match.score_away, _side(match, match.winner_id))
+        if (result.home, result.away, result.winner) != (
+            stated_result.home, stated_result.away, stated_result.winner,
+        ):  # fmt: skip
+            raise InvalidInput(
+                _("%(match)s: the document says %(stated)s, the games give %(found)s.")
+                % {
+                    "match": label,
+                    "stated": _score_text(stated_result),
+                    "found": _score_text(result),
+                }
+            )
+        return [] if not games else validated
+
+
+def _enqueue_ratings_replay(tournament: Tournament, first: datetime) -> None:
+    """On commit: replay the tournament's rating list from its first decided match on."""
+    enqueue(ratings_replay, [first.isoformat(), 0], rating_list_of(tournament).pk)
+
+
+def _match_label(data: Mapping[str, Any], where: str) -> str:
+    """How messages name a match: its slot or round, and its players."""
+    place = data.get("slot") or (f"round {data['round']}" if data.get("round") else where)
+    players = " – ".join(str(data.get(side) or "?") for side in ("home", "away"))
+    return _("Match %(place)s (%(players)s)") % {"place": place, "players": players}
+
+
+def _side(match: Match, winner_id: int | None) -> int | None:
+    return {match.home_id: 1, match.away_id: 2}.get(winner_id) if winner_id else None
+
+
+def _score_text(result: Any) -> str:
+    winner = {1: _("home wins"), 2: _("away wins"), None: _("a draw")}[result.winner]
+    return f"{result.home}–{result.away}, {winner}"
+
+
+def _recorded(game: Mapping[str, Any], label: str, number: int) -> RecordedGame:
+    white = game.get("white")
+    if white not in (1, 2):
+        raise InvalidInput(_("%(match)s, game %(n)s: White is side 1 or 2.") % _at(label, number))
+    actions = []
+    turns = 0
+    for action in _sequence(game.get("actions", []), f"{label}, game {number}"):
+        turns += isinstance(action, Mapping) and "dice" in action
+        try:
+            actions.append(action_from_json(action))
+        except NotationError as error:
+            side = white if turns % 2 == 1 else 3 - white
+            raise IllegalGameRecord(
+                _("%(match)s, game %(n)s, move %(move)s: %(reason)s")
+                % {**_at(label, number), "move": turns, "reason": error},
+                game=number,
+                move=turns,
+                player=side,
+                play=str(action),
+                reason=str(error),
+            ) from None
+    return RecordedGame(white, tuple(actions))
+
+
+def _outcome(game: Mapping[str, Any], label: str, number: int) -> PlayedGame:
+    """A game entered without its moves: its stated outcome, checked by the match's score."""
+    white, winner = game.get("white"), game.get("winner")
+    try:
+        ending = Ending(game.get("ending"))
+        value, stake = int(game.get("value", 0)), int(game.get("stake", 1))
+    except (TypeError, ValueError):
+        raise InvalidInput(
+            _("%(match)s, game %(n)s: the outcome cannot be read.") % _at(label, number)
+        ) from None
+    if white not in (1, 2) or winner not in (1, 2, None):
+        raise InvalidInput(
+            _("%(match)s, game %(n)s: White and the winner are side 1 or 2.") % _at(label, number)
+        )
+    colour = None if winner is None else (Colour.WHITE if winner == white else Colour.BLACK)
+    return PlayedGame(white, Outcome(colour, ending, value, stake))
+
+
+def _at(label: str, number: int) -> dict[str, Any]:
+    return {"match": label, "n": number}
+
+
+# --- Reading the document, every problem named by where it is ------------------------------------
+
+
+def _mapping(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InvalidInput(_("%(where)s: expected a JSON object.") % {"where": where})
+    return value
+
+
+def _sequence(value: Any, where: str) -> Sequence[Any]:
+    if not isinstance(value, list | tuple):
+        raise InvalidInput(_("%(where)s: expected a JSON list.") % {"where": where})
+    return value
+
+
+def _text(data: Mapping[str, Any], key: str, where: str, *, required: bool = False) -> str:
+    value = data.get(key)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or (required and not value):
+        raise InvalidInput(_("%(where)s.%(key)s: expected text.") % {"where": where, "key": key})
+    return value
+
+
+def _integer(
+    data: Mapping[str, Any],
+    key: str,
+    where: str,
+    *,
+    required: bool = False,
+    maximum: int = SMALL_MAX,
+) -> int | None:
+    value = data.get(key)
+    if value is None and not required:
+        return None
+    if type(value) is not int or not 0 <= value <= maximum:
+        raise InvalidInput(
+            _("%(where)s.%(key)s: expected a whole number from 0 to %(maximum)s.")
+            % {"where": where, "key": key, "maximum": maximum}
+        )
+    return value
+
+
+def _flag(data: Mapping[str, Any], key: str, where: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise InvalidInput(
+            _("%(where)s.%(key)s: expected true or false.") % {"where": where, "key": key}
+        )
+    return value
+
+
+def _moment(data: Mapping[str, Any], key: str, where: str) -> datetime | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    moment = parse_datetime(value) if isinstance(value, str) else None
+    if moment is None or timezone.is_naive(moment):
+        raise InvalidInput(
+            _("%(where)s.%(key)s: expected an ISO 8601 time with its offset.")
+            % {"where": where, "key": key}
+        )
+    return moment
+
+
+def _score(data: Mapping[str, Any], key: str, where: str) -> Decimal | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    try:
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            raise InvalidOperation
+        return Decimal(value)
+    except InvalidOperation:
+        raise InvalidInput(
+            _('%(where)s.%(key)s: expected a number such as "2.5".') % {"where": where, "key": key}
+        ) from None
