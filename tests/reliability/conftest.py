@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import kombu.pools
 import pytest
 
 from tests.conftest import IN_CI, PROJECT_ROOT, Worker, worker_database_url
@@ -101,9 +102,10 @@ def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
 
 
 def _forget_connections(app) -> None:
-    """Drop this process's pooled broker connections: the next message connects anew."""
-    if app._pool is not None:
-        app._pool.force_close_all()
+    """Drop this process's pooled broker connections: the next message connects anew. kombu
+    keeps its pools in process-wide registries keyed by broker URL, so closing a pool without
+    clearing them would hand the closed pool to the next test that sends to that broker."""
+    kombu.pools.reset()
     app._pool = None
     app.amqp._producer_pool = None
 
