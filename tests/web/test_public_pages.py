@@ -4,6 +4,7 @@ and rating lists, in a fixed number of queries, with user data marked as not for
 import re
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
 from tournaments import ledger, results, selectors
@@ -226,3 +227,17 @@ def test_cached_page_parts_change_as_soon_as_a_result_or_a_rating_does(client, s
     assert not re.search(r"3\s*–\s*1", before_rounds) and re.search(r"3\s*–\s*1", after_rounds)
     assert "<strong>1</strong>" in after_standings
     assert "1517" not in unrated and "1517" in rated
+
+
+def test_a_result_renders_again_only_its_own_round(client, site):
+    """The other rounds' HTML is reused from the cache: a Swiss changes one round at a time."""
+    url = reverse("tournament-rounds", args=[site.tournament.slug])
+    client.get(url)
+    stored = set(cache._cache)  # the test's own in-process cache (tests/conftest.py)
+    results.match_result_record(match=site.match("Anna", "Boris"), by=site.organizer, score=(3, 1))
+
+    page = client.get(url).content.decode()
+
+    added = {key for key in set(cache._cache) - stored if "template.cache.tournament-round." in key}
+    assert re.search(r"3\s*–\s*1", page)
+    assert len(added) == 1  # round 1 only; rounds 2 and 3 came from the cache

@@ -346,7 +346,18 @@ def _rounds(tournament: Tournament) -> list[dict[str, Any]]:
                 "bracket": BRACKET_NAMES.get(bracket, bracket),
                 "n": bracket_round,
             }
-        groups.append({"title": title, "number": number, "matches": list(grouped)})
+        played = list(grouped)
+        groups.append(
+            {
+                "title": title,
+                "number": number,
+                "matches": played,
+                # A round's own key and version: its cached HTML outlives the other rounds'
+                # results (only the current round changes while a Swiss is played).
+                "key": str(number) if number is not None else f"{bracket}-{bracket_round}",
+                "version": max(match.updated_at for match in played).isoformat(),
+            }
+        )
     return groups
 
 
