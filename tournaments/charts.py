@@ -76,7 +76,11 @@ class RatingChart:
     max_value: float | None
     #: Decimals the tick labels need: 0 for steps of 10, 1 for 2.5, ...
     tick_decimals: int
-    empty: bool
+
+    @property
+    def empty(self) -> bool:
+        """No rated match: nothing to draw."""
+        return not self.markers
 
     @property
     def single(self) -> bool:
@@ -112,7 +116,6 @@ def rating_chart(
             min_value=None,
             max_value=None,
             tick_decimals=0,
-            empty=True,
         )
     values = [float(value) for _, value in ordered]
     low, high = min(values), max(values)
@@ -161,7 +164,6 @@ def rating_chart(
         min_value=low,
         max_value=high,
         tick_decimals=decimals,
-        empty=False,
     )
 
 

@@ -111,6 +111,12 @@ def _scores(match: RatedMatch) -> list[tuple[int, float]]:
     return [(match.first, 1.0), (match.second, 0.0)]
 
 
+def _expected_rows(match: RatedMatch, system: str) -> list[tuple[int, float]]:
+    """The (player, score) rows the ledger should hold for a rated match, sorted: none for a
+    drawn FIBS match (the FIBS formula rates only a won match)."""
+    return [] if match.drawn and system == "fibs" else sorted(_scores(match))
+
+
 def _after(key: OrderKey | None) -> Q:
     if key is None:
         return Q()
@@ -300,9 +306,9 @@ def ratings_pending(matches: Iterable[Match]) -> int:
     expected = {}
     for match in matches:
         rated = _rated_match(match)
-        if rated is None or (rated.drawn and match.tournament.rating_system == "fibs"):
-            continue
-        expected[match.pk] = sorted(_scores(rated))
+        rows = [] if rated is None else _expected_rows(rated, match.tournament.rating_system)
+        if rows:
+            expected[match.pk] = rows
     found: dict[int, list[tuple[int, float]]] = {pk: [] for pk in expected}
     rows = RatingChange.objects.filter(match_id__in=expected).values_list(
         "match_id", "player_id", "score"
@@ -336,8 +342,7 @@ def ratings_behind() -> dict[tuple[str, str], OrderKey]:
     )
     for decided_at, pk, home, away, entry, winner, system, variant in decided.iterator():
         (rated,) = _as_rated([(decided_at, pk, home, away, entry, winner, 0)])
-        rows = [] if rated.drawn and system == "fibs" else sorted(_scores(rated))
-        expected[pk] = ((system, variant), rated.key, rows)
+        expected[pk] = ((system, variant), rated.key, _expected_rows(rated, system))
     found: dict[int, list[tuple[tuple[str, str], OrderKey, int, float]]] = {}
     ledger = RatingChange.objects.values_list(
         "rating_list__system",

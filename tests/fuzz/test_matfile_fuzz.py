@@ -16,13 +16,10 @@ text), so a failure reproduces: ``FUZZ_SEED=... pytest tests/fuzz``.
 
 from __future__ import annotations
 
-import contextlib
-import faulthandler
 import json
 import os
 import random
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -46,46 +43,17 @@ from games.rules.matfile import (
     write_match,
 )
 from games.services import IllegalRecordError, games_from_mat
+from tests.support.fuzzing import deadline, shown
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SEED = int(os.environ.get("FUZZ_SEED", "20250611"))
 #: No single call may take longer (the slowest real file takes some 0.05 s for all three).
-CALL_SECONDS = 2.0
 #: How many mutated texts of the corpus; each is read, checked and validated.
 MUTANTS = int(os.environ.get("FUZZ_MUTANTS", "500"))
 MAT_ERRORS = (IllegalRecordError, MatchFormatError)
 
 
 # --- The guard: clean errors only, and in time ----------------------------------------------
-
-
-class Hang(Exception):
-    """A call that did not answer in time."""
-
-
-@contextlib.contextmanager
-def deadline(seconds: float = CALL_SECONDS) -> Iterator[None]:
-    """Interrupt the block after ``seconds`` (regular expressions check for signals, so a
-    backtracking one is stopped too); C code that never looks is caught by faulthandler, which
-    dumps every stack and ends the run rather than hang it."""
-
-    def interrupt(signum: int, frame: Any) -> None:
-        raise Hang(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, interrupt)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    faulthandler.dump_traceback_later(seconds * 15, exit=True)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        faulthandler.cancel_dump_traceback_later()
-        signal.signal(signal.SIGALRM, previous)
-
-
-def shown(value: Any, limit: int = 1500) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
 
 
 def clean_call(

@@ -11,16 +11,13 @@ reproduces; it prints the falsifying input.
 
 from __future__ import annotations
 
-import contextlib
-import faulthandler
 import json
-import signal
 import subprocess
 import sys
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +38,9 @@ from games.rules import (
     legal_plays,
     parse_dice,
 )
+from tests.support.fuzzing import deadline, shown
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-CALL_SECONDS = 2.0
 VARIANTS = [LongNardy(), ShortNardy(), LongNardy(block_check="turn"), ShortNardy(koks=True),
             ShortNardy(no_hit_and_hide=True)]  # fmt: skip
 FUZZ = settings(
@@ -53,37 +50,6 @@ FUZZ = settings(
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-
-
-class Hang(Exception):
-    """A call that did not answer in time."""
-
-
-@contextlib.contextmanager
-def deadline(seconds: float = CALL_SECONDS) -> Iterator[None]:
-    """Interrupt the block after ``seconds``; C code that never checks for signals is caught by
-    faulthandler, which dumps every stack and ends the run rather than hang it."""
-
-    def interrupt(signum: int, frame: Any) -> None:
-        raise Hang(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, interrupt)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    faulthandler.dump_traceback_later(seconds * 15, exit=True)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        faulthandler.cancel_dump_traceback_later()
-        signal.signal(signal.SIGALRM, previous)
-
-
-def shown(value: Any, limit: int = 1500) -> str:
-    try:
-        text = repr(value)
-    except RecursionError:
-        text = f"<{type(value).__name__} nested too deeply to show>"
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
 
 
 def clean_call(
