@@ -39,8 +39,9 @@ One command does everything, all on 127.0.0.1:
    that the ledger and cached ratings equal a serial replay
    (``tournaments.ledger.ratings_replay(None)``).
 6. Prints per kind of request: count, req/s, p50, p95, max (client side), the server's own
-   time (gunicorn's access log: without the wait in the listen queue), errors by status and the
-   409s of the deliberate races; the CPU used by each part (and by other processes on the
+   time (gunicorn's access log: without the wait in the listen queue), the mean CPU time the
+   server spent on one (the site's request log, ``cpu_ms``), errors by status and the 409s of
+   the deliberate races; the CPU used by each part (and by other processes on the
    machine), connections, transactions and statement time in PostgreSQL per request, the
    errors PostgreSQL logged for the database (deadlocks); and PASS/FAIL against the targets (no
    5xx, p95 of every page under 300 ms, exactly-once results, ratings of a serial replay).
@@ -248,7 +249,8 @@ def run(args: argparse.Namespace) -> None:
             if process is not None:
                 stop(process)
 
-    print_table(results, parse_access_log(work / "access.log", results), cpu, args)
+    server_times = parse_access_log(work / "access.log", results)
+    print_table(results, server_times, parse_request_log(work / "gunicorn.out"), cpu, args)
     verdicts = []
     verdicts += http_verdicts(results)
     verdicts.append(exactly_once(plan, results))
@@ -918,6 +920,15 @@ ROUTES = [
 ]
 
 
+def request_kind(method: str, path: str) -> str:
+    kind = next((k for pattern, k in ROUTES if pattern.match(path)), "other")
+    if kind == "report" and method == "GET":
+        return "report form"
+    if kind == "login" and method == "GET":
+        return "login page"
+    return kind
+
+
 def parse_access_log(log: Path, results: dict[str, Any]) -> dict[str, list[float]]:
     """The server's own time per kind (gunicorn's %(L)s: from reading the request to the end
     of the response; the wait in the listen queue is not in it)."""
@@ -929,19 +940,36 @@ def parse_access_log(log: Path, results: dict[str, Any]) -> dict[str, list[float
         if len(parts) != 5:
             continue
         method, path, _, seconds, _pid = parts
-        kind = next((k for pattern, k in ROUTES if pattern.match(path)), "other")
-        if kind == "report" and method == "GET":
-            kind = "report form"
-        if kind == "login" and method == "GET":
-            kind = "login page"
-        times[kind].append(float(seconds) * 1000)
+        times[request_kind(method, path)].append(float(seconds) * 1000)
     for values in times.values():
         values.sort()
     return times
 
 
+def parse_request_log(log: Path) -> dict[str, list[float]]:
+    """The CPU time of each request by kind, from the site's own request log lines (JSON, in
+    gunicorn's output: ``cpu_ms``, the serving thread's); empty when the site logs none."""
+    cpu: dict[str, list[float]] = defaultdict(list)
+    if not log.exists():
+        return cpu
+    for line in log.read_text(errors="replace").splitlines():
+        if not line.startswith("{"):
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if record.get("logger") == "nardy_site.requests" and "cpu_ms" in record:
+            cpu[request_kind(record["method"], record["path"])].append(record["cpu_ms"])
+    return cpu
+
+
 def print_table(
-    results: dict[str, Any], server: dict[str, list[float]], cpu: dict[str, float], args: Any
+    results: dict[str, Any],
+    server: dict[str, list[float]],
+    server_cpu: dict[str, list[float]],
+    cpu: dict[str, float],
+    args: Any,
 ) -> None:
     samples = results["samples"]
     window = results["window"]
@@ -956,7 +984,7 @@ def print_table(
     )
     header = (
         f"  {'kind':<16}{'count':>7}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'max ms':>8}"
-        f"{'srv p50':>9}{'srv p95':>9}  {'409 race':>8}  errors"
+        f"{'srv p50':>9}{'srv p95':>9}{'cpu ms':>8}  {'409 race':>8}  errors"
     )
     print(header)
     print("  " + "-" * (len(header) - 2))
@@ -983,10 +1011,14 @@ def print_table(
             v for k, vs in server.items() if k not in LOGIN_KINDS for v in vs
         )  # fmt: skip
         shown = ", ".join(f"{status}: {n}" for status, n in sorted(errors.items())) or "0"
+        used = server_cpu.get(kind, []) if kind != "all" else [
+            v for k, vs in server_cpu.items() if k not in LOGIN_KINDS for v in vs
+        ]  # fmt: skip
+        mean_cpu = f"{sum(used) / len(used):8.1f}" if used else f"{'-':>8}"
         print(
             f"  {kind:<16}{len(rows):>7}{rate:>8.1f}{percentile(times, 50):>8.0f}"
             f"{percentile(times, 95):>8.0f}{(times[-1] if times else 0):>8.0f}"
-            f"{percentile(srv, 50):>9.0f}{percentile(srv, 95):>9.0f}  {raced:>8}  {shown}"
+            f"{percentile(srv, 50):>9.0f}{percentile(srv, 95):>9.0f}{mean_cpu}  {raced:>8}  {shown}"
         )
     if cpu:
         ours = ["gunicorn", "PostgreSQL", "celery worker", "load generator"]

@@ -178,7 +178,8 @@ def env_cache(
     name: str, default: dict[str, Any], *, environ: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
     """A cache URL (``redis://host:6379/2``) as a Django ``CACHES`` entry on Django's Redis
-    backend, or ``default`` when unset."""
+    backend, made tolerant of Redis failures (``nardy_site.cache``), or ``default`` when
+    unset."""
     value = _raw(name, environ)
     if value is None:
         return dict(default)
@@ -186,4 +187,9 @@ def env_cache(
     if not match or match.group(1).lower() not in CACHE_SCHEMES:
         schemes = ", ".join(sorted(CACHE_SCHEMES))
         raise _bad(name, value, f"expected a Redis URL with one of the schemes {schemes}")
-    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": value}
+    return {
+        "BACKEND": "nardy_site.cache.TolerantRedisCache",
+        "LOCATION": value,
+        # A hung Redis costs a request at most this long once; then the process skips it.
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }

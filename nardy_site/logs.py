@@ -9,10 +9,10 @@
   request's or the task's ids when the record was made while serving one, the ``extra`` fields
   the call gave, and ``exception`` (the traceback text) when there is one.
 * ``RequestLogMiddleware`` logs one line per request (``nardy_site.requests``): method, path,
-  status, duration in milliseconds, the user's id, and the request id, taken from the
-  ``X-Request-ID`` header when it is a sane one (letters, digits, ``.-_:``, up to 128) or made
-  up, and sent back in the ``X-Request-ID`` response header. Every other line logged while the
-  request is served carries the same ``request_id``.
+  status, duration and CPU time (the serving thread's) in milliseconds, the user's id, and the
+  request id, taken from the ``X-Request-ID`` header when it is a sane one (letters, digits,
+  ``.-_:``, up to 128) or made up, and sent back in the ``X-Request-ID`` response header.
+  Every other line logged while the request is served carries the same ``request_id``.
 * ``connect_task_logging()`` logs each Celery task's start, end (with its state and duration)
   retry and failure (``nardy_site.tasks``); lines logged inside a task carry ``task_name`` and
   ``task_id``, and a task enqueued while serving a request carries that ``request_id`` too.
@@ -199,10 +199,11 @@ class RequestLogMiddleware:
         request_id = given if _SANE_REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
         request.request_id = request_id  # type: ignore[attr-defined]
         token = _request_id.set(request_id)
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.thread_time()
         try:
             response: HttpResponse = self.get_response(request)
             duration_ms = round((time.perf_counter() - started) * 1000, 1)
+            cpu_ms = round((time.thread_time() - cpu_started) * 1000, 1)
             response[REQUEST_ID_HEADER] = request_id
             path = request.path
             if response.status_code >= 400:
@@ -228,6 +229,7 @@ class RequestLogMiddleware:
                     "path": path,
                     "status": response.status_code,
                     "duration_ms": duration_ms,
+                    "cpu_ms": cpu_ms,
                     "user_id": _user_id(request),
                 },
             )

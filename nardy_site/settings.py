@@ -187,6 +187,10 @@ CACHES = {
         "KEY_PREFIX": "nardy",
     }
 }
+#: Public pages are shared among visitors who are not logged in (nardy_site.page_cache): a page
+#: is rendered again at most this often while results come in, so such a visitor may see it up
+#: to this many seconds old. Logged-in users always get pages as they are now.
+PUBLIC_PAGE_REFRESH_SECONDS = env_int("PUBLIC_PAGE_REFRESH_SECONDS", 3, minimum=0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -167,12 +167,13 @@ def fast_password_hashing() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def fresh_cache() -> Iterator[None]:
     """A cache of this test's own: counts of failed logins never leak between tests, and a shared
-    Redis cache (CACHE_URL) is never flushed by a test."""
+    Redis cache (CACHE_URL) is never flushed by a test. Shared public pages are rendered for the
+    current version (tests/web/test_page_cache.py tests the refresh delay itself)."""
     cache = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": f"test-{uuid.uuid4().hex}",
     }
-    with override_settings(CACHES={"default": cache}):
+    with override_settings(CACHES={"default": cache}, PUBLIC_PAGE_REFRESH_SECONDS=0):
         yield
 
 

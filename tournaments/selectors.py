@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Literal
+from typing import Any, Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 
 from tournaments.formats import elimination
 from tournaments.ledger import ratings_pending
-from tournaments.models import Entry, Match, Player, Rating, RatingChange, Tournament
+from tournaments.models import (
+    Entry,
+    Match,
+    Player,
+    Rating,
+    RatingChange,
+    RatingList,
+    Tournament,
+)
 from tournaments.ratings.history import INITIAL_RATING
 from tournaments.results import DECIDED
 from tournaments.scoring import MatchPoints
@@ -28,6 +37,78 @@ def entry_ratings(*, tournament: Tournament) -> dict[int, float]:
             player__entries__tournament=tournament,
         ).values_list("player__entries__pk", "rating")
     )
+
+
+# --- Versions: what a page shows changes only when its version does -------------------------
+
+
+def tournament_version(*, slug: str) -> str | None:
+    """The tournament's revision and its rating list's (None: no such tournament). Every write
+    to the tournament raises the one, every rating change the other."""
+    row = (
+        Tournament.objects.filter(slug=slug)
+        .annotate(ratings=_ratings_revision("rating_system", "variant"))
+        .values_list("revision", "ratings")
+        .first()
+    )
+    return None if row is None else f"{row[0]}:{row[1] or 0}"
+
+
+def match_version(*, pk: int) -> str | None:
+    """A match page's version (None: no such match): the match's own last write (bracket moves
+    save the match too), its tournament's status, and its rows in the rating ledger (a replay
+    writes new ones), which say whether its ratings are still pending."""
+    row = (
+        Match.objects.filter(pk=pk)
+        .annotate(rated=_newest_change(match=OuterRef("pk")))
+        .values_list("updated_at", "tournament__status", "rated")
+        .first()
+    )
+    return None if row is None else f"{row[0].isoformat()}:{row[1]}:{row[2]}"
+
+
+def player_version(*, pk: int) -> str | None:
+    """A player page's version (None: no such player): the player's details, the last write to
+    any of their matches, their number, and their newest rating-ledger row (a replay writes new
+    ones). Tournament names, shown beside the matches, are fixed once a tournament has matches;
+    an opponent renamed in the admin shows when the stored page expires."""
+    row = (
+        Player.objects.filter(pk=pk)
+        .annotate(rated=_newest_change(player=OuterRef("pk")))
+        .values_list("display_name", "club", "country", "rated")
+        .first()
+    )
+    if row is None:
+        return None
+    matches = Match.objects.filter(Q(home__player=pk) | Q(away__player=pk)).aggregate(
+        count=Count("pk"), newest=Max("updated_at")
+    )
+    newest = matches["newest"].isoformat() if matches["newest"] else ""
+    details = hashlib.sha256("\n".join(row[:3]).encode()).hexdigest()[:16]
+    return f"{details}:{row[3]}:{matches['count']}:{newest}"
+
+
+def tournament_list_version() -> str:
+    """Every tournament's revision summed, with their number and the newest: a new, changed or
+    deleted tournament changes it."""
+    totals = Tournament.objects.aggregate(count=Count("pk"), newest=Max("pk"), sum=Sum("revision"))
+    return f"{totals['count']}:{totals['newest']}:{totals['sum']}"
+
+
+def rating_lists_version(*, variant: str) -> str:
+    """The variant's rating lists' revisions summed: every rating change raises one."""
+    total = RatingList.objects.filter(variant=variant).aggregate(sum=Sum("revision"))["sum"]
+    return str(total or 0)
+
+
+def _newest_change(**where: Any) -> Subquery:
+    changes = RatingChange.objects.filter(**where).order_by("-pk")
+    return Subquery(changes.values("pk")[:1])
+
+
+def _ratings_revision(system: str, variant: str) -> Subquery:
+    lists = RatingList.objects.filter(system=OuterRef(system), variant=OuterRef(variant))
+    return Subquery(lists.order_by().values("revision")[:1])
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -156,7 +237,13 @@ def player_matches(*, player: Player) -> QuerySet[Match]:
     return (
         Match.objects.filter(Q(home__player=player) | Q(away__player=player))
         .exclude(home__isnull=True)
-        .select_related("tournament", "round", "home__player", "away__player", "winner")
+        .select_related("tournament", "round", "home__player", "away__player")
+        # Only the columns the rows show: a tournament row is wide, and a player has many.
+        .only(
+            *("slot", "status", "score_home", "score_away", "winner_id"),
+            *("tournament__name", "tournament__slug", "round__number"),
+            *("home__player__display_name", "away__player__display_name"),
+        )
         .order_by("-tournament__created_at", "-pk")
     )
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.template.loader import render_to_string
+from django.utils.html import json_script
 
 from games.rules import (
     Double,
@@ -283,7 +284,8 @@ def test_the_script_is_local_and_uses_the_test_hooks():
 
 
 def render_viewer(replay: BoardReplay | None) -> str:
-    return render_to_string("games/_board_viewer.html", {"frames": replay})
+    board_frames = None if replay is None else json_script(replay, "board-frames")
+    return render_to_string("games/_board_viewer.html", {"board_frames": board_frames})
 
 
 def embedded_frames(html: str) -> object:

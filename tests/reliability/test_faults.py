@@ -1,7 +1,8 @@
 """Faults, each injected for real: the broker (Redis) stops or hangs while results arrive; a
 worker is killed in the middle of a rating replay; the database fails in the middle of recording
-a result. Results are never lost nor half-written, requests never crash on the broker, and the
-ratings end up equal to a serial replay by themselves.
+a result; the cache's Redis stops or hangs while people browse, log in and report. Results are
+never lost nor half-written, requests never crash on the broker or the cache, and the ratings
+end up equal to a serial replay by themselves.
 
 The broker tests run workers and Celery beat on a Redis of their own (``conftest.py``); they need
 the real broker mode (CI's stage 2) and are skipped in eager mode.
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 import pytest
 from django.contrib.auth.models import User
 from django.db import DatabaseError, connection
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from games.models import Game
@@ -523,6 +524,109 @@ def test_a_database_error_while_recording_leaves_nothing_half_written(bracket, s
         match_result_correct(match=b.semi1, by=olga, games=several_games(seed=50))
     assert state(*matches) == before
     assert sent == [] and ledger_state() == rated
+
+
+# --- 4. The cache's Redis stopped or hung ---------------------------------------------------------
+
+
+@pytest.fixture
+def cache_log() -> Iterator[list[logging.LogRecord]]:
+    """The warnings ``nardy_site.cache`` logs."""
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    logger = logging.getLogger("nardy_site.cache")
+    handler = Keep(logging.WARNING)
+    logger.addHandler(handler)
+    yield records
+    logger.removeHandler(handler)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_pages_logins_and_results_work_while_the_cache_redis_is_down_or_hung(
+    own_redis, cache_log, monkeypatch
+):
+    """The site's cache (CACHE_URL) on a Redis of its own, as in production: shared pages, page
+    parts and login limits live there. Stopped or frozen, the site answers every page, logs in
+    and records results without it, current and without a 500; back, it is used again."""
+    from nardy_site import cache as tolerant  # noqa: PLC0415
+    from nardy_site.env import env_cache  # noqa: PLC0415
+
+    monkeypatch.setattr(tolerant, "RETRY_SECONDS", 1.0)
+    monkeypatch.setattr(tolerant._Outage, "until", 0.0)
+    entry = {**env_cache("CACHE_URL", {}, environ={"CACHE_URL": own_redis.url}), "KEY_PREFIX": "t"}
+    club = make_club("cached", players=4, matches=0)
+    entries = list(club.tournament.entries.order_by("pk"))
+    round_ = club.tournament.rounds.get()
+    m = [
+        Match.objects.create(tournament=club.tournament, round=round_, home=home, away=away)
+        for home, away in [(entries[0], entries[1]), (entries[2], entries[3])]
+    ]
+    olga = club.organizer
+    olga.set_password("olga-password")
+    olga.save()
+    pages = [
+        reverse("home"),
+        reverse("tournament", args=[club.tournament.slug]),
+        reverse("tournament-rounds", args=[club.tournament.slug]),
+        reverse("tournament-standings", args=[club.tournament.slug]),
+        reverse("match", args=[m[0].pk]),
+        reverse("player", args=[m[0].home.player_id]),
+        f"/api/v1/tournaments/{club.tournament.slug}/standings/",
+    ]
+
+    def stored_keys() -> int:
+        with socket.create_connection(("127.0.0.1", own_redis.port), timeout=2) as conn:
+            conn.sendall(b"DBSIZE\r\n")
+            return int(conn.recv(64).strip().lstrip(b":"))
+
+    def visit() -> list[int]:
+        return [Client().get(page).status_code for page in pages]
+
+    def record(match: Match, score: tuple[int, int]) -> int:
+        organizer = Client()
+        logged_in = organizer.post(
+            reverse("login"), {"username": olga.username, "password": "olga-password"}
+        )
+        assert logged_in.status_code == 302, "the login failed"
+        return organizer.post(
+            reverse("match-report", args=[match.pk]),
+            {"mode": "score", "score_home": str(score[0]), "score_away": str(score[1])},
+        ).status_code
+
+    with override_settings(CACHES={"default": entry}):
+        assert visit() == [200] * len(pages)
+        assert stored_keys() > 0  # the pages were shared through this Redis
+        assert not cache_log
+
+        own_redis.stop()
+        assert record(m[0], (3, 1)) == 302
+        assert visit() == [200] * len(pages)
+        assert "3 – 1" in Client().get(pages[4]).content.decode()  # the page as it is now
+        assert len(cache_log) == 1 and "unreachable" in cache_log[0].getMessage()
+
+        own_redis.start()
+        own_redis.pause()
+        time.sleep(tolerant.RETRY_SECONDS)  # the process tries Redis again: it is frozen
+        started = time.monotonic()
+        assert record(m[1], (0, 3)) == 302
+        assert visit() == [200] * len(pages)
+        took = time.monotonic() - started
+        assert took < 5, f"a login, a result and {len(pages)} pages took {took:.1f}s"
+        assert "0 – 3" in Client().get(pages[2]).content.decode()
+        assert len(cache_log) == 2
+
+        own_redis.resume()
+        time.sleep(tolerant.RETRY_SECONDS)
+        assert visit() == [200] * len(pages)
+        assert stored_keys() > 0  # used again
+        assert len(cache_log) == 2
+    for match, score in [(m[0], (3, 1)), (m[1], (0, 3))]:
+        match.refresh_from_db()
+        assert (match.status, match.score_home, match.score_away) == ("final", *score)
 
 
 # --- The pieces on their own (also in eager mode, on SQLite) --------------------------------------

@@ -128,8 +128,9 @@ def test_production_defaults_are_the_safe_ones():
     # Not behind a proxy unless told: a client's X-Forwarded-Proto is not believed.
     assert shown["SECURE_PROXY_SSL_HEADER"] is None
     assert shown["CACHES"]["default"] == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "nardy_site.cache.TolerantRedisCache",
         "LOCATION": "redis://redis.internal:6379/2",
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         "KEY_PREFIX": "nardy",
     }
 
@@ -198,8 +199,9 @@ def test_the_development_secret_key_is_refused_when_debug_is_off():
 )
 def test_a_redis_cache_url_makes_a_shared_cache(url):
     assert env_cache("CACHE_URL", {}, environ={"CACHE_URL": url}) == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "nardy_site.cache.TolerantRedisCache",
         "LOCATION": url,
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
     }
 
 

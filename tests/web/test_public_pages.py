@@ -1,6 +1,7 @@
 """The public pages: anyone can read the tournaments, their standings, brackets, matches, players
 and rating lists, in a fixed number of queries, with user data marked as not for translation."""
 
+import json
 import re
 
 import pytest
@@ -106,7 +107,9 @@ def test_the_match_page_replays_recorded_games(client, site):
     response = client.get(reverse("match", args=[match.pk]))
 
     page = response.content.decode()
-    frames = response.context["frames"]
+    script = re.search(r'<script id="board-frames" type="application/json">(.*?)</script>', page)
+    assert script is not None
+    frames = json.loads(script.group(1))
     games = response.context["games"]
     assert len(games) >= 2
     assert len(frames["frames"]) == sum(len(game.actions) + 2 for game in games)

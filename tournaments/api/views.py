@@ -8,6 +8,7 @@ import hashlib
 import json
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -22,6 +23,7 @@ from games.models import Game
 from games.rules import MatchGame, action_from_json
 from games.rules.matfile import match_record, write_match
 from nardy_site.api_errors import ApiSchema, error_response
+from nardy_site.page_cache import fresh_or_stale
 from tournaments.api.serializers import (
     EntrySerializer,
     GameSerializer,
@@ -34,7 +36,24 @@ from tournaments.api.serializers import (
     TournamentSerializer,
 )
 from tournaments.models import Entry, Match, Player, RatingChange, Round, Tournament
-from tournaments.selectors import player_rating_history, rating_list, tournament_standings
+from tournaments.selectors import (
+    player_rating_history,
+    rating_list,
+    tournament_standings,
+    tournament_version,
+)
+
+
+def standing_rows(tournament: Tournament, *, refresh: float = 0) -> list[dict[str, Any]]:
+    """The serialized standings, computed once per version of the tournament and its ratings
+    (a tournament day's many readers share them); ``refresh`` as in ``fresh_or_stale``."""
+
+    def serialized() -> list[dict[str, Any]]:
+        rows = tournament_standings(tournament=tournament)
+        return list(StandingSerializer(rows, many=True).data)
+
+    version = tournament_version(slug=tournament.slug) or ""
+    return fresh_or_stale(f"api-standings:{tournament.pk}", version, serialized, refresh=refresh)
 
 
 def visible_tournaments(request: Request) -> QuerySet[Tournament]:
@@ -168,8 +187,10 @@ class Standings(APIView):
     @extend_schema(responses=StandingSerializer(many=True), summary="Standings, with an ETag")
     def get(self, request: Request, slug: str) -> Response:
         tournament = get_object_or_404(visible_tournaments(request), slug=slug)
-        rows = tournament_standings(tournament=tournament)
-        return with_etag(request, StandingSerializer(rows, many=True).data)
+        # Anonymous readers share standings up to PUBLIC_PAGE_REFRESH_SECONDS old, as the pages.
+        anonymous = not request.user.is_authenticated
+        refresh = settings.PUBLIC_PAGE_REFRESH_SECONDS if anonymous else 0
+        return with_etag(request, standing_rows(tournament, refresh=refresh))
 
 
 class RatingList(APIView):
@@ -240,7 +261,7 @@ class StandingsCsv(APIView):
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR}, summary="Standings as CSV")
     def get(self, request: Request, slug: str) -> HttpResponse:
         tournament = get_object_or_404(visible_tournaments(request), slug=slug)
-        rows = StandingSerializer(tournament_standings(tournament=tournament), many=True).data
+        rows = standing_rows(tournament)
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
         writer = csv.writer(response)

@@ -11,12 +11,14 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.html import json_script
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.rules import action_from_json
 from games.viewer import match_frames
+from nardy_site.page_cache import shared_page
 from tournaments import selectors
 from tournaments.bracket_view import bracket_drawings
 from tournaments.charts import rating_chart
@@ -34,6 +36,20 @@ Format = Tournament.Format
 FRAMES_SECONDS = 24 * 3600
 
 
+def _found(version: str | None) -> str:
+    if version is None:
+        raise Http404
+    return version
+
+
+def _tournament_version(slug: str) -> str:
+    return _found(selectors.tournament_version(slug=slug))
+
+
+@shared_page(
+    lambda: selectors.tournament_list_version(),
+    params={"status": Tournament.Status.values, "variant": Tournament.Variant.values},
+)
 def tournament_list_page(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status", "")
     variant = request.GET.get("variant", "")
@@ -55,6 +71,7 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
     )
 
 
+@shared_page(_tournament_version)
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_of(request, slug)
 
@@ -76,6 +93,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@shared_page(_tournament_version)
 def tournament_rounds_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_of(request, slug)
     return render(
@@ -88,6 +106,7 @@ def tournament_rounds_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@shared_page(_tournament_version, params={"wall": ["1"]})
 def tournament_standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_of(request, slug)
     if has_bracket(tournament):
@@ -105,6 +124,7 @@ def tournament_standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@shared_page(_tournament_version)
 def tournament_bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_of(request, slug)
     if not has_bracket(tournament):
@@ -126,6 +146,7 @@ def tournament_bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@shared_page(_tournament_version)
 def tournament_print_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Pairings and standings on paper: the current round first, for the club's notice board."""
     tournament = tournament_of(request, slug)
@@ -147,16 +168,18 @@ def tournament_print_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@shared_page(lambda pk: _found(selectors.match_version(pk=pk)))
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/match.html", match_context(request, match_of(request, pk)))
 
 
 def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
-    """The match page's context: its games, the replay frames and what the viewer may do."""
+    """The match page's context: its games, the replay frames (as the JSON script element the
+    board viewer reads) and what the viewer may do."""
     tournament = match.tournament
     games = list(match.games.order_by("number"))
     recorded = [game for game in games if game.actions]
-    frames: Any = None
+    board_frames = None
     if recorded and match.home and match.away:
         home, away = match.home, match.away
 
@@ -169,22 +192,27 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
                 crawford=tournament.crawford,
             )
 
-        # Every play is replayed for the board: once per version of the match, not per view.
+        # Every play is replayed for the board once per set of games (a correction writes new
+        # Game rows; a confirmation none), not per view, and kept as the page embeds it.
         names = f"{home.player.display_name}\n{away.player.display_name}".encode()
-        version = f"{match.updated_at.isoformat()}:{hashlib.sha256(names).hexdigest()[:16]}"
-        frames = cache.get_or_set(
-            f"match-frames:{match.pk}:{version}", replayed, timeout=FRAMES_SECONDS
+        games_key = ",".join(str(game.pk) for game in recorded)
+        version = hashlib.sha256(names + b"\n" + games_key.encode()).hexdigest()[:24]
+        board_frames = cache.get_or_set(
+            f"match-frames:{match.pk}:{version}",
+            lambda: json_script(replayed(), "board-frames"),
+            timeout=FRAMES_SECONDS,
         )
     return {
         "tournament": tournament,
         "match": match,
         "games": games,
-        "frames": frames,
+        "board_frames": board_frames,
         "actions": match_actions(request, match),
         "ratings_pending": selectors.match_ratings_pending(match=match),
     }
 
 
+@shared_page(lambda pk: _found(selectors.player_version(pk=pk)))
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     histories = []
@@ -212,6 +240,10 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@shared_page(
+    lambda variant: selectors.rating_lists_version(variant=variant),
+    params={"system": Tournament.RatingSystem.values},
+)
 def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
     if variant not in Tournament.Variant.values:
         raise Http404(_("There is no such game."))

@@ -1,0 +1,138 @@
+"""Whole public pages kept in the cache for visitors who are not logged in, one copy per
+version of what they show.
+
+A tournament day is many people reading the same few pages while results come in: each
+result retires every page of its tournament. Three rules keep that cheap:
+
+* A page is stored with the version it was rendered for (the tournament's revision, say);
+  a request whose version matches is answered from the store, with no query beyond the one
+  that reads the version.
+* A retired copy younger than ``PUBLIC_PAGE_REFRESH_SECONDS`` (3) is still served: a page
+  is rendered at most that often however fast results come in, and a visitor may see it
+  that many seconds late.
+* While one request renders a retired page again, the others get the previous copy instead
+  of rendering it too, never waiting behind a queue of identical renders.
+
+With no concurrent request and a refresh of 0 (the tests) a page is always rendered for the
+current version.
+
+Only anonymous GETs without pending messages are shared, for the URLs a view declares (its
+query parameters and their values): anything else is rendered as usual. The CSRF token of a
+shared page's forms (the language switcher) is put in per response, so visitors never share
+one.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+import time
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.utils.translation import get_language
+
+T = TypeVar("T")
+View = Callable[..., HttpResponse]
+
+#: How long a stored copy may live unasked: versions retire copies, this frees the memory.
+STORE_SECONDS = 600
+#: How long one request may hold the right to render a retired copy before another may.
+RENDER_CLAIM_SECONDS = 30
+#: The stored entries' shape: raised when it changes, so that a new release never reads an
+#: entry an older one left in a shared cache.
+_SHAPE = 1
+_TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+_TOKEN_SLOT = "\x00csrf-token\x00"
+
+
+def fresh_or_stale(key: str, version: str, compute: Callable[[], T], *, refresh: float) -> T:
+    """The value computed for ``version``, stored under ``key``; the stored one instead when
+    it is younger than ``refresh`` seconds or while another request computes a newer one. Only
+    the very first request computes without a stored value to fall back on."""
+    key = f"shared:{_SHAPE}:{key}"
+    stored = cache.get(key)
+    if stored is not None:
+        stored_version, stored_at, value = stored
+        if stored_version == version or time.time() - stored_at < refresh:
+            return value  # type: ignore[no-any-return]
+    claim = f"{key}:rendering"
+    if stored is not None and not cache.add(claim, version, RENDER_CLAIM_SECONDS):
+        return value  # type: ignore[no-any-return]
+    try:
+        value = compute()
+        cache.set(key, (version, time.time(), value), STORE_SECONDS)
+    finally:
+        if stored is not None:
+            cache.delete(claim)
+    return value
+
+
+@dataclass(frozen=True)
+class StoredPage:
+    status: int
+    content_type: str
+    body: str  # with _TOKEN_SLOT where the CSRF token goes
+
+
+def shared_page(
+    version: Callable[..., str], *, params: Mapping[str, Collection[str]] | None = None
+) -> Callable[[View], View]:
+    """Share the view's page among anonymous visitors, per language and ``version(**kwargs)``
+    (which raises Http404 for what does not exist). ``params`` names the query parameters the
+    page reads and the values worth sharing; a request with any other is rendered alone."""
+    allowed = params or {}
+
+    def decorate(view: View) -> View:
+        @functools.wraps(view)
+        def page(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+            query = _shared_query(request, allowed)
+            if query is None:
+                return view(request, **kwargs)
+            address = f"{get_language()}\n{request.path}\n{query}"
+            key = "page:" + hashlib.sha256(address.encode()).hexdigest()[:32]
+            current = version(**kwargs)
+            stored = fresh_or_stale(
+                key,
+                current,
+                lambda: _stored(view(request, **kwargs)),
+                refresh=settings.PUBLIC_PAGE_REFRESH_SECONDS,
+            )
+            return _response(request, stored)
+
+        return page
+
+    return decorate
+
+
+def _shared_query(request: HttpRequest, allowed: Mapping[str, Collection[str]]) -> str | None:
+    """The request's query as part of a shared page's key, or None when it is not shared."""
+    if request.method not in ("GET", "HEAD") or "HTTP_AUTHORIZATION" in request.META:
+        return None
+    if request.user.is_authenticated or len(messages.get_messages(request)):
+        return None
+    parts = []
+    for name, values in sorted(request.GET.lists()):
+        if len(values) != 1 or values[0] not in allowed.get(name, ()):
+            return None
+        parts.append(f"{name}={values[0]}")
+    return "&".join(parts)
+
+
+def _stored(response: HttpResponse) -> StoredPage:
+    body = _TOKEN.sub(rf"\g<1>{_TOKEN_SLOT}\g<2>", response.content.decode())
+    return StoredPage(response.status_code, response["Content-Type"], body)
+
+
+def _response(request: HttpRequest, page: StoredPage) -> HttpResponse:
+    body = page.body
+    if _TOKEN_SLOT in body:
+        body = body.replace(_TOKEN_SLOT, get_token(request))
+    return HttpResponse(body, status=page.status, content_type=page.content_type)

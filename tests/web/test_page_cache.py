@@ -1,0 +1,208 @@
+"""Public pages shared among visitors who are not logged in (nardy_site.page_cache): one render
+per version of what a page shows, each visitor with a CSRF token of their own, logged-in users
+and unusual URLs never served a shared copy, a refresh delay that bounds renders, and the
+previous copy while another request renders."""
+
+import re
+
+import pytest
+from django.contrib.messages import constants
+from django.contrib.messages.storage.base import Message
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.test import Client, RequestFactory, override_settings
+from django.urls import reverse
+
+from nardy_site import page_cache
+from tournaments import ledger, results
+from tournaments.web import public
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.fixture
+def renders(monkeypatch):
+    """The templates the page views really rendered (a shared copy renders none)."""
+    rendered: list[str] = []
+    real = public.render
+
+    def counting(request, template, *args, **kwargs):
+        rendered.append(template)
+        return real(request, template, *args, **kwargs)
+
+    monkeypatch.setattr(public, "render", counting)
+    return rendered
+
+
+def test_an_anonymous_page_is_rendered_once_per_version(client, site, django_assert_num_queries):
+    url = reverse("tournament-standings", args=[site.tournament.slug])
+    first = client.get(url).content.decode()
+    with django_assert_num_queries(1):  # the version; the page comes from the store
+        again = client.get(url).content.decode()
+
+    results.match_result_record(match=site.match("Anna", "Boris"), by=site.organizer, score=(3, 1))
+    after = client.get(url).content.decode()
+
+    assert TOKEN.sub("", first) == TOKEN.sub("", again)
+    assert "<strong>1</strong>" not in first and "<strong>1</strong>" in after
+
+
+def test_every_page_kind_is_shared_and_follows_its_version(client, site):
+    match = site.match("Anna", "Boris")
+    anna = match.home.player if match.home.player.display_name == "Anna" else match.away.player
+    urls = {
+        "match": reverse("match", args=[match.pk]),
+        "player": reverse("player", args=[anna.pk]),
+        "home": reverse("home"),
+        "ratings": reverse("rating-list", args=["short"]),
+        "overview": reverse("tournament", args=[site.tournament.slug]),
+        "rounds": reverse("tournament-rounds", args=[site.tournament.slug]),
+    }
+    before = {name: client.get(url).content.decode() for name, url in urls.items()}
+    results.match_result_record(match=match, by=site.organizer, score=(3, 1))
+    recorded = {name: client.get(url).content.decode() for name, url in urls.items()}
+    ledger.ratings_apply(match.pk)  # the worker's turn: ratings change, the pending box goes
+    rated = {name: client.get(url).content.decode() for name, url in urls.items()}
+
+    score = re.compile(r"3\s*–\s*1")
+    for name in ("match", "player", "rounds"):
+        assert not score.search(before[name]) and score.search(recorded[name]), name
+    assert 'data-role="ratings-progress"' in recorded["match"]
+    assert 'data-role="ratings-progress"' not in rated["match"]
+    assert "1517" not in recorded["ratings"] and "1517" in rated["ratings"]
+    assert "1517" not in recorded["overview"] and "1517" in rated["overview"]
+    assert TOKEN.sub("", rated["player"]) != TOKEN.sub("", recorded["player"])  # its history
+    site.tournament.refresh_from_db()
+    assert site.tournament.revision > 0
+
+
+def test_each_visitor_gets_a_token_of_their_own_that_works(site):
+    url = reverse("tournament", args=[site.tournament.slug])
+    one, other = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    one.get(url)  # renders and stores
+    page_one, page_other = one.get(url), other.get(url)  # both from the store
+
+    token_one = TOKEN.search(page_one.content.decode()).group(1)
+    token_other = TOKEN.search(page_other.content.decode()).group(1)
+    assert token_one != token_other
+    assert "csrftoken" in page_other.cookies  # the shared copy still sets the visitor's cookie
+    switched = other.post(
+        reverse("set_language"), {"language": "ru", "next": url, "csrfmiddlewaretoken": token_other}
+    )
+    assert switched.status_code == 302
+    assert other.get(url).content.decode().count('lang="ru"') >= 1
+    forged = Client(enforce_csrf_checks=True).post(
+        reverse("set_language"), {"language": "ru", "next": url, "csrfmiddlewaretoken": token_one}
+    )
+    assert forged.status_code == 403  # a token from someone else's page is no use
+
+
+def test_each_language_has_its_own_copy(client, site):
+    url = reverse("tournament", args=[site.tournament.slug])
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    russian = client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert '<html lang="en">' in english and '<html lang="ru">' in russian
+    assert '<html lang="en">' in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_logged_in_users_never_get_the_shared_copy(client, site, renders):
+    url = reverse("tournament", args=[site.tournament.slug])
+    client.get(url)
+    client.get(url)
+    client.force_login(site.organizer)
+    page = client.get(url).content.decode()
+
+    assert renders == ["tournaments/tournament.html"] * 2  # once shared, once for Olga
+    assert '<span translate="no">olga</span>' in page
+
+
+def test_unknown_query_parameters_and_pending_messages_are_rendered_alone(client, site, renders):
+    url = reverse("tournament-standings", args=[site.tournament.slug])
+    client.get(url)
+    client.get(url)  # shared
+    client.get(url, {"wall": "1"})
+    client.get(url, {"wall": "1"})  # shared, its own copy
+    client.get(url, {"utm_source": "x"})  # not a parameter of the page
+    client.get(url, {"wall": "2"})  # not a value worth sharing
+    assert renders == ["tournaments/standings.html"] * 4
+
+    # A visitor with a message to see (kept in a cookie by the view that redirected them).
+    stored = HttpResponse()
+    CookieStorage(RequestFactory().get("/"))._store([Message(constants.SUCCESS, "Saved.")], stored)
+    client.cookies["messages"] = stored.cookies["messages"].value
+    page = client.get(url).content.decode()
+    assert "Saved." in page
+    assert renders == ["tournaments/standings.html"] * 5
+    assert "Saved." not in client.get(url).content.decode()  # seen once; shared again
+
+
+def test_missing_things_stay_404(client, site):
+    assert client.get(reverse("tournament", args=["no-such-cup"])).status_code == 404
+    assert client.get(reverse("match", args=[999999])).status_code == 404
+    assert client.get(reverse("player", args=[999999])).status_code == 404
+    bracket = reverse("tournament-bracket", args=[site.tournament.slug])
+    assert client.get(bracket).status_code == 404  # a round robin has no bracket
+    assert client.get(bracket).status_code == 404
+
+
+def test_a_retired_copy_younger_than_the_refresh_is_served(client, site, monkeypatch):
+    url = reverse("tournament-standings", args=[site.tournament.slug])
+    now = [1_000_000.0]
+    monkeypatch.setattr(page_cache.time, "time", lambda: now[0])
+    with override_settings(PUBLIC_PAGE_REFRESH_SECONDS=3):
+        client.get(url)
+        results.match_result_record(
+            match=site.match("Anna", "Boris"), by=site.organizer, score=(3, 1)
+        )
+        now[0] += 2
+        young = client.get(url).content.decode()
+        now[0] += 1.5
+        refreshed = client.get(url).content.decode()
+    assert "<strong>1</strong>" not in young
+    assert "<strong>1</strong>" in refreshed
+
+
+def test_while_another_request_renders_the_previous_copy_is_served():
+    versions = iter(["1", "2", "2", "2"])
+    rendered: list[str] = []
+
+    def compute() -> str:
+        rendered.append("x")
+        return f"page {len(rendered)}"
+
+    assert page_cache.fresh_or_stale("k", next(versions), compute, refresh=0) == "page 1"
+    cache.add("shared:1:k:rendering", "2")  # another request is rendering version 2
+    assert page_cache.fresh_or_stale("k", next(versions), compute, refresh=0) == "page 1"
+    cache.delete("shared:1:k:rendering")  # it is done (or gave up)
+    assert page_cache.fresh_or_stale("k", next(versions), compute, refresh=0) == "page 2"
+    assert page_cache.fresh_or_stale("k", next(versions), compute, refresh=0) == "page 2"
+    assert rendered == ["x", "x"]
+    assert cache.get("shared:1:k:rendering") is None  # the claim is released
+
+
+def test_a_render_that_fails_releases_its_claim():
+    page_cache.fresh_or_stale("k", "1", lambda: "page 1", refresh=0)
+
+    def broken() -> str:
+        raise RuntimeError("the database went away")
+
+    with pytest.raises(RuntimeError):
+        page_cache.fresh_or_stale("k", "2", broken, refresh=0)
+    assert page_cache.fresh_or_stale("k", "2", lambda: "page 2", refresh=0) == "page 2"
+
+
+def test_api_standings_are_shared_but_fresh_for_logged_in_readers(client, site, monkeypatch):
+    url = f"/api/v1/tournaments/{site.tournament.slug}/standings/"
+    now = [1_000_000.0]
+    monkeypatch.setattr(page_cache.time, "time", lambda: now[0])
+    with override_settings(PUBLIC_PAGE_REFRESH_SECONDS=60):
+        before = client.get(url).json()
+        results.match_result_record(
+            match=site.match("Anna", "Boris"), by=site.organizer, score=(3, 1)
+        )
+        anonymous = client.get(url).json()
+        client.force_login(site.organizer)
+        organizer = client.get(url).json()
+    assert anonymous == before  # up to a minute old for anonymous readers here
+    assert organizer != before and max(row["match_points"] for row in organizer) > 0
