@@ -4,7 +4,8 @@ confirm results, against gunicorn, PostgreSQL, Redis and a real Celery worker.
 One command does everything, all on 127.0.0.1:
 
 1. Recreates the PostgreSQL database ``nardy_load`` and migrates it; empties its own Redis
-   database (``--redis-db``, 11) for the Celery broker.
+   databases for the Celery broker (``--redis-db``, 11) and the site's cache (``--cache-db``,
+   12: ``CACHE_URL``, as in production).
 2. Seeds a club day through the services: 200 players, each with a user account, and four
    running tournaments -- a 12-player Long Nardy round robin (3 of 11 rounds played), a
    124-player Short Nardy Swiss of 9 rounds (2 played, the 3rd all but 8 matches), 32-player
@@ -13,8 +14,9 @@ One command does everything, all on 127.0.0.1:
    use the site (session and CSRF through the login page), the Swiss players the API (a token
    each); an organizer and a co-organizer use both.
 3. Starts a Celery worker (``--celery-concurrency``, default ``nproc``), Celery beat when the
-   project has a beat schedule, and gunicorn (``--workers``, default 2 x nproc + 1, sync;
-   ``--threads`` > 1 gives gthread), DEBUG off, with the project's settings except: STATIC_ROOT
+   project has a beat schedule, and gunicorn as the README's production guide runs it
+   (``--workers``, default nproc + 1, of ``--threads`` 4 each; 1 gives sync workers; and
+   ``--conn-max-age`` 60), DEBUG off, with the project's settings except: STATIC_ROOT
    in a scratch directory (collectstatic runs there), no redirect to https and no Secure cookies
    (plain HTTP on loopback), and 500s logged to gunicorn's stderr when the settings have no
    LOGGING.
@@ -23,6 +25,8 @@ One command does everything, all on 127.0.0.1:
 
    * first the site players log in through the login page (the morning: PBKDF2 makes a login
      cost ~0.4 s of CPU, so it is not mixed into the measured window);
+   * then all users arrive (100 a second) and play for ``--warmup`` seconds (10) while the
+     caches fill: measured and shown apart, with its 5xx counted, but not in the window;
    * then, for ``--seconds``: ``--browsers`` users (200) with 1-3 s of think time following a
      tournament (its page, standings or bracket, rounds, match and player pages, the API
      standings), and ``--reporters`` users (20, of which one in ten is an organizer) playing
@@ -46,9 +50,10 @@ One command does everything, all on 127.0.0.1:
    errors PostgreSQL logged for the database (deadlocks); and PASS/FAIL against the targets (no
    5xx, p95 of every page under 300 ms, exactly-once results, ratings of a serial replay).
 
-    .venv/bin/python bench/load_day.py [--seconds 60] [--browsers 200] [--reporters 20]
-        [--workers N] [--threads 1] [--conn-max-age 0] [--gc-freeze] [--celery-concurrency N]
-        [--redis-db 11] [--seed 7] [--keep] [--postgres postgres://postgres@127.0.0.1/nardy_load]
+    .venv/bin/python bench/load_day.py [--seconds 60] [--warmup 10] [--browsers 200]
+        [--reporters 20] [--workers N] [--threads 4] [--conn-max-age 60] [--gc-freeze]
+        [--celery-concurrency N] [--redis-db 11] [--cache-db 12] [--seed 7] [--keep]
+        [--postgres postgres://postgres@127.0.0.1/nardy_load]
 
 Exit status 0 when every check passes. Needs the ``load`` extra (``pip install -e '.[load]'``).
 """
@@ -125,16 +130,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     cores = os.cpu_count() or 1
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--warmup", type=float, default=10, help="seconds before the window")
     parser.add_argument("--browsers", type=int, default=200)
     parser.add_argument("--reporters", type=int, default=20, help="players and organizers")
-    parser.add_argument("--workers", type=int, default=2 * cores + 1, help="gunicorn workers")
-    parser.add_argument("--threads", type=int, default=1, help="> 1: gthread workers")
-    parser.add_argument("--conn-max-age", type=int, default=0, help="DATABASE_CONN_MAX_AGE")
+    parser.add_argument("--workers", type=int, default=cores + 1, help="gunicorn workers")
+    parser.add_argument("--threads", type=int, default=4, help="> 1: gthread workers")
+    parser.add_argument("--conn-max-age", type=int, default=60, help="DATABASE_CONN_MAX_AGE")
     parser.add_argument("--gc-freeze", action="store_true", help="gc.freeze() in each worker")
     parser.add_argument("--celery-concurrency", type=int, default=cores)
     parser.add_argument("--race-share", type=float, default=0.25, help="both players report")
     parser.add_argument("--double-confirm-share", type=float, default=0.10)
     parser.add_argument("--redis-db", type=int, default=11, help="the broker's Redis database")
+    parser.add_argument("--cache-db", type=int, default=12, help="the cache's (CACHE_URL)")
     parser.add_argument("--postgres", default=POSTGRES, help="a database this script may recreate")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--drain-timeout", type=float, default=180)
@@ -160,6 +167,7 @@ def run(args: argparse.Namespace) -> None:
     broker = f"redis://127.0.0.1:6379/{args.redis_db}"
     recreate_postgres(args.postgres)
     empty_redis(args.redis_db)
+    empty_redis(args.cache_db)
     # The project's settings with STATIC_ROOT in the work directory: DEBUG off serves the files
     # collectstatic makes (the manifest storage), and the checkout is left alone.
     (work / "load_day_settings.py").write_text(
@@ -172,6 +180,7 @@ def run(args: argparse.Namespace) -> None:
         "PYTHONPATH": os.pathsep.join([str(work), str(ROOT), os.environ.get("PYTHONPATH", "")]),
         "DATABASE_URL": args.postgres,
         "DATABASE_CONN_MAX_AGE": str(args.conn_max_age),
+        "CACHE_URL": f"redis://127.0.0.1:6379/{args.cache_db}",
         "DJANGO_DEBUG": "false",
         "DJANGO_SECRET_KEY": "load-day-not-a-secret-" + "x" * 40,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,testserver",
@@ -211,6 +220,7 @@ def run(args: argparse.Namespace) -> None:
     port = free_port()
     plan["base_url"] = f"http://127.0.0.1:{port}"
     plan["seconds"] = args.seconds
+    plan["warmup"] = args.warmup
     plan["browsers"] = args.browsers
     plan["reporters"] = args.reporters
     plan["race_share"] = args.race_share
@@ -971,7 +981,7 @@ def print_table(
     cpu: dict[str, float],
     args: Any,
 ) -> None:
-    samples = results["samples"]
+    samples = [s for s in results["samples"] if s["phase"] in ("run", "login")]
     window = results["window"]
     seconds = window["end"] - window["start"]
     by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -1020,6 +1030,17 @@ def print_table(
             f"{percentile(times, 95):>8.0f}{(times[-1] if times else 0):>8.0f}"
             f"{percentile(srv, 50):>9.0f}{percentile(srv, 95):>9.0f}{mean_cpu}  {raced:>8}  {shown}"
         )
+    warm = [s for s in results["samples"] if s["phase"] == "warm-up"]
+    if warm:
+        pages = sorted(s["ms"] for s in warm if s["kind"] in PAGE_KINDS)
+        failed = sum(1 for s in warm if not s["ok"] and not s["tolerated"])
+        print(
+            f"  warm-up before the window ({window['start'] - window['warmup_start']:.1f} s, users "
+            f"arriving, caches filling; not in the rows above): {len(warm)} requests, pages p50 "
+            f"{percentile(pages, 50):.0f} ms, p95 {percentile(pages, 95):.0f} ms, max "
+            f"{(pages[-1] if pages else 0):.0f} ms, {failed} errors"
+        )
+        print("  (srv and cpu columns: every request of the run, warm-up included)")
     if cpu:
         ours = ["gunicorn", "PostgreSQL", "celery worker", "load generator"]
         cores = {group: cpu.get(group, 0.0) / cpu["wall"] for group in [*ours, "machine busy"]}
@@ -1064,7 +1085,7 @@ def http_verdicts(results: dict[str, Any]) -> list[tuple[bool, str]]:
     ]  # fmt: skip
     slow = []
     for kind in PAGE_KINDS:
-        times = sorted(s["ms"] for s in samples if s["kind"] == kind)
+        times = sorted(s["ms"] for s in samples if s["kind"] == kind and s["phase"] == "run")
         if times and percentile(times, 95) >= PAGE_TARGET_MS:
             slow.append(f"{kind} {percentile(times, 95):.0f} ms")
     verdicts.append(
@@ -1443,24 +1464,26 @@ def load_phase(plan_file: Path, out_file: Path) -> None:  # noqa: C901 (one plac
     env.user_classes = [Browser, Reporter, Organizer]
     runner = env.create_local_runner()
     total = Browser.fixed_count + Reporter.fixed_count + Organizer.fixed_count
+    # The warm-up: every user arrives and the caches fill; measured apart, outside the window.
+    state["phase"] = "warm-up"
+    warmup_start = time.time()
+    runner.start(total, spawn_rate=100)
+    gevent.sleep(plan["warmup"])
     state["phase"] = "run"
     print("@window-start", flush=True)
     start = time.time()
-    runner.start(total, spawn_rate=100)
     gevent.sleep(plan["seconds"])
     state["stopping"] = True
     runner.stop()  # each user ends its current task (a match: report and confirm) first
     end = time.time()
     print("@window-end", flush=True)
     runner.quit()
-    run_samples = [s for s in samples if s["phase"] == "run"]
-    login_samples = [s for s in samples if s["phase"] == "login"]
     out_file.write_text(json.dumps({
-        "samples": run_samples + login_samples,
+        "samples": samples,
         "writes": writes,
         "pairs": pairs,
         "window": {"start": start, "end": end, "login_start": login_start,
-                   "login_seconds": login_seconds},
+                   "login_seconds": login_seconds, "warmup_start": warmup_start},
         "locust_total": env.stats.total.num_requests,
     }))  # fmt: skip
 

@@ -7,9 +7,10 @@ result retires every page of its tournament. Three rules keep that cheap:
 * A page is stored with the version it was rendered for (the tournament's revision, say);
   a request whose version matches is answered from the store, with no query beyond the one
   that reads the version.
-* A retired copy younger than ``PUBLIC_PAGE_REFRESH_SECONDS`` (3) is still served: a page
-  is rendered at most that often however fast results come in, and a visitor may see it
-  that many seconds late.
+* For ``PUBLIC_PAGE_REFRESH_SECONDS`` (3) after its version was last read, a stored page is
+  served without reading it again: a page costs at most one version query and one render
+  per that many seconds however many read it and however fast results come in, and a
+  visitor may see a change that many seconds late.
 * While one request renders a retired page again, the others get the previous copy instead
   of rendering it too, never waiting behind a queue of identical renders.
 
@@ -48,27 +49,35 @@ STORE_SECONDS = 600
 RENDER_CLAIM_SECONDS = 30
 #: The stored entries' shape: raised when it changes, so that a new release never reads an
 #: entry an older one left in a shared cache.
-_SHAPE = 1
+_SHAPE = 2
 _TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 _TOKEN_SLOT = "\x00csrf-token\x00"
 
 
-def fresh_or_stale(key: str, version: str, compute: Callable[[], T], *, refresh: float) -> T:
-    """The value computed for ``version``, stored under ``key``; the stored one instead when
-    it is younger than ``refresh`` seconds or while another request computes a newer one. Only
-    the very first request computes without a stored value to fall back on."""
+def fresh_or_stale(
+    key: str, version: Callable[[], str], compute: Callable[[], T], *, refresh: float
+) -> T:
+    """The value computed for the current ``version()``, stored under ``key``. The stored value
+    instead: without even asking the version when it was last found current less than
+    ``refresh`` seconds ago, and while another request computes a newer one. Only the very
+    first request computes without a stored value to fall back on."""
     key = f"shared:{_SHAPE}:{key}"
-    stored = cache.get(key)
+    checked_key, claim = f"{key}:checked", f"{key}:rendering"
+    found = cache.get_many([key, checked_key])
+    stored = found.get(key)
+    if stored is not None and time.time() - found.get(checked_key, 0.0) < refresh:
+        return stored[1]  # type: ignore[no-any-return]
+    current = version()
     if stored is not None:
-        stored_version, stored_at, value = stored
-        if stored_version == version or time.time() - stored_at < refresh:
-            return value  # type: ignore[no-any-return]
-    claim = f"{key}:rendering"
-    if stored is not None and not cache.add(claim, version, RENDER_CLAIM_SECONDS):
-        return value  # type: ignore[no-any-return]
+        if stored[0] == current:
+            if refresh:
+                cache.set(checked_key, time.time(), STORE_SECONDS)
+            return stored[1]  # type: ignore[no-any-return]
+        if not cache.add(claim, current, RENDER_CLAIM_SECONDS):
+            return stored[1]  # type: ignore[no-any-return]
     try:
         value = compute()
-        cache.set(key, (version, time.time(), value), STORE_SECONDS)
+        cache.set_many({key: (current, value), checked_key: time.time()}, STORE_SECONDS)
     finally:
         if stored is not None:
             cache.delete(claim)
@@ -98,10 +107,9 @@ def shared_page(
                 return view(request, **kwargs)
             address = f"{get_language()}\n{request.path}\n{query}"
             key = "page:" + hashlib.sha256(address.encode()).hexdigest()[:32]
-            current = version(**kwargs)
             stored = fresh_or_stale(
                 key,
-                current,
+                lambda: version(**kwargs),
                 lambda: _stored(view(request, **kwargs)),
                 refresh=settings.PUBLIC_PAGE_REFRESH_SECONDS,
             )

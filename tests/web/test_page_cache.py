@@ -10,8 +10,10 @@ from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
+from django.db import connection
 from django.http import HttpResponse
 from django.test import Client, RequestFactory, override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from nardy_site import page_cache
@@ -171,25 +173,49 @@ def test_while_another_request_renders_the_previous_copy_is_served():
         rendered.append("x")
         return f"page {len(rendered)}"
 
-    assert page_cache.fresh_or_stale("k", next(versions), compute, refresh=0) == "page 1"
-    cache.add("shared:1:k:rendering", "2")  # another request is rendering version 2
-    assert page_cache.fresh_or_stale("k", next(versions), compute, refresh=0) == "page 1"
-    cache.delete("shared:1:k:rendering")  # it is done (or gave up)
-    assert page_cache.fresh_or_stale("k", next(versions), compute, refresh=0) == "page 2"
-    assert page_cache.fresh_or_stale("k", next(versions), compute, refresh=0) == "page 2"
+    def serve() -> str:
+        return page_cache.fresh_or_stale("k", lambda: next(versions), compute, refresh=0)
+
+    claim = f"shared:{page_cache._SHAPE}:k:rendering"
+    assert serve() == "page 1"
+    cache.add(claim, "2")  # another request is rendering version 2
+    assert serve() == "page 1"
+    cache.delete(claim)  # it is done (or gave up)
+    assert serve() == "page 2"
+    assert serve() == "page 2"
     assert rendered == ["x", "x"]
-    assert cache.get("shared:1:k:rendering") is None  # the claim is released
+    assert cache.get(claim) is None  # the claim is released
 
 
 def test_a_render_that_fails_releases_its_claim():
-    page_cache.fresh_or_stale("k", "1", lambda: "page 1", refresh=0)
+    page_cache.fresh_or_stale("k", lambda: "1", lambda: "page 1", refresh=0)
 
     def broken() -> str:
         raise RuntimeError("the database went away")
 
     with pytest.raises(RuntimeError):
-        page_cache.fresh_or_stale("k", "2", broken, refresh=0)
-    assert page_cache.fresh_or_stale("k", "2", lambda: "page 2", refresh=0) == "page 2"
+        page_cache.fresh_or_stale("k", lambda: "2", broken, refresh=0)
+    assert page_cache.fresh_or_stale("k", lambda: "2", lambda: "page 2", refresh=0) == "page 2"
+
+
+def test_within_the_refresh_the_version_is_not_even_read(client, site, monkeypatch):
+    url = reverse("tournament-standings", args=[site.tournament.slug])
+    now = [1_000_000.0]
+    monkeypatch.setattr(page_cache.time, "time", lambda: now[0])
+    with override_settings(PUBLIC_PAGE_REFRESH_SECONDS=3):
+        client.get(url)
+        now[0] += 2
+        with CaptureQueriesContext(connection) as young:
+            client.get(url)
+        now[0] += 2
+        with CaptureQueriesContext(connection) as checked:
+            client.get(url)  # the version is read again, still current: the copy is served
+        now[0] += 2
+        with CaptureQueriesContext(connection) as rechecked:
+            client.get(url)
+    assert len(young) == 0
+    assert len(checked) == 1
+    assert len(rechecked) == 0  # the check at +4 s counts for the next 3 s
 
 
 def test_api_standings_are_shared_but_fresh_for_logged_in_readers(client, site, monkeypatch):

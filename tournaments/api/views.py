@@ -52,7 +52,9 @@ def standing_rows(tournament: Tournament, *, refresh: float = 0) -> list[dict[st
         rows = tournament_standings(tournament=tournament)
         return list(StandingSerializer(rows, many=True).data)
 
-    version = tournament_version(slug=tournament.slug) or ""
+    def version() -> str:
+        return tournament_version(slug=tournament.slug) or ""
+
     return fresh_or_stale(f"api-standings:{tournament.pk}", version, serialized, refresh=refresh)
 
 
