@@ -353,6 +353,10 @@ def _store(match: Match, result: Result, validated: Sequence[ValidatedGame]) -> 
         )
         for game in validated
     )
+    if any(game.actions for game in validated):
+        from tournaments.tasks import board_frames_prepare, enqueue  # noqa: PLC0415
+
+        enqueue(board_frames_prepare, match.pk)
 
 
 def _advance(match: Match) -> list[Match]:

@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from tournaments import ledger, results, selectors
+from tournaments import board, ledger, results, selectors, tasks
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -244,3 +244,23 @@ def test_a_result_renders_again_only_its_own_round(client, site):
     added = {key for key in set(cache._cache) - stored if "template.cache.tournament-round." in key}
     assert re.search(r"3\s*–\s*1", page)
     assert len(added) == 1  # round 1 only; rounds 2 and 3 came from the cache
+
+
+def test_a_stored_record_is_replayed_for_the_board_by_the_worker_not_by_its_first_view(
+    client, site, monkeypatch
+):
+    sent = []
+    monkeypatch.setattr(tasks, "enqueue", lambda task, *args: sent.append((task.name, args)))
+    match, other = site.match("Anna", "Boris"), site.match("Carl", "Dina")
+    results.match_result_record(match=match, by=site.organizer, games=site.recorded_games())
+    results.match_result_record(match=other, by=site.organizer, score=(3, 1))
+    prepared = [args for name, args in sent if name == tasks.board_frames_prepare.name]
+    assert prepared == [(match.pk,)]  # not for a bare score
+
+    assert tasks.board_frames_prepare.run(match.pk) is True  # as the worker runs it
+    replays = []
+    monkeypatch.setattr(board, "match_frames", lambda *args, **kwargs: replays.append(args))
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+
+    assert replays == [] and '<script id="board-frames" type="application/json">' in page
+    assert tasks.board_frames_prepare.run(999999) is False

@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import hashlib
 from decimal import Decimal
 from itertools import groupby
 from typing import Any
 
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.formats import number_format
-from django.utils.html import json_script
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from games.rules import action_from_json
-from games.viewer import match_frames
 from nardy_site.page_cache import shared_page
 from tournaments import selectors
+from tournaments.board import board_frames
 from tournaments.bracket_view import bracket_drawings
 from tournaments.charts import rating_chart
 from tournaments.models import Entry, Match, Player, Tournament
@@ -33,7 +29,6 @@ from tournaments.web.common import (
 )
 
 Format = Tournament.Format
-FRAMES_SECONDS = 24 * 3600
 
 
 def _found(version: str | None) -> str:
@@ -178,35 +173,11 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     board viewer reads) and what the viewer may do."""
     tournament = match.tournament
     games = list(match.games.order_by("number"))
-    recorded = [game for game in games if game.actions]
-    board_frames = None
-    if recorded and match.home and match.away:
-        home, away = match.home, match.away
-
-        def replayed() -> Any:
-            return match_frames(
-                tournament.game_variant(),
-                [(game.white, [action_from_json(a) for a in game.actions]) for game in recorded],
-                names=(home.player.display_name, away.player.display_name),
-                length=tournament.match_length,
-                crawford=tournament.crawford,
-            )
-
-        # Every play is replayed for the board once per set of games (a correction writes new
-        # Game rows; a confirmation none), not per view, and kept as the page embeds it.
-        names = f"{home.player.display_name}\n{away.player.display_name}".encode()
-        games_key = ",".join(str(game.pk) for game in recorded)
-        version = hashlib.sha256(names + b"\n" + games_key.encode()).hexdigest()[:24]
-        board_frames = cache.get_or_set(
-            f"match-frames:{match.pk}:{version}",
-            lambda: json_script(replayed(), "board-frames"),
-            timeout=FRAMES_SECONDS,
-        )
     return {
         "tournament": tournament,
         "match": match,
         "games": games,
-        "board_frames": board_frames,
+        "board_frames": board_frames(match, games),
         "actions": match_actions(request, match),
         "ratings_pending": selectors.match_ratings_pending(match=match),
     }

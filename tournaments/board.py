@@ -1,0 +1,64 @@
+"""The board replay a match page embeds: every recorded play of the match replayed by the rules
+engine (``games.viewer.match_frames``), as the JSON script element the board viewer reads.
+
+A replay costs tens of milliseconds, so it is made once per set of games (a correction writes
+new Game rows, a confirmation none) and kept in the cache: by the worker right after a record
+is stored (``tasks.board_frames_prepare``), or else by the first view.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from django.core.cache import cache
+from django.utils.html import json_script
+from django.utils.safestring import SafeString
+
+from games.models import Game
+from games.rules import action_from_json
+from games.viewer import BoardReplay, match_frames
+from tournaments.models import Match
+
+FRAMES_SECONDS = 7 * 24 * 3600
+
+
+def board_frames(match: Match, games: Sequence[Game]) -> SafeString | None:
+    """The ``<script id="board-frames">`` element of the match's recorded games (None when it
+    has none). ``match`` comes with its tournament and both sides' players."""
+    recorded = [game for game in games if game.actions]
+    home, away = match.home, match.away
+    if not recorded or home is None or away is None:
+        return None
+    names = (home.player.display_name, away.player.display_name)
+
+    def replayed() -> BoardReplay:
+        tournament = match.tournament
+        return match_frames(
+            tournament.game_variant(),
+            [(game.white, [action_from_json(a) for a in game.actions]) for game in recorded],
+            names=names,
+            length=tournament.match_length,
+            crawford=tournament.crawford,
+        )
+
+    games_key = ",".join(str(game.pk) for game in recorded)
+    version = hashlib.sha256(f"{names[0]}\n{names[1]}\n{games_key}".encode()).hexdigest()[:24]
+    frames: SafeString = cache.get_or_set(
+        f"match-frames:{match.pk}:{version}",
+        lambda: json_script(replayed(), "board-frames"),
+        timeout=FRAMES_SECONDS,
+    )
+    return frames
+
+
+def board_frames_of(match_id: int) -> SafeString | None:
+    """``board_frames`` of a match by its id (None also when there is no such match)."""
+    match = (
+        Match.objects.select_related("tournament", "home__player", "away__player")
+        .filter(pk=match_id)
+        .first()
+    )
+    if match is None:
+        return None
+    return board_frames(match, list(match.games.order_by("number")))
