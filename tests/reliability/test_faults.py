@@ -143,20 +143,29 @@ def settled(condition: Callable[[], bool], *processes: Worker, seconds: float = 
     pytest.fail(f"not done within {seconds}s:\n{logs}")
 
 
-@pytest.fixture
-def enqueue_log() -> Iterator[list[logging.LogRecord]]:
-    """The warnings ``tournaments.tasks`` logs (held here whatever the logging configuration)."""
+def warnings_of(logger_name: str) -> Iterator[list[logging.LogRecord]]:
+    """The warnings a logger logs while the fixture lives (whatever the logging configuration)."""
     records: list[logging.LogRecord] = []
 
     class Keep(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
             records.append(record)
 
-    logger = logging.getLogger("tournaments.tasks")
+    logger = logging.getLogger(logger_name)
     handler = Keep(logging.WARNING)
     logger.addHandler(handler)
     yield records
     logger.removeHandler(handler)
+
+
+@pytest.fixture
+def enqueue_log() -> Iterator[list[logging.LogRecord]]:
+    yield from warnings_of("tournaments.tasks")
+
+
+@pytest.fixture
+def cache_log() -> Iterator[list[logging.LogRecord]]:
+    yield from warnings_of("nardy_site.cache")
 
 
 # --- 1. Redis stopped -----------------------------------------------------------------------------
@@ -379,7 +388,7 @@ def bracket() -> Bracket:
 
 @pytest.fixture
 def sent(monkeypatch) -> list[tuple[str, tuple]]:
-    """The rating tasks handed to the broker after a commit (recorded instead of sent)."""
+    """The tasks handed to the broker after a commit (recorded instead of sent)."""
     import tournaments.tasks as tasks  # noqa: PLC0415
 
     handed: list[tuple[str, tuple]] = []
@@ -508,6 +517,7 @@ def test_a_database_error_while_recording_leaves_nothing_half_written(bracket, s
     match_result_record(match=b.semi1, by=olga, games=games)
     match_result_resolve(match=b.semi2, by=olga, score=(1, 3))
     assert sent == [
+        ("tournaments.tasks.board_frames_prepare", (b.semi1.pk,)),  # its games, for the board
         ("tournaments.tasks.ratings_apply", (b.semi1.pk,)),
         ("tournaments.tasks.ratings_apply", (b.semi2.pk,)),
     ]
@@ -527,22 +537,6 @@ def test_a_database_error_while_recording_leaves_nothing_half_written(bracket, s
 
 
 # --- 4. The cache's Redis stopped or hung ---------------------------------------------------------
-
-
-@pytest.fixture
-def cache_log() -> Iterator[list[logging.LogRecord]]:
-    """The warnings ``nardy_site.cache`` logs."""
-    records: list[logging.LogRecord] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            records.append(record)
-
-    logger = logging.getLogger("nardy_site.cache")
-    handler = Keep(logging.WARNING)
-    logger.addHandler(handler)
-    yield records
-    logger.removeHandler(handler)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -4,6 +4,7 @@ and unusual URLs never served a shared copy, a refresh delay that bounds renders
 previous copy while another request renders."""
 
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.contrib.messages import constants
@@ -35,6 +36,14 @@ def renders(monkeypatch):
 
     monkeypatch.setattr(public, "render", counting)
     return rendered
+
+
+@pytest.fixture
+def now(monkeypatch) -> list[float]:
+    """page_cache's clock, moved on by hand: ``now[0] += 2``."""
+    clock = [1_000_000.0]
+    monkeypatch.setattr(page_cache, "time", SimpleNamespace(time=lambda: clock[0]))
+    return clock
 
 
 def test_an_anonymous_page_is_rendered_once_per_version(client, site, django_assert_num_queries):
@@ -148,10 +157,8 @@ def test_missing_things_stay_404(client, site):
     assert client.get(bracket).status_code == 404
 
 
-def test_a_retired_copy_younger_than_the_refresh_is_served(client, site, monkeypatch):
+def test_a_retired_copy_younger_than_the_refresh_is_served(client, site, now):
     url = reverse("tournament-standings", args=[site.tournament.slug])
-    now = [1_000_000.0]
-    monkeypatch.setattr(page_cache.time, "time", lambda: now[0])
     with override_settings(PUBLIC_PAGE_REFRESH_SECONDS=3):
         client.get(url)
         results.match_result_record(
@@ -198,10 +205,8 @@ def test_a_render_that_fails_releases_its_claim():
     assert page_cache.fresh_or_stale("k", lambda: "2", lambda: "page 2", refresh=0) == "page 2"
 
 
-def test_within_the_refresh_the_version_is_not_even_read(client, site, monkeypatch):
+def test_within_the_refresh_the_version_is_not_even_read(client, site, now):
     url = reverse("tournament-standings", args=[site.tournament.slug])
-    now = [1_000_000.0]
-    monkeypatch.setattr(page_cache.time, "time", lambda: now[0])
     with override_settings(PUBLIC_PAGE_REFRESH_SECONDS=3):
         client.get(url)
         now[0] += 2
@@ -218,10 +223,8 @@ def test_within_the_refresh_the_version_is_not_even_read(client, site, monkeypat
     assert len(rechecked) == 0  # the check at +4 s counts for the next 3 s
 
 
-def test_api_standings_are_shared_but_fresh_for_logged_in_readers(client, site, monkeypatch):
+def test_api_standings_are_shared_but_fresh_for_logged_in_readers(client, site, now):
     url = f"/api/v1/tournaments/{site.tournament.slug}/standings/"
-    now = [1_000_000.0]
-    monkeypatch.setattr(page_cache.time, "time", lambda: now[0])
     with override_settings(PUBLIC_PAGE_REFRESH_SECONDS=60):
         before = client.get(url).json()
         results.match_result_record(
