@@ -95,6 +95,17 @@ def tournament_list_version() -> str:
     return f"{totals['count']}:{totals['newest']}:{totals['sum']}"
 
 
+def rating_list_revision(*, system: str, variant: str) -> int:
+    """A rating list's revision (0 before its first rating): pages showing its ratings key on
+    it."""
+    revision = (
+        RatingList.objects.filter(system=system, variant=variant)
+        .values_list("revision", flat=True)
+        .first()
+    )
+    return revision or 0
+
+
 def rating_lists_version(*, variant: str) -> str:
     """The variant's rating lists' revisions summed: every rating change raises one."""
     total = RatingList.objects.filter(variant=variant).aggregate(sum=Sum("revision"))["sum"]

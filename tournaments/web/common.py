@@ -9,8 +9,9 @@ from typing import Any, TypeVar
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from tournaments import selectors
 from tournaments.errors import TournamentError
-from tournaments.models import Match, RatingList, Tournament
+from tournaments.models import Match, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.services import ROUND_FORMATS
 
@@ -29,17 +30,14 @@ def has_bracket(tournament: Tournament) -> bool:
 def tournament_header(request: HttpRequest, tournament: Tournament, tab: str) -> dict[str, Any]:
     """What the tournament pages' header and tabs need, and the revisions their cached parts
     are keyed on (the tournament's and its rating list's)."""
-    ratings_revision = (
-        RatingList.objects.filter(system=tournament.rating_system, variant=tournament.variant)
-        .values_list("revision", flat=True)
-        .first()
-    )
     return {
         "tournament": tournament,
         "tab": tab,
         "has_bracket": has_bracket(tournament),
         "organizer": is_organizer(tournament, request.user),
-        "ratings_revision": ratings_revision or 0,
+        "ratings_revision": selectors.rating_list_revision(
+            system=tournament.rating_system, variant=tournament.variant
+        ),
     }
 
 
