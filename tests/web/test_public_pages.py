@@ -6,10 +6,11 @@ import re
 
 import pytest
 from django.core.cache import cache
+from django.db.models.signals import post_init
 from django.urls import reverse
 
 from tournaments import board, ledger, results, selectors, tasks
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -61,8 +62,53 @@ def test_rounds_show_every_pairing_with_its_result(client, site):
 
     rounds = response.context["rounds"]()
     assert [r["title"] for r in rounds] == ["Round 1", "Round 2", "Round 3"]
-    assert sum(len(r["matches"]) for r in rounds) == 6
+    assert sum(len(r["matches"]()) for r in rounds) == 6
     assert re.search(r"3\s*–\s*1", response.content.decode())
+
+
+def test_a_new_result_in_the_last_round_reads_again_only_that_rounds_rows(client, site):
+    """Old rounds' HTML is kept per round: a Swiss of many rounds must not read every round's
+    matches to show a result of the round being played."""
+    path = reverse("tournament-rounds", args=[site.tournament.slug])
+    client.get(path)
+    match = site.tournament.matches.filter(round__number=3).first()
+    results.match_result_record(match=match, by=site.organizer, score=(3, 1))
+    read = []
+
+    def count(sender, instance, **kwargs):
+        read.append(instance.pk)
+
+    post_init.connect(count, sender=Match)
+    try:
+        response = client.get(path)
+    finally:
+        post_init.disconnect(count, sender=Match)
+
+    same_round = set(match.round.matches.values_list("pk", flat=True))
+    assert sorted(read) == sorted(same_round) and len(same_round) == 2
+    assert re.search(r"3\s*–\s*1", response.content.decode())
+    assert response.content.decode().count("data-match=") == 6
+
+
+def test_a_bracket_read_again_after_a_later_rounds_result_shows_what_a_fresh_render_shows(
+    client, new_site
+):
+    site = new_site(format="single-elimination", third_place=True)
+    path = reverse("tournament-rounds", args=[site.tournament.slug])
+    for match in site.tournament.matches.filter(bracket_round=1):
+        results.match_result_record(match=match, by=site.organizer, score=(3, 0))
+    client.get(path)  # every group's HTML is kept
+    final = site.tournament.matches.get(slot="M2-1")
+    results.match_result_record(match=final, by=site.organizer, score=(0, 3))
+
+    again = client.get(path).content.decode()
+    cache.clear()
+    fresh = client.get(path).content.decode()
+
+    token = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
+    assert token.sub("", again) == token.sub("", fresh)
+    assert again.count("data-match=") == 4
+    assert re.search(rf'data-match="{final.pk}">(?:(?!</tr>).)*0\s*–\s*3', again, re.S)
 
 
 def test_standings_have_the_chosen_tiebreak_columns_and_a_wall_view(client, new_site):

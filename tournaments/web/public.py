@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from decimal import Decimal
-from itertools import groupby
 from typing import Any
 
+from django.db.models import Max, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -332,36 +333,73 @@ def match_actions(request: HttpRequest, match: Match) -> set[str]:
 
 
 def _rounds(tournament: Tournament) -> list[dict[str, Any]]:
-    """The matches grouped as they are played: by round, or by bracket and bracket round."""
-    matches = (
+    """The matches grouped as they are played: by round, or by bracket and bracket round. Each
+    group carries its own key and version (its newest write), so that its cached HTML outlives
+    the other groups' results, and its matches are read only when that HTML is missing."""
+    groups = list(
         Match.objects.filter(tournament=tournament)
-        .select_related("round", "home__player", "away__player")
-        .order_by("round__number", "bracket", "bracket_round", "pk")
+        .values_list("round__number", "bracket", "bracket_round")
+        .annotate(version=Max("updated_at"))
+        .order_by("round__number", "bracket", "bracket_round")
     )
-    groups = []
-    for (number, bracket, bracket_round), grouped in groupby(
-        matches, key=lambda m: (m.round.number if m.round else None, m.bracket, m.bracket_round)
-    ):
-        if number is not None:
-            title = _("Round %(n)s") % {"n": number}
-        else:
-            title = _("%(bracket)s, round %(n)s") % {
-                "bracket": BRACKET_NAMES.get(bracket, bracket),
-                "n": bracket_round,
-            }
-        played = list(grouped)
-        groups.append(
-            {
-                "title": title,
-                "number": number,
-                "matches": played,
-                # A round's own key and version: its cached HTML outlives the other rounds'
-                # results (only the current round changes while a Swiss is played).
-                "key": str(number) if number is not None else f"{bracket}-{bracket_round}",
-                "version": max(match.updated_at for match in played).isoformat(),
-            }
-        )
-    return groups
+    rows = _GroupRows(tournament, [group[:3] for group in groups])
+    return [
+        {
+            "title": _group_title(number, bracket, bracket_round),
+            "number": number,
+            "matches": cached_part(functools.partial(rows.of, index)),
+            "key": str(number) if number is not None else f"{bracket}-{bracket_round}",
+            "version": version.isoformat(),
+        }
+        for index, (number, bracket, bracket_round, version) in enumerate(groups)
+    ]
+
+
+_Group = tuple[int | None, str, int | None]  # round number, bracket, bracket round
+
+
+class _GroupRows:
+    """The matches of the groups whose cached HTML is missing, in at most two queries: the
+    first group asked for is read with every group after it (while a Swiss is played only the
+    last rounds change, so a new result costs their rows, not every round's); a second miss
+    reads all the rest."""
+
+    def __init__(self, tournament: Tournament, groups: list[_Group]) -> None:
+        self.tournament = tournament
+        self.groups = groups
+        self.read: dict[_Group, list[Match]] = {}
+
+    def of(self, index: int) -> list[Match]:
+        if self.groups[index] not in self.read:
+            wanted = self.groups[index:] if not self.read else self.groups
+            self.read |= self._matches([group for group in wanted if group not in self.read])
+        return self.read[self.groups[index]]
+
+    def _matches(self, groups: list[_Group]) -> dict[_Group, list[Match]]:
+        found: dict[_Group, list[Match]] = {group: [] for group in groups}
+        matches = Match.objects.filter(tournament=self.tournament)
+        if len(groups) < len(self.groups):
+            numbers = [number for number, _, _ in groups if number is not None]
+            wanted = Q(round__number__in=numbers)
+            for number, bracket, bracket_round in groups:
+                if number is None:
+                    wanted |= Q(round__isnull=True, bracket=bracket, bracket_round=bracket_round)
+            matches = matches.filter(wanted)
+        for match in matches.select_related("round", "home__player", "away__player").order_by("pk"):
+            number = match.round.number if match.round else None
+            group = (number, match.bracket, match.bracket_round)
+            if group in found:  # not a group paired since the groups were read
+                found[group].append(match)
+        return found
+
+
+def _group_title(number: int | None, bracket: str, bracket_round: int | None) -> str:
+    if number is not None:
+        return _("Round %(n)s") % {"n": number}
+    return _("%(bracket)s, round %(n)s") % {
+        "bracket": BRACKET_NAMES.get(bracket, bracket),
+        "n": bracket_round,
+    }
 
 
 BRACKET_NAMES = {
