@@ -974,6 +974,13 @@ def parse_request_log(log: Path) -> dict[str, list[float]]:
     return cpu
 
 
+def of_kind(by_kind: dict[str, list[float]], kind: str) -> list[float]:
+    """The values logged for one kind of request, or for "all": every kind but the logins."""
+    if kind != "all":
+        return by_kind.get(kind, [])
+    return [value for k, values in by_kind.items() if k not in LOGIN_KINDS for value in values]
+
+
 def print_table(
     results: dict[str, Any],
     server: dict[str, list[float]],
@@ -998,32 +1005,24 @@ def print_table(
     )
     print(header)
     print("  " + "-" * (len(header) - 2))
-    totals: list[float] = []
-    all_errors: Counter[str] = Counter()
     kinds = [k for k in PAGE_KINDS + WRITE_KINDS if k in by_kind] + [
         k for k in by_kind if k not in PAGE_KINDS + WRITE_KINDS + LOGIN_KINDS
     ]
     for kind in kinds + ["all", *[k for k in LOGIN_KINDS if k in by_kind]]:
-        rows = samples if kind == "all" else by_kind[kind]
         if kind == "all":
             rows = [s for s in samples if s["kind"] not in LOGIN_KINDS]
             print("  " + "-" * (len(header) - 2))
+        else:
+            rows = by_kind[kind]
         if kind == LOGIN_KINDS[0]:
             print(f"  before the window ({window['login_seconds']:.1f} s):")
         times = sorted(s["ms"] for s in rows)
         errors = Counter(str(s["status"]) for s in rows if not s["ok"] and not s["tolerated"])
         raced = sum(1 for s in rows if s["tolerated"] and not s["ok"])
-        if kind != "all" and kind not in LOGIN_KINDS:
-            totals += times
-            all_errors.update(errors)
         rate = len(rows) / (window["login_seconds"] if kind in LOGIN_KINDS else seconds)
-        srv = server.get(kind, []) if kind != "all" else sorted(
-            v for k, vs in server.items() if k not in LOGIN_KINDS for v in vs
-        )  # fmt: skip
+        srv = sorted(of_kind(server, kind))
         shown = ", ".join(f"{status}: {n}" for status, n in sorted(errors.items())) or "0"
-        used = server_cpu.get(kind, []) if kind != "all" else [
-            v for k, vs in server_cpu.items() if k not in LOGIN_KINDS for v in vs
-        ]  # fmt: skip
+        used = of_kind(server_cpu, kind)
         mean_cpu = f"{sum(used) / len(used):8.1f}" if used else f"{'-':>8}"
         print(
             f"  {kind:<16}{len(rows):>7}{rate:>8.1f}{percentile(times, 50):>8.0f}"
