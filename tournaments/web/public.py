@@ -43,7 +43,7 @@ def _tournament_version(slug: str) -> str:
 
 
 @shared_page(
-    lambda: selectors.tournament_list_version(),
+    selectors.tournament_list_version,
     params={"status": Tournament.Status.values, "variant": Tournament.Variant.values},
 )
 def tournament_list_page(request: HttpRequest) -> HttpResponse:
