@@ -35,5 +35,5 @@ worker: $(INSTALLED)
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict games/rules games/viewer.py tournaments/formats tournaments/ratings \
+	$(BIN)/mypy --strict games/rules games/viewer.py games/live/recording.py tournaments/formats tournaments/ratings \
 		tournaments/scoring.py tournaments/standings.py tournaments/bracket_layout.py tournaments/charts.py

@@ -175,22 +175,7 @@ def run(args: argparse.Namespace) -> None:
         f"STATIC_ROOT = {str(work / 'static')!r}\n" + STDERR_ERRORS
     )
     sys.path.insert(0, str(work))
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(work), str(ROOT), os.environ.get("PYTHONPATH", "")]),
-        "DATABASE_URL": args.postgres,
-        "DATABASE_CONN_MAX_AGE": str(args.conn_max_age),
-        "CACHE_URL": f"redis://127.0.0.1:6379/{args.cache_db}",
-        "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": "load-day-not-a-secret-" + "x" * 40,
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,testserver",
-        "DJANGO_SETTINGS_MODULE": "load_day_settings",
-        # Plain HTTP on loopback, as behind a TLS proxy but without one: no redirect to https,
-        # cookies not marked Secure (the clients would not send them back over http).
-        "DJANGO_SECURE_SSL_REDIRECT": "false",
-        "DJANGO_SECURE_COOKIES": "false",
-        "DJANGO_HSTS_SECONDS": "0",
-    }
+    env = site_env(work, "load_day_settings", args.postgres, args.conn_max_age, args.cache_db)
     env.pop("CELERY_BROKER_URL", None)  # this process seeds in eager mode
     env.pop("CELERY_RESULT_BACKEND", None)
     os.environ.update(env)
@@ -278,6 +263,29 @@ def run(args: argparse.Namespace) -> None:
     else:
         shutil.rmtree(work)
     sys.exit(0 if passed else 1)
+
+
+def site_env(
+    work: Path, settings_module: str, database: str, conn_max_age: int, cache_db: int
+) -> dict[str, str]:
+    """The environment of the site as production runs it, with ``settings_module`` (in
+    ``work``) for settings, on ``database`` and the Redis cache database ``cache_db``."""
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(work), str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        "DATABASE_URL": database,
+        "DATABASE_CONN_MAX_AGE": str(conn_max_age),
+        "CACHE_URL": f"redis://127.0.0.1:6379/{cache_db}",
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "bench-not-a-secret-" + "x" * 40,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,testserver",
+        "DJANGO_SETTINGS_MODULE": settings_module,
+        # Plain HTTP on loopback, as behind a TLS proxy but without one: no redirect to https,
+        # cookies not marked Secure (the clients would not send them back over http).
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "DJANGO_SECURE_COOKIES": "false",
+        "DJANGO_HSTS_SECONDS": "0",
+    }
 
 
 def server_errors(log: Path) -> None:

@@ -23,6 +23,7 @@ from games.rules.game import (
     Double,
     Drop,
     Ending,
+    GameState,
     MatchScore,
     Outcome,
     Resign,
@@ -30,12 +31,13 @@ from games.rules.game import (
     Turn,
     replay_game,
 )
+from games.rules.moves import Dice
 from games.rules.notation import Play
 from games.rules.position import BAR, OFF, Colour, Position
 from games.rules.variants import Variant
 
 Side = Literal["white", "black"]
-Kind = Literal["start", "turn", "double", "take", "drop", "resign", "end"]
+Kind = Literal["start", "roll", "turn", "double", "take", "drop", "resign", "end"]
 
 #: The names of the game values, as RULES.md writes them.
 VALUE_NAMES = {1: "oyn", 2: "mars", 3: "koks"}
@@ -116,8 +118,8 @@ class Frame(TypedDict):
     offered: int | None
     crawford: bool
     white_player: int
-    score_before: list[int]
-    score_after: list[int]
+    score_before: list[float]
+    score_after: list[float]
     description: str
     result: Result | None
 
@@ -155,10 +157,10 @@ def match_frames(
     frames: list[Frame] = []
     for number, (white_player, actions) in enumerate(games, start=1):
         is_crawford = score.start_game()
-        before = [score.points[0], score.points[1]]
+        before: list[float] = [score.points[0], score.points[1]]
         replay = replay_game(variant, actions, crawford=is_crawford)
         score.add(white_player, replay.outcome)
-        after = [score.points[0], score.points[1]]
+        after: list[float] = [score.points[0], score.points[1]]
         game = _GameFrames(
             variant=variant,
             number=number,
@@ -178,6 +180,59 @@ def match_frames(
         "dave": variant.dave.enabled,
         "frames": frames,
     }
+
+
+def live_frame(
+    game: GameState,
+    actions: Sequence[Action],
+    *,
+    number: int,
+    white_player: int,
+    names: tuple[str, str],
+    score: list[float],
+    dice: Dice | None,
+) -> Frame:
+    """The frame of a game as it stands while it is recorded (``games.live``): the position after
+    its last action, a roll waiting for its play, or the end with the result. ``score`` is the
+    match score shown beside it."""
+    frames = _GameFrames(
+        variant=game.variant,
+        number=number,
+        white_player=white_player,
+        names=names,
+        crawford=game.crawford,
+        score_before=score,
+        score_after=score,
+    )
+    frames.stake = game.stake
+    frames.owner = None if len(game.holders) == 2 else next(iter(game.holders))
+    frames.offered = game.variant.dave.next_stake(game.stake) if game.offered else None
+    position = game.position
+    on_roll = position.turn
+    step = len(actions)
+    last = actions[-1] if actions else None
+    outcome = game.end_of_record()
+    if outcome.ending is not Ending.UNFINISHED:
+        end = frames.frame(step + 1, "end", position, None, frames.end_text(outcome))
+        end["result"] = frames.result(outcome)
+        return end
+    if dice is not None:
+        frames.numbering = on_roll
+        text = f"{_name(on_roll)} rolled {dice[0]}{dice[1]}"
+        frame = frames.frame(step, "roll", position, on_roll, text)
+        frame["dice"] = [dice[0], dice[1]]
+        return frame
+    if isinstance(last, Turn):
+        frames.numbering = on_roll.other
+        return frames.turn_frame(step, position, on_roll.other, last, game.plays[-1])
+    frames.numbering = on_roll
+    if isinstance(last, Double):
+        text = f"{_name(on_roll)} doubles to {frames.offered}"
+        return frames.frame(step, "double", position, on_roll, text)
+    if isinstance(last, Take):
+        text = f"{_name(on_roll.other)} takes: the stake is {game.stake}"
+        return frames.frame(step, "take", position, on_roll.other, text)
+    return frames.frame(0, "start", position, None, frames.start_text())
 
 
 def board_layout(variant: Variant) -> Layout:
@@ -240,8 +295,8 @@ class _GameFrames:
         white_player: int,
         names: tuple[str, str],
         crawford: bool,
-        score_before: list[int],
-        score_after: list[int],
+        score_before: list[float],
+        score_after: list[float],
     ) -> None:
         self.variant = variant
         self.number = number

@@ -84,6 +84,13 @@ def fresh_or_stale(
     return value
 
 
+def store(key: str, version: str, value: Any) -> None:
+    """Keep ``value`` as the one computed for ``version`` under ``key``, as ``fresh_or_stale``
+    would: a writer that has the new value at hand spares its readers computing it."""
+    key = f"shared:{_SHAPE}:{key}"
+    cache.set_many({key: (version, value), f"{key}:checked": time.time()}, STORE_SECONDS)
+
+
 @dataclass(frozen=True)
 class StoredPage:
     status: int

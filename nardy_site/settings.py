@@ -106,6 +106,7 @@ INSTALLED_APPS = [
     "nardy_site.health",
     "nardy_site.accounts",
     "games",
+    "games.live",
     "tournaments",
 ]
 
@@ -258,6 +259,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 
+#: A single rating change larger than this (points, FIBS or Elo) is held for a rating officer
+#: to confirm before it counts (tournaments.ledger).
+RATING_REVIEW_THRESHOLD = env_int("RATING_REVIEW_THRESHOLD", 100, minimum=1)
+
 # --- REST API ---------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
@@ -285,7 +290,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {"MatchSideEnum": "games.models.Game.SIDES"},
+    "ENUM_NAME_OVERRIDES": {
+        "MatchSideEnum": "games.models.Game.SIDES",
+        "VariantEnum": "tournaments.models.Tournament.Variant",
+    },
 }
 #: The largest request body the API reads (a .mat upload): a larger one is refused with 413.
 API_MAX_UPLOAD_BYTES = env_int("API_MAX_UPLOAD_BYTES", 2_000_000, minimum=1_000)

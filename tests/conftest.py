@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import override_settings
 
-from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.models import Entry, Match, Player, RatingList, Round, Tournament
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -197,6 +197,10 @@ def world(db) -> World:
     ]:  # fmt: skip
         users[persona] = User.objects.create_user(name, password="x")
     users["staff"] = User.objects.create_user("sam", password="x", is_staff=True)
+    # Rita approves the events of the Short Nardy FIBS list (tournaments.approvals).
+    users["rating_officer"] = User.objects.create_user("rita", password="x")
+    rating_list, _ = RatingList.objects.get_or_create(system="fibs", variant="short")
+    rating_list.officers.add(users["rating_officer"])
     Tournament.objects.create(
         name="Other", slug="other", variant="short", organizer=users["other_organizer"]
     )
@@ -221,3 +225,14 @@ def world(db) -> World:
         tournament=tournament, round=round_, home=entries["player"], away=entries["opponent"]
     )
     return World(users, tournament, match, entries)
+
+
+@pytest.fixture
+def eager_tasks():
+    """Run tasks in this process, as the embedded default does, whatever the broker."""
+    from nardy_site.celery import app  # noqa: PLC0415
+
+    saved = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager = app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved

@@ -27,6 +27,7 @@ PURE: dict[str, tuple[str, ...]] = {
     "tournaments/scoring.py": TOURNAMENT_MATHS,
     "tournaments/standings.py": TOURNAMENT_MATHS,
     "games/viewer.py": ("games.rules",),
+    "games/live/recording.py": TOURNAMENT_MATHS,
     "tournaments/bracket_layout.py": (),
     "tournaments/charts.py": (),
 }

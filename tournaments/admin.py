@@ -1,13 +1,20 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
+from tournaments.approvals import ratings_hold_confirm
+from tournaments.audit import audit_record
 from tournaments.backup import tournament_delete
+from tournaments.errors import TournamentError
+from tournaments.ledger import rating_list_of
 from tournaments.models import (
     Entry,
     Match,
     Player,
     Rating,
+    RatingAudit,
     RatingChange,
+    RatingHold,
     RatingList,
     Round,
     Tournament,
@@ -40,12 +47,12 @@ class TournamentAdmin(admin.ModelAdmin):
     inlines = [EntryInline]
 
     def delete_model(self, request, obj):
-        tournament_delete(obj)
+        tournament_delete(obj, by=request.user)
 
     def delete_queryset(self, request, queryset):
         """Deleted tournaments leave the ratings: their lists are replayed."""
         for tournament in queryset:
-            tournament_delete(tournament)
+            tournament_delete(tournament, by=request.user)
 
 
 @admin.register(Entry)
@@ -82,8 +89,17 @@ class MatchAdmin(admin.ModelAdmin):
         self.delete_queryset(request, Match.objects.filter(pk=obj.pk))
 
     def delete_queryset(self, request, queryset):
-        """Deleted rated matches leave the ratings: the lists are replayed from the earliest."""
+        """Deleted rated matches leave the ratings: the lists are replayed from the earliest,
+        and each list's trail records the deletion."""
         keys = sorted(queryset.filter(decided_at__isnull=False).values_list("decided_at", "pk"))
+        rated = queryset.filter(decided_at__isnull=False, tournament__rated=True)
+        for match in rated.select_related("tournament", "home__player", "away__player"):
+            audit_record(  # the row keeps the match in words once it is gone
+                RatingAudit.Action.DELETION,
+                rating_list=rating_list_of(match.tournament),
+                by=request.user,
+                match=match,
+            )
         super().delete_queryset(request, queryset)
         if keys:
             moment, match_id = keys[0]
@@ -100,6 +116,48 @@ class GameAdmin(admin.ModelAdmin):
 @admin.register(RatingList)
 class RatingListAdmin(admin.ModelAdmin):
     list_display = ["__str__", "system", "variant"]
+
+
+@admin.register(RatingAudit)
+class RatingAuditAdmin(admin.ModelAdmin):
+    """The trail is read, never written, in the admin."""
+
+    list_display = ["at", "rating_list", "action", "actor", "note"]
+    list_filter = ["rating_list", "action"]
+    search_fields = ["note", "actor__username"]
+    readonly_fields = [field.name for field in RatingAudit._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RatingHold)
+class RatingHoldAdmin(admin.ModelAdmin):
+    """Held changes: a rating officer confirms them here (or through the API)."""
+
+    list_display = ["match", "rating_list", "largest", "status", "created_at", "confirmed_by"]
+    list_filter = ["status", "rating_list"]
+    readonly_fields = [field.name for field in RatingHold._meta.fields]
+    actions = ["confirm"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description=_("Confirm the selected held changes"))
+    def confirm(self, request, queryset):
+        for hold in queryset.filter(status=RatingHold.Status.PENDING):
+            try:
+                ratings_hold_confirm(hold=hold, by=request.user)
+            except TournamentError as error:
+                self.message_user(request, error.message, level=messages.ERROR)
+                return
+        self.message_user(request, _("The changes are confirmed: the lists are replayed."))
 
 
 @admin.register(Rating)

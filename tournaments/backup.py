@@ -32,6 +32,7 @@ periodic ``ratings_catch_up`` finds the list behind and replays it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -51,9 +52,10 @@ from games.rules import Colour, NotationError, Outcome, action_from_json
 from games.rules.game import Ending
 from games.services import RecordedGame, ValidatedGame
 from tournaments.api.views import match_mat_text
+from tournaments.audit import audit_record
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, TournamentError
-from tournaments.ledger import rating_list_of
-from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.ledger import first_result_key, rating_list_of
+from tournaments.models import Entry, Match, Player, RatingAudit, Round, Tournament
 from tournaments.results import Result, _result
 from tournaments.scoring import PlayedGame
 from tournaments.services import _validate_rules
@@ -257,19 +259,18 @@ def tournament_import(
         ) from None
 
 
-def tournament_delete(tournament: Tournament) -> None:
+def tournament_delete(tournament: Tournament, by: AbstractBaseUser | None = None) -> None:
     """Delete a tournament with its matches, games, entries and rounds (the matches go first:
-    their links to the entries are protected). Its rated matches leave the ledger, and the
-    rating list is replayed (on commit) from the first of them."""
+    their links to the entries are protected). Its rated matches leave the ledger, the rating
+    list is replayed (on commit) from the first of them, and the list's trail records it."""
     with transaction.atomic():
         matches = Match.objects.filter(tournament=tournament)
-        first = (
-            matches.filter(decided_at__isnull=False)
-            .order_by("decided_at", "pk")
-            .values_list("decided_at", "pk")
-            .first()
-        )
+        first = first_result_key(matches)
         rating_list = rating_list_of(tournament)
+        if first is not None and tournament.rated:
+            audit_record(
+                RatingAudit.Action.DELETION, rating_list=rating_list, by=by, tournament=tournament
+            )
         matches.delete()
         tournament.delete()
         if first is not None:
@@ -369,6 +370,11 @@ class _Import:
         tournament = Tournament()
         for name, value in data.items():
             if name in known:
+                if isinstance(known[name], models.IntegerField) and not _whole_or_none(value):
+                    raise InvalidInput(
+                        _("tournament.%(name)s: a whole number, not %(value)s.")
+                        % {"name": name, "value": json.dumps(value)}
+                    )
                 try:
                     setattr(tournament, name, known[name].to_python(value))
                 except ValidationError as error:
@@ -774,3 +780,8 @@ def _score(data: Mapping[str, Any], key: str, where: str) -> Decimal | None:
         raise InvalidInput(
             _('%(where)s.%(key)s: expected a number such as "2.5".') % {"where": where, "key": key}
         ) from None
+
+
+def _whole_or_none(value: Any) -> bool:
+    """A JSON whole number (5, not 5.5, "5" or true), or null."""
+    return value is None or (isinstance(value, int) and not isinstance(value, bool))

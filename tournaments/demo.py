@@ -20,6 +20,8 @@ from django.db import transaction
 
 from games.rules.selfplay import random_match
 from games.services import RecordedGame
+from tournaments.approvals import ratings_approve
+from tournaments.ledger import rating_list_of
 from tournaments.models import Match, Player, Tournament
 from tournaments.results import match_result_record
 from tournaments.services import (
@@ -33,6 +35,8 @@ from tournaments.services import (
 
 DEMO_CLUB = "Demo Nardy Club"
 DEMO_ORGANIZER = "demo-organizer"
+#: The demo club's rating officer, who approves its tournaments as rated.
+DEMO_RATING_OFFICER = "demo-rating-officer"
 DEMO_PLAYERS = [
     ("Anna Berzina", "LV"),
     ("Arman Petrosyan", "AM"),
@@ -90,6 +94,12 @@ def demo_data_seed() -> DemoSeedResult:
 
 def _entered(organizer: User, players: list[Player], **settings: object) -> Tournament:
     tournament = tournament_create(organizer=organizer, **settings)  # type: ignore[arg-type]
+    officer, _ = User.objects.get_or_create(username=DEMO_RATING_OFFICER)
+    if officer.has_usable_password():
+        officer.set_unusable_password()
+        officer.save()
+    rating_list_of(tournament).officers.add(officer)
+    tournament = ratings_approve(tournament=tournament, by=officer)
     tournament = tournament_open_registration(tournament=tournament, by=organizer)
     for seed, player in enumerate(players, start=1):
         entry_register(tournament=tournament, player=player, by=organizer, seed=seed)

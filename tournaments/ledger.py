@@ -5,6 +5,11 @@ workers never rate one match twice. Applying is idempotent: a match already in t
 the same result changes nothing; with another result, or arriving after later matches (out of
 order), the list is replayed from its place. A replay reads the matches in bulk, computes in
 memory (``tournaments.ratings.history``) and writes in bulk: no query per match.
+
+The anomaly guard: a match that would move a rating by more than ``RATING_REVIEW_THRESHOLD``
+is held (a pending ``RatingHold``, no ledger rows: later matches go on without it) until a
+rating officer confirms it (``approvals.ratings_hold_confirm``); a replay decides again, so the
+ledger always equals a serial replay with the same confirmations.
 """
 
 from __future__ import annotations
@@ -13,11 +18,28 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 
-from tournaments.models import Match, Rating, RatingChange, RatingList, Tournament
-from tournaments.ratings.history import Change, OrderKey, RatedMatch, Standing, replay
+from tournaments.models import (
+    Match,
+    Rating,
+    RatingAudit,
+    RatingChange,
+    RatingHold,
+    RatingList,
+    Tournament,
+)
+from tournaments.ratings.history import (
+    Change,
+    Held,
+    OrderKey,
+    RatedMatch,
+    Review,
+    Standing,
+    replay,
+)
 
 DECIDED = (Match.Status.CONFIRMED, Match.Status.FINAL)
 BATCH = 2000
@@ -42,13 +64,26 @@ def order_key(match: Match) -> OrderKey | None:
     return None if match.decided_at is None else (match.decided_at, match.pk)
 
 
+def first_result_key(matches: QuerySet[Match]) -> OrderKey | None:
+    """The order key of the earliest decided of ``matches``: where their list is replayed
+    from when they enter or leave it."""
+    first = (
+        matches.filter(decided_at__isnull=False)
+        .order_by("decided_at", "pk")
+        .values_list("decided_at", "pk")
+        .first()
+    )
+    return None if first is None else (first[0], first[1])
+
+
 def ratings_apply(match_id: int) -> str:
-    """Rate one match; returns what was done ("rated", "unchanged", "replayed", "not rated")."""
+    """Rate one match; returns what was done ("rated", "unchanged", "replayed", "held",
+    "not rated")."""
     with transaction.atomic():
         match = Match.objects.select_related("tournament").filter(pk=match_id).first()
         if match is None:
             return "not rated"
-        rating_list = _locked(rating_list_of(match.tournament))
+        rating_list = locked_list(rating_list_of(match.tournament).pk)
         rated = _rated_match(match)
         existing = list(
             RatingChange.objects.filter(rating_list=rating_list, match_id=match_id).values_list(
@@ -74,10 +109,19 @@ def ratings_apply(match_id: int) -> str:
             _replay_locked(rating_list, rated.key)
             return "replayed"
         start = _standings_of(rating_list, (rated.first, rated.second))
-        changes, _ = replay(rating_list.system, [rated], start)  # type: ignore[arg-type]
+        changes, _, held = replay(rating_list.system, [rated], start, _review(rating_list))  # type: ignore[arg-type]
+        if held:
+            _hold(rating_list, held)
+            return "held"
         _write(rating_list, changes)
         _refresh_cache(rating_list, {change.player for change in changes})
         return "rated"
+
+
+def locked_list(pk: int) -> RatingList:
+    """Lock a rating list's row: every write to a list's changes and holds takes this lock
+    first, so writers of one list never deadlock (one order: the list, then its rows)."""
+    return RatingList.objects.select_for_update().get(pk=pk)
 
 
 def ratings_replay(
@@ -92,17 +136,13 @@ def ratings_replay(
     matches, drifted = 0, {}
     for one in lists:
         with transaction.atomic():
-            report = _replay_locked(_locked(one), from_key)
+            report = _replay_locked(locked_list(one.pk), from_key)
         matches += report.matches
         drifted.update(report.drifted)
     return ReplayReport(matches, drifted)
 
 
 # --- Inside ------------------------------------------------------------------------------------
-
-
-def _locked(rating_list: RatingList) -> RatingList:
-    return RatingList.objects.select_for_update().get(pk=rating_list.pk)
 
 
 def _scores(match: RatedMatch) -> list[tuple[int, float]]:
@@ -143,6 +183,7 @@ def _rated_matches(rating_list: RatingList) -> QuerySet[Match]:
     return Match.objects.filter(
         tournament__rating_system=rating_list.system,
         tournament__variant=rating_list.variant,
+        tournament__rated=True,
         status__in=DECIDED,
         decided_at__isnull=False,
         home__isnull=False,
@@ -152,6 +193,12 @@ def _rated_matches(rating_list: RatingList) -> QuerySet[Match]:
 
 def _rated_match(match: Match) -> RatedMatch | None:
     """The match as the rating maths takes it, or None when it is not rated."""
+    return as_rated(match) if match.tournament.rated else None
+
+
+def as_rated(match: Match) -> RatedMatch | None:
+    """The decided match as the rating maths takes it, whether its tournament is rated or not
+    (None: not decided, or a bye)."""
     key = order_key(match)
     if key is None or match.status not in DECIDED or match.home_id is None or not match.away_id:
         return None
@@ -228,7 +275,14 @@ def _replay_locked(rating_list: RatingList, key: OrderKey | None) -> ReplayRepor
         (decided, pk, home, away, entry, winner, length or games)
         for decided, pk, home, away, entry, winner, length, games in rows.iterator()
     )
-    changes, _ = replay(rating_list.system, matches, start)  # type: ignore[arg-type]
+    changes, _, held = replay(rating_list.system, matches, start, _review(rating_list))  # type: ignore[arg-type]
+    # The holds of the replayed matches are decided again: pending ones that no longer apply go.
+    RatingHold.objects.filter(
+        rating_list=rating_list,
+        status=RatingHold.Status.PENDING,
+        match_id__in=[match.key[1] for match in matches],
+    ).exclude(match_id__in=[one.match.key[1] for one in held]).delete()
+    _hold(rating_list, held)
     _write(rating_list, changes)
     touched = {change.player for change in changes} | set(cached)
     _refresh_cache(rating_list, None if key is None else touched)
@@ -239,6 +293,43 @@ def _replay_locked(rating_list: RatingList, key: OrderKey | None) -> ReplayRepor
         if abs(cached.get(player, 0.0) - now.get(player, 0.0)) > 1e-9
     }
     return ReplayReport(len(matches), drifted)
+
+
+def _review(rating_list: RatingList) -> Review:
+    confirmed = RatingHold.objects.filter(
+        rating_list=rating_list, status=RatingHold.Status.CONFIRMED
+    ).values_list("match_id", flat=True)
+    return Review(float(settings.RATING_REVIEW_THRESHOLD), frozenset(confirmed))
+
+
+def _hold(rating_list: RatingList, held: list[Held]) -> None:
+    """Keep a pending hold for each held match (once: a task run twice holds it once), and put
+    each new one in the list's trail."""
+    from tournaments.audit import audit_record  # noqa: PLC0415
+
+    for one in held:
+        hold, made = RatingHold.objects.update_or_create(
+            rating_list=rating_list,
+            match_id=one.match.key[1],
+            defaults={"largest": one.largest},
+            create_defaults={"largest": one.largest, "status": RatingHold.Status.PENDING},
+        )
+        if made:
+            match = Match.objects.select_related("tournament", "home__player", "away__player")
+            audit_record(
+                RatingAudit.Action.HOLD,
+                rating_list=rating_list,
+                by=None,
+                match=match.get(pk=hold.match_id),
+            )
+
+
+def pending_holds(match_ids: Iterable[int] | None = None) -> set[int]:
+    """Which of these matches (None: of all) wait for a rating officer's review."""
+    holds = RatingHold.objects.filter(status=RatingHold.Status.PENDING)
+    if match_ids is not None:
+        holds = holds.filter(match_id__in=list(match_ids))
+    return set(holds.values_list("match_id", flat=True))
 
 
 def _write(rating_list: RatingList, changes: list[Change]) -> None:
@@ -309,6 +400,8 @@ def ratings_pending(matches: Iterable[Match]) -> int:
         rows = [] if rated is None else _expected_rows(rated, match.tournament.rating_system)
         if rows:
             expected[match.pk] = rows
+    for held in pending_holds(expected):  # waits for an officer, not for a worker
+        del expected[held]
     found: dict[int, list[tuple[int, float]]] = {pk: [] for pk in expected}
     rows = RatingChange.objects.filter(match_id__in=expected).values_list(
         "match_id", "player_id", "score"
@@ -329,7 +422,11 @@ def ratings_behind() -> dict[tuple[str, str], OrderKey]:
     """
     expected: dict[int, tuple[tuple[str, str], OrderKey, list[tuple[int, float]]]] = {}
     decided = Match.objects.filter(
-        status__in=DECIDED, decided_at__isnull=False, home__isnull=False, away__isnull=False
+        status__in=DECIDED,
+        decided_at__isnull=False,
+        home__isnull=False,
+        away__isnull=False,
+        tournament__rated=True,
     ).values_list(
         "decided_at",
         "pk",
@@ -340,9 +437,11 @@ def ratings_behind() -> dict[tuple[str, str], OrderKey]:
         "tournament__rating_system",
         "tournament__variant",
     )
+    held = pending_holds()
     for decided_at, pk, home, away, entry, winner, system, variant in decided.iterator():
         (rated,) = _as_rated([(decided_at, pk, home, away, entry, winner, 0)])
-        expected[pk] = ((system, variant), rated.key, _expected_rows(rated, system))
+        rows = [] if pk in held else _expected_rows(rated, system)  # held: no rows yet
+        expected[pk] = ((system, variant), rated.key, rows)
     found: dict[int, list[tuple[tuple[str, str], OrderKey, int, float]]] = {}
     ledger = RatingChange.objects.values_list(
         "rating_list__system",

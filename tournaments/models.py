@@ -1,13 +1,13 @@
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.validators import RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import Variant as GameVariant
 from tournaments.formats import elimination
-from tournaments.scoring import MatchRules
+from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH, MatchRules
 
 
 class Player(models.Model):
@@ -118,10 +118,17 @@ class Tournament(models.Model):
 
     # Match rules: a match is played to N points or as a fixed number of games.
     match_length = models.PositiveSmallIntegerField(
-        _("match to points"), null=True, blank=True, default=5
+        _("match to points"),
+        null=True,
+        blank=True,
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_MATCH_LENGTH)],
     )
     match_games = models.PositiveSmallIntegerField(
-        _("fixed number of games"), null=True, blank=True
+        _("fixed number of games"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_MATCH_LENGTH)],
     )
     koks = models.BooleanField(_("koks (triple game, Short Nardy)"), default=False)
     no_hit_and_hide = models.BooleanField(_("no hit-and-hide (Short Nardy)"), default=False)
@@ -142,7 +149,12 @@ class Tournament(models.Model):
         choices=Progression.choices,
         default=Progression.GEOMETRIC,
     )
-    max_stake = models.PositiveIntegerField(_("highest stake"), null=True, blank=True)
+    max_stake = models.PositiveIntegerField(
+        _("highest stake"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(DEFAULT_TOP_STAKE)],
+    )
     crawford = models.BooleanField(_("Crawford rule"), default=True)
 
     # Format options.
@@ -176,6 +188,19 @@ class Tournament(models.Model):
     rating_system = models.CharField(
         _("rating system"), max_length=10, choices=RatingSystem.choices, default=RatingSystem.FIBS
     )
+    # A tournament's results count on its rating list only once a rating officer of the list
+    # approves it (``tournaments.approvals``): one organizer's typo or bad faith stays out of
+    # everyone's list. ``rated_by`` is empty for the tournaments rated before approvals existed.
+    rated = models.BooleanField(_("rated"), default=False)
+    rated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("rating approved by"),
+    )
+    rated_at = models.DateTimeField(_("rating approved at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     #: Raised by every write to the tournament (which locks its row by raising it): the pages'
     #: cached parts are keyed by it, so a change is seen at once.
@@ -414,6 +439,13 @@ class RatingList(models.Model):
     variant = models.CharField(_("variant"), max_length=10, choices=Tournament.Variant.choices)
     #: Raised with every write to the list's ledger: pages that show its ratings key on it.
     revision = models.PositiveIntegerField(_("revision"), default=0, editable=False)
+    #: Who approves the tournaments rated on this list, besides the site's staff.
+    officers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="officed_rating_lists",
+        verbose_name=_("rating officers"),
+    )
 
     class Meta:
         ordering = ["variant", "system"]
@@ -493,3 +525,90 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.rating:.2f}"
+
+
+class RatingAudit(models.Model):
+    """The audit trail of a rating list: every action that changed it, with who and when (a
+    result that counted, a correction, an approval and its withdrawal, a deleted rated match).
+    Rows are never changed; a tournament, match or user deleted later leaves its rows, unlinked."""
+
+    class Action(models.TextChoices):
+        RESULT = "result", _("result counted")
+        CORRECTION = "correction", _("result corrected")
+        APPROVAL = "approval", _("tournament approved as rated")
+        WITHDRAWAL = "withdrawal", _("rating approval withdrawn")
+        DELETION = "deletion", _("rated match deleted")
+        HOLD = "hold", _("change held for review")
+        RELEASE = "release", _("held change confirmed")
+
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="audit"
+    )
+    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.SET_NULL, null=True, blank=True
+    )
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.SET_NULL, null=True, blank=True
+    )
+    #: What the row is about, in words that outlive deleted rows: "Anna – Boris 3–1".
+    note = models.CharField(_("note"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("rating audit entry")
+        verbose_name_plural = _("rating audit trail")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()}: {self.note}"
+
+
+class RatingHold(models.Model):
+    """A rated match whose change is larger than ``RATING_REVIEW_THRESHOLD``: left out of its
+    list (later matches go on without it) until a rating officer confirms it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending review")
+        CONFIRMED = "confirmed", _("confirmed")
+
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="holds"
+    )
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="rating_holds"
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    #: The largest change the match would make (when it was last held).
+    largest = models.FloatField(_("largest change"))
+    created_at = models.DateTimeField(_("held at"), auto_now_add=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("confirmed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("rating hold")
+        verbose_name_plural = _("rating holds")
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "match"], name="rating_hold_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}: {self.largest:.1f} ({self.get_status_display()})"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from tournaments.models import Tournament
+from tournaments.models import Entry, Match, Tournament
 
 
 def is_organizer(tournament: Tournament, user: AbstractBaseUser | AnonymousUser) -> bool:
@@ -14,3 +14,14 @@ def is_organizer(tournament: Tournament, user: AbstractBaseUser | AnonymousUser)
     if getattr(user, "is_staff", False) or tournament.organizer_id == user.pk:
         return True
     return tournament.co_organizers.filter(pk=user.pk).exists()
+
+
+def match_side(match: Match, user: AbstractBaseUser | AnonymousUser) -> int | None:
+    """1 when the user plays home in this match, 2 away, else None."""
+    if not user.is_authenticated:
+        return None
+    entries = {match.home_id: 1, match.away_id: 2}
+    found = Entry.objects.filter(pk__in=[e for e in entries if e], player__user_id=user.pk)
+    for entry_id in found.values_list("pk", flat=True):
+        return entries[entry_id]
+    return None

@@ -89,7 +89,7 @@ _REASONS: tuple[_Reason, ...] = (
        _("%(move)s hits a checker on point %(point)s but is not marked with *")),
 
     # --- games.rules.game: replay_game, action_from_json -------------------------------------
-    # _Game.play_turn, double, answer, resign; replay_game; replay_match
+    # GameState.play_turn, roll_refusal, double_refusal, answer, resign; replay_game; replay_match
     _r(r"dave was offered: take or drop comes before the roll",
        _("dave was offered: take or drop comes before the roll")),
     _r(r"the first roll of a game is never a double",
@@ -119,6 +119,18 @@ _REASONS: tuple[_Reason, ...] = (
     _r(r'a resignation is (?P<example>\{"resign": "white", "value": 1\}), not (?P<data>.+)',
        _("a resignation is %(example)s, not %(data)s")),
     _r(r"unknown game action (?P<data>.+)", _("unknown game action %(data)s")),
+
+    # --- games.live.recording: Recording.add, entry_from_json ---------------------------------
+    _r(r"who moves first is chosen before the game's first roll",
+       _("who moves first is chosen before the game's first roll")),
+    _r(r"the roll is entered already: play it, or undo it",
+       _("the roll is entered already: play it, or undo it")),
+    _r(r"the roll entered is (?P<rolled>\d\d), not (?P<given>\d\d)",
+       _("the roll entered is %(rolled)s, not %(given)s")),
+    _r(r"dave is offered before the roll, not after it",
+       _("dave is offered before the roll, not after it")),
+    _r(r'who moves first is (?P<example>\{"first": 1\}) or 2, not (?P<data>.+)',
+       _("who moves first is %(example)s or 2, not %(data)s")),
 
     # --- games.rules.matfile: read_match, check_match ----------------------------------------
     # read_match, _switch, _rules_from_headers, _read_game, _columns (MatchFormatError)
@@ -319,18 +331,6 @@ _REASONS: tuple[_Reason, ...] = (
                      "%(most)s points",
                      "%(score)s needs more than %(games)s games: a game brings at most "
                      "%(most)s points", "games"), "games"),
-    _r(r"(?P<score>\S+–\S+) cannot come out of (?P<games>\d+) games: a game won brings its "
-       r"winner at least 1 point",
-       ngettext_lazy("%(score)s cannot come out of %(games)s games: a game won brings its "
-                     "winner at least 1 point",
-                     "%(score)s cannot come out of %(games)s games: a game won brings its "
-                     "winner at least 1 point", "games"), "games"),
-    _r(r"(?P<score>\S+–\S+) cannot come out of (?P<games>\d+) games: a game won brings its "
-       r"winner at least 1 point, a drawn game (?P<draw>\S+) to each",
-       ngettext_lazy("%(score)s cannot come out of %(games)s games: a game won brings its "
-                     "winner at least 1 point, a drawn game %(draw)s to each",
-                     "%(score)s cannot come out of %(games)s games: a game won brings its "
-                     "winner at least 1 point, a drawn game %(draw)s to each", "games"), "games"),
     _r(r"(?P<score>\S+–\S+) cannot come out of (?P<games>\d+) games: a game won brings its "
        r"winner 1 to (?P<most>\d+) points",
        ngettext_lazy("%(score)s cannot come out of %(games)s games: a game won brings its "

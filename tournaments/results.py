@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.live.models import Draft
 from games.models import Game
 from games.rules import RulesError, action_to_json
 from games.services import (
@@ -28,9 +29,11 @@ from games.services import (
     games_from_mat,
     games_validate,
 )
+from tournaments.audit import audit_record
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
-from tournaments.models import Entry, Match, Tournament
-from tournaments.permissions import is_organizer
+from tournaments.ledger import rating_list_of
+from tournaments.models import Match, RatingAudit, Tournament
+from tournaments.permissions import is_organizer, match_side
 from tournaments.reasons import reason_in_language
 from tournaments.scoring import PlayedGame, match_score, score_from_typed
 
@@ -74,12 +77,19 @@ def match_result_record(
         match = _locked(match)
         tournament = match.tournament
         organizer = is_organizer(tournament, by)
-        side = _side_of(match, by)
+        side = match_side(match, by)
         if not organizer and side is None:
             raise NotAllowed(_("Only the players of this match or an organizer may report it."))
-        _require_playable(match)
+        require_playable(match)
         if match.status != Match.Status.SCHEDULED:
             raise Conflict(_("A result of this match was already reported."))
+        if Draft.objects.filter(match=match, finished=False).exists():
+            raise Conflict(
+                _(
+                    "This match is being recorded move by move: an organizer discards the "
+                    "recording before another result can be reported."
+                )
+            )
         result, validated = _result(
             tournament, score=score, games=games, mat=mat, outcomes=outcomes
         )
@@ -88,7 +98,7 @@ def match_result_record(
         match.reported_by = by if by.is_authenticated else None  # type: ignore[assignment]
         match.reported_at = timezone.now()
         if match.status in DECIDED:
-            _decided(match)
+            _decided(match, by)
         match.save()
         if match.status in DECIDED:
             _advance(match)
@@ -105,7 +115,7 @@ def match_result_confirm(*, match: Match, by: User) -> Match:
         match.status = Match.Status.CONFIRMED
         match.confirmed_by = by  # type: ignore[assignment]
         match.confirmed_at = timezone.now()
-        _decided(match)
+        _decided(match, by)
         match.save()
         _advance(match)
         return match
@@ -188,10 +198,14 @@ def _locked(match: Match) -> Match:
     """The match as it is now, locked, its tournament's row locked first (and its revision
     raised). Every writer of a tournament takes the tournament row before any match row
     (``_advance`` then locks the bracket's matches): one order for all, so two results can wait
-    but never deadlock."""
+    but never deadlock. The lock is FOR NO KEY UPDATE: the rating worker's rows that refer to
+    the match (checked by a KEY SHARE lock when it commits) never wait for a result being written,
+    which itself waits for the worker's rating list when its trail row commits."""
     Tournament.lock_for_change(match.tournament_id)
     return (
-        Match.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=match.pk)
+        Match.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("tournament")
+        .get(pk=match.pk)
     )
 
 
@@ -200,34 +214,29 @@ def _finalize(match: Match, by: User) -> None:
     match.status = Match.Status.FINAL
     match.confirmed_by = by  # type: ignore[assignment]
     match.confirmed_at = timezone.now()
-    _decided(match)
+    _decided(match, by)
     match.save()
 
 
-def _decided(match: Match) -> None:
+def _decided(match: Match, by: User) -> None:
     """A decided result goes into the ratings once the transaction commits. A match decided
-    before (a correction) keeps its place in rating history and the list is replayed from it."""
+    before (a correction) keeps its place in rating history and the list is replayed from it.
+    On a rated tournament's list, the trail records it."""
     from tournaments.tasks import enqueue, ratings_apply, ratings_replay  # noqa: PLC0415
 
-    if match.decided_at is None:
+    first = match.decided_at is None
+    if first:
         match.decided_at = timezone.now()
         enqueue(ratings_apply, match.pk)
     else:
         enqueue(ratings_replay, [match.decided_at.isoformat(), match.pk])
+    if match.tournament.rated:
+        action = RatingAudit.Action.RESULT if first else RatingAudit.Action.CORRECTION
+        audit_record(action, rating_list=rating_list_of(match.tournament), by=by, match=match)
 
 
-def _side_of(match: Match, user: User) -> int | None:
-    """1 when the user plays home in this match, 2 away, else None."""
-    if not user.is_authenticated:
-        return None
-    entries = {match.home_id: 1, match.away_id: 2}
-    found = Entry.objects.filter(pk__in=[e for e in entries if e], player__user_id=user.pk)
-    for entry_id in found.values_list("pk", flat=True):
-        return entries[entry_id]
-    return None
-
-
-def _require_playable(match: Match) -> None:
+def require_playable(match: Match) -> None:
+    """Refuse a result (or a recorded entry) unless the tournament runs with both players known."""
     if match.tournament.status != Tournament.Status.RUNNING:
         raise Conflict(_("Results are recorded while the tournament is running."))
     if match.home_id is None or match.away_id is None:
@@ -237,7 +246,7 @@ def _require_playable(match: Match) -> None:
 def _require_answerer(match: Match, by: User) -> None:
     if is_organizer(match.tournament, by):
         return
-    side = _side_of(match, by)
+    side = match_side(match, by)
     if side is None:
         raise NotAllowed(_("Only the opponent of the reporter or an organizer may answer."))
     if match.reported_by_id == by.pk:
@@ -371,7 +380,11 @@ def _advance(match: Match) -> list[Match]:
     winner = match.winner_id if decided else None
     loser = (match.away_id if winner == match.home_id else match.home_id) if decided else None
     reset: list[Match] = []
-    fed = Match.objects.select_for_update().filter(tournament_id=match.tournament_id).order_by("pk")
+    fed = (
+        Match.objects.select_for_update(no_key=True)
+        .filter(tournament_id=match.tournament_id)
+        .order_by("pk")
+    )
     for later in fed.exclude(pk=match.pk):
         changed = False
         # A bracket reset is played only when the away side (from the losers bracket) won.

@@ -67,6 +67,12 @@ from games.rules.variants import (
 VariantName = Literal["long", "short"]
 DrawCounts = Literal["half", "one"]
 Player = Literal[1, 2]
+#: The longest match a tournament plays: 64 points, or 64 games when played by games. Longer
+#: matches are not club play, and a typo there (99999) must not reach the rating list.
+MAX_MATCH_LENGTH = 64
+#: The highest stake when the rules name none: the doubling cube's highest face. It bounds what
+#: a game can bring, so that a score no match can produce is refused.
+DEFAULT_TOP_STAKE = 64
 #: What ``as_fraction`` accepts: the exact types, a float, or a string such as "2.5" or "5/2".
 Number = int | Fraction | Decimal | float | str
 
@@ -161,24 +167,27 @@ class MatchRules:
     def crawford_applies(self) -> bool:
         return self.crawford and self.dave and self.length is not None
 
-    def top_stake(self) -> int | None:
-        """The highest stake a game can reach: 1 without dave, None when stakes have no cap."""
+    def top_stake(self) -> int:
+        """The highest stake a game can reach: 1 without dave, else the highest value of the
+        progression up to ``max_stake`` (``DEFAULT_TOP_STAKE`` when the rules name none).
+
+        >>> MatchRules(length=5).top_stake(), MatchRules(length=5, max_stake=100).top_stake()
+        (64, 64)
+        """
         if not self.dave:
             return 1
-        if self.max_stake is None:
-            return None
+        cap = DEFAULT_TOP_STAKE if self.max_stake is None else self.max_stake
         if self.progression == "arithmetic":  # 1, 2, 3 …: every stake up to the cap
-            return self.max_stake
+            return cap
         dave = self.to_variant().dave
         stake = 1
-        while dave.next_stake(stake) <= self.max_stake:
+        while dave.next_stake(stake) <= cap:
             stake = dave.next_stake(stake)
         return stake
 
     def reaches(self, stake: int) -> bool:
         """Whether a game can be played at ``stake``: a value of the dave progression, capped."""
-        top = self.top_stake()
-        if stake < 1 or (top is not None and stake > top):
+        if not 1 <= stake <= self.top_stake():
             return False
         if stake == 1 or self.progression == "arithmetic":
             return True
@@ -188,10 +197,9 @@ class MatchRules:
             reached = dave.next_stake(reached)
         return reached == stake
 
-    def most_for_a_game(self) -> int | None:
-        """The most points one game can bring its winner; None when stakes have no cap."""
-        top = self.top_stake()
-        return None if top is None else self.to_variant().max_value * top
+    def most_for_a_game(self) -> int:
+        """The most points one game can bring its winner."""
+        return self.to_variant().max_value * self.top_stake()
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,8 +343,8 @@ def _check_game(rules: MatchRules, number: int, game: PlayedGame, crawford: bool
         raise ValueError(f"{where} has stake {stake}, but dave is not played")
     if stake != 1 and crawford:
         raise ValueError(f"{where} is the Crawford game: no dave, so its stake is 1, not {stake}")
-    if rules.max_stake is not None and stake > rules.max_stake:
-        raise ValueError(f"{where} has stake {stake}, above the highest stake {rules.max_stake}")
+    if stake > rules.top_stake():
+        raise ValueError(f"{where} has stake {stake}, above the highest stake {rules.top_stake()}")
     if not rules.reaches(stake):
         raise ValueError(f"{where} has stake {stake}, which the {rules.progression} dave skips")
 
@@ -358,6 +366,21 @@ def match_score(rules: MatchRules, games: Sequence[PlayedGame]) -> MatchScoreRes
         crawford = tally.start_game()
         tally.add(game, crawford)
     return tally.result()
+
+
+def match_progress(rules: MatchRules, games: Sequence[PlayedGame]) -> tuple[MatchScoreResult, bool]:
+    """The score after ``games`` and whether the next game is the Crawford game (False once the
+    match is over): what a match recorded game by game needs before each new game.
+
+    >>> result, crawford = match_progress(MatchRules(length=3), [PlayedGame.won(1, value=2)])
+    >>> result.score1, result.finished, crawford
+    (Fraction(2, 1), False, True)
+    """
+    tally = _Tally(rules)
+    for game in games:
+        tally.add(game, tally.start_game())
+    result = tally.result()
+    return result, not result.finished and tally.start_game()
 
 
 def match_replay(rules: MatchRules, games: Sequence[MatchGame]) -> MatchScoreResult:
@@ -394,7 +417,7 @@ def score_from_typed(rules: MatchRules, score1: Number, score2: Number) -> Match
       difference is one game's points); a winner beyond what the last game can bring
       (the winner was below N before it);
     * a fixed number of games G: fewer points than G games give out (each game gives at least 1
-      in all, a draw ½ + ½ or 1 + 1), more than G games can give (dave off or capped), or no split
+      in all, a draw ½ + ½ or 1 + 1), more than G games can give, or no split
       into G games: every won game gives its winner 1 to the most one game can bring.
 
     The checks are on totals: that one total can be split into the particular values a game can
@@ -462,13 +485,13 @@ def _check_to_points(rules: MatchRules, length: int, one: Fraction, two: Fractio
                 f"soon as one player reaches {length}"
             )
         # Only drawn games bring both players to N, level; the next game won ends the match.
-        if most is not None and high - low > most:
+        if high - low > most:
             raise ValueError(
                 f"{shown}: both players reached {length}, which only drawn games leaving them "
                 f"level can do; then one game decides, and a game brings at most {most}"
             )
         return
-    if most is not None and high - most >= length:
+    if high - most >= length:
         raise ValueError(
             f"{shown}: {written(high)} is out of reach; the match ends as soon as a player "
             f"reaches {length}, and one game brings at most {most}"
@@ -485,7 +508,7 @@ def _check_fixed_games(rules: MatchRules, games: int, one: Fraction, two: Fracti
             "point in all"
         )
     # A draw gives out 2 × ½ or 2 × 1; a won game up to ``most``, which is at least 2.
-    if most is not None and total > games * most:
+    if total > games * most:
         raise ValueError(
             f"{shown} needs more than {games} games: a game brings at most {most} points"
         )
@@ -496,21 +519,21 @@ def _check_fixed_games(rules: MatchRules, games: int, one: Fraction, two: Fracti
             continue
         if _split_into_wins(int(won1), int(won2), games - draws, most):
             return
-    each = "at least 1 point" if most is None else f"1 to {most} points"
+    each = f"1 to {most} points"
     drawn = f", a drawn game {written(draw)} to each" if rules.draws else ""
     raise ValueError(
         f"{shown} cannot come out of {games} games: a game won brings its winner {each}{drawn}"
     )
 
 
-def _split_into_wins(points1: int, points2: int, games: int, most: int | None) -> bool:
+def _split_into_wins(points1: int, points2: int, games: int, most: int) -> bool:
     """Whether ``games`` won games can give the players these points, 1 to ``most`` a game."""
 
     def wins_needed(points: int) -> tuple[int, int]:
         # The fewest and the most games a player can have won to make ``points``.
         if points == 0:
             return 0, 0
-        return (1 if most is None else -(-points // most)), points
+        return -(-points // most), points
 
     low1, high1 = wins_needed(points1)
     low2, high2 = wins_needed(points2)

@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 
 from tournaments.formats import elimination
-from tournaments.ledger import ratings_pending
+from tournaments.ledger import as_rated, pending_holds, ratings_pending
 from tournaments.models import (
     Entry,
     Match,
@@ -22,6 +22,7 @@ from tournaments.models import (
     RatingList,
     Tournament,
 )
+from tournaments.ratings import history
 from tournaments.ratings.history import INITIAL_RATING
 from tournaments.results import DECIDED
 from tournaments.scoring import MatchPoints
@@ -60,11 +61,16 @@ def match_version(*, pk: int) -> str | None:
     writes new ones), which say whether its ratings are still pending."""
     row = (
         Match.objects.filter(pk=pk)
-        .annotate(rated=_newest_change(match=OuterRef("pk")))
-        .values_list("updated_at", "tournament__status", "rated")
+        .annotate(
+            rated=_newest_change(match=OuterRef("pk")),
+            ratings=_ratings_revision("tournament__rating_system", "tournament__variant"),
+        )
+        .values_list("updated_at", "tournament__status", "rated", "tournament__revision", "ratings")
         .first()
     )
-    return None if row is None else f"{row[0].isoformat()}:{row[1]}:{row[2]}"
+    # The tournament's revision (its rating approval) and its list's (an unrated match shows the
+    # change it would make from the players' current ratings).
+    return None if row is None else ":".join(str(part) for part in (row[0].isoformat(), *row[1:]))
 
 
 def player_version(*, pk: int) -> str | None:
@@ -214,7 +220,11 @@ def player_rating_history(*, player: Player, system: str, variant: str) -> Query
         RatingChange.objects.filter(
             player=player, rating_list__system=system, rating_list__variant=variant
         )
-        .select_related("match__home__player", "match__away__player", "match__tournament")
+        .select_related(
+            "match__home__player",
+            "match__away__player",
+            "match__tournament__rated_by",
+        )
         .order_by("finished_at", "match_id")
     )
 
@@ -225,6 +235,48 @@ def tournament_ratings_pending(*, tournament: Tournament) -> int:
         tournament=tournament, status__in=DECIDED, home__isnull=False, away__isnull=False
     ).select_related("tournament", "home", "away")
     return ratings_pending(matches)
+
+
+@dataclass(frozen=True)
+class RatingEffect:
+    """What a decided match did to its players' ratings, or (``rated`` False: its tournament is
+    not rated) what it would do to their current ratings if it were rated."""
+
+    rated: bool
+    #: (player's name, rating before, after, change) for the winner, then the loser.
+    rows: list[tuple[str, float, float, float]]
+    #: The change is held for a rating officer's review: ``rows`` is what it would do now.
+    held: bool = False
+
+
+def match_rating_effect(*, match: Match) -> RatingEffect | None:
+    """The match's rating changes (None: not decided, or nothing to show yet)."""
+    if match.status not in DECIDED or match.home is None or match.away is None:
+        return None
+    names = {match.home.player_id: match.home.player.display_name,
+             match.away.player_id: match.away.player.display_name}  # fmt: skip
+    if match.tournament.rated:
+        changes = RatingChange.objects.filter(match=match).order_by("-score", "pk")
+        rows = [(names.get(c.player_id, ""), c.before, c.after, c.delta) for c in changes]
+        if rows:
+            return RatingEffect(True, rows)
+    held = match.tournament.rated and bool(pending_holds([match.pk]))
+    if match.tournament.rated and not held:
+        return None  # not rated yet: the rating work is pending
+    rated = as_rated(match)
+    if rated is None:
+        return None
+    rating_list = RatingList.objects.filter(
+        system=match.tournament.rating_system, variant=match.tournament.variant
+    ).first()
+    current = {} if rating_list is None else {
+        rating.player_id: history.Standing(rating.rating, rating.experience)
+        for rating in Rating.objects.filter(rating_list=rating_list, player_id__in=list(names))
+    }  # fmt: skip
+    system = match.tournament.rating_system
+    changes, _, _ = history.replay(system, [rated], current)  # type: ignore[arg-type]
+    rows = [(names[c.player], c.before.rating, c.after.rating, c.delta) for c in changes]
+    return RatingEffect(False, rows, held) if rows else None
 
 
 def match_ratings_pending(*, match: Match) -> bool:

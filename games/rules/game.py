@@ -166,8 +166,9 @@ def game_value(variant: Variant, loser: Sequence[int]) -> int:
 
 
 @dataclass(slots=True)
-class _Game:
-    """The running state of a replay."""
+class GameState:
+    """The running state of a game, action by action: what ``replay_game`` walks a record with,
+    and what a game recorded at the table (``games.live``) is kept in between its actions."""
 
     variant: Variant
     crawford: bool
@@ -182,17 +183,59 @@ class _Game:
     positions: list[Position] = field(default_factory=list)
     plays: list[Play] = field(default_factory=list)
 
+    @classmethod
+    def new(
+        cls, variant: Variant, *, crawford: bool = False, start: Position | None = None
+    ) -> GameState:
+        """A game from the starting position (White on roll), or from ``start``."""
+        position = start or Position.initial(variant)
+        return cls(variant, crawford, position, from_start=start is None, positions=[position])
+
+    def apply(self, action: Action, index: int) -> None:
+        """Play the record's action number ``index`` (0-based), or raise ``GameError`` saying
+        where and why it is illegal; an illegal action changes nothing."""
+        side = self.position.turn
+        if isinstance(action, Take | Drop):
+            side = side.other
+        elif isinstance(action, Resign):
+            side = action.side
+        try:
+            if self.outcome is not None:
+                raise RulesError("the game is already over")
+            if isinstance(action, Turn):
+                self.play_turn(action)
+            elif isinstance(action, Double):
+                self.double()
+            elif isinstance(action, Take | Drop):
+                self.answer(isinstance(action, Take))
+            else:
+                self.resign(action)
+        except RulesError as error:
+            reason = error.reason if isinstance(error, IllegalPlayError) else str(error)
+            raise GameError(
+                reason, action=index, turn=self.turns + 1, side=side, play=_written(action)
+            ) from None
+
     def finish(self, winner: Colour | None, ending: Ending, value: int) -> None:
         self.outcome = Outcome(winner, ending, value, self.stake)
 
-    def play_turn(self, turn: Turn) -> None:
+    def roll_refusal(self, dice: Dice) -> str | None:
+        """Why the side on roll may not roll ``dice`` now (None: it may)."""
+        if self.outcome is not None:
+            return "the game is already over"
         if self.offered:
-            raise RulesError("dave was offered: take or drop comes before the roll")
-        if self._opening() and turn.dice[0] == turn.dice[1]:
-            raise RulesError("the first roll of a game is never a double")
+            return "dave was offered: take or drop comes before the roll"
+        if self._opening() and dice[0] == dice[1]:
+            return "the first roll of a game is never a double"
+        return None
+
+    def play_turn(self, turn: Turn) -> None:
+        refusal = self.roll_refusal(turn.dice)
+        if refusal is not None:
+            raise RulesError(refusal)
         mover = self.position.turn
-        self.turns += 1
         legal = check_play(self.position, turn.dice, turn.play)
+        self.turns += 1
         self.position = legal.position
         self.positions.append(self.position)
         self.plays.append(legal.play)
@@ -221,23 +264,32 @@ class _Game:
             and mover is Colour.WHITE
         )
 
-    def double(self) -> None:
+    def double_refusal(self) -> str | None:
+        """Why the side on roll may not offer dave now (None: it may)."""
         mover = self.position.turn
         dave = self.variant.dave
+        if self.outcome is not None:
+            return "the game is already over"
         if self.offered:
-            raise RulesError("dave was already offered: take or drop comes next")
+            return "dave was already offered: take or drop comes next"
         if not dave.enabled:
-            raise RulesError("dave is not played in this game")
+            return "dave is not played in this game"
         if self.crawford:
-            raise RulesError("no dave in the Crawford game")
+            return "no dave in the Crawford game"
         if self._opening():
-            raise RulesError("no dave before the opening throw")
+            return "no dave before the opening throw"
         if self.last_turn:
-            raise RulesError("no dave on the last turn after White has borne off")
+            return "no dave on the last turn after White has borne off"
         if mover not in self.holders:
-            raise RulesError(f"{mover.value} does not hold the right to offer dave")
+            return f"{mover.value} does not hold the right to offer dave"
         if dave.max_stake is not None and dave.next_stake(self.stake) > dave.max_stake:
-            raise RulesError(f"the stake may not exceed {dave.max_stake}")
+            return f"the stake may not exceed {dave.max_stake}"
+        return None
+
+    def double(self) -> None:
+        refusal = self.double_refusal()
+        if refusal is not None:
+            raise RulesError(refusal)
         self.offered = True
 
     def answer(self, take: bool) -> None:
@@ -258,6 +310,8 @@ class _Game:
         self.finish(resign.side.other, Ending.RESIGN, resign.value)
 
     def end_of_record(self) -> Outcome:
+        """The outcome if the record stopped here: unfinished, unless the game is over (or
+        Black's last turn under the Federation rule cannot change it)."""
         if self.outcome is not None:
             return self.outcome
         if self.last_turn and not _could_bear_off_all(self.position.mover):
@@ -284,33 +338,9 @@ def replay_game(
     start: Position | None = None,
 ) -> GameReplay:
     """Replay a game to its outcome, from the starting position (White on roll) or ``start``."""
-    game = _Game(variant, crawford, start or Position.initial(variant), from_start=start is None)
-    game.positions.append(game.position)
+    game = GameState.new(variant, crawford=crawford, start=start)
     for index, action in enumerate(actions):
-        side = game.position.turn
-        if isinstance(action, Take | Drop):
-            side = side.other
-        elif isinstance(action, Resign):
-            side = action.side
-        try:
-            if game.outcome is not None:
-                raise RulesError("the game is already over")
-            if isinstance(action, Turn):
-                game.play_turn(action)
-            elif isinstance(action, Double):
-                game.double()
-            elif isinstance(action, Take | Drop):
-                game.answer(isinstance(action, Take))
-            else:
-                game.resign(action)
-        except IllegalPlayError as error:
-            raise GameError(
-                error.reason, action=index, turn=game.turns, side=side, play=_written(action)
-            ) from None
-        except RulesError as error:
-            raise GameError(
-                str(error), action=index, turn=game.turns + 1, side=side, play=_written(action)
-            ) from None
+        game.apply(action, index)
     return GameReplay(game.end_of_record(), tuple(game.positions), tuple(game.plays))
 
 

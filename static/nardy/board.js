@@ -449,6 +449,7 @@
     };
     var key = {
       start: frame.crawford ? "textStartCrawford" : "textStart",
+      roll: "textRoll",
       turn: frame.play ? "textTurn" : "textNoMove",
       double: "textDouble",
       take: "textTake",
@@ -501,21 +502,63 @@
     return formatNodes(parts.join(" · "), values);
   };
 
-  Viewer.prototype.draw = function (frame, label) {
-    var board = this.board;
+  // Where a tap lands: a point column (1..24, White's numbering), the bar or the trays.
+  function drawTapAreas(group, replay, taps) {
+    var marks = taps.marks || {};
+    for (var point = 1; point <= 24; point++) {
+      var place = pointPlace(replay.layout, point);
+      var y = place.top ? TOP : BOTTOM_START;
+      var mark = marks[point];
+      if (mark) {
+        svg("rect", { class: "tap-mark " + mark, "data-mark": String(point), x: place.x - PW / 2 + 3, y: y, width: PW - 6, height: POINT_H, rx: 8,
+          fill: mark === "target" ? "#7fd37f" : "#ffd54a", "fill-opacity": mark === "source" ? 0.18 : 0.4,
+          stroke: mark === "target" ? "#2e8b2e" : "#ffd54a", "stroke-width": mark === "selected" ? 6 : 3 }, group);
+      }
+      svg("rect", { class: "tap", "data-tap": String(point), x: place.x - PW / 2, y: y, width: PW, height: POINT_H,
+        fill: "transparent" }, group);
+    }
+    var barX = FIELD_L + 6 * PW;
+    if (marks.bar) {
+      svg("rect", { class: "tap-mark " + marks.bar, x: barX + 3, y: TOP, width: BAR_W - 6, height: BOTTOM - TOP, rx: 8,
+        fill: "#ffd54a", "fill-opacity": 0.3, stroke: "#ffd54a", "stroke-width": 4 }, group);
+    }
+    svg("rect", { class: "tap", "data-tap": "bar", x: barX, y: TOP, width: BAR_W, height: BOTTOM - TOP, fill: "transparent" }, group);
+    if (marks.off) {
+      svg("rect", { class: "tap-mark target", x: TRAY_X + 2, y: TOP, width: TRAY_W - 4, height: BOTTOM - TOP, rx: 8,
+        fill: "#7fd37f", "fill-opacity": 0.4, stroke: "#2e8b2e", "stroke-width": 4 }, group);
+    }
+    svg("rect", { class: "tap", "data-tap": "off", x: TRAY_X, y: TOP, width: TRAY_W, height: BOTTOM - TOP, fill: "transparent" }, group);
+  }
+
+  // Draw one frame on an <svg>: the board, the last play's highlight, the checkers, the dice,
+  // the dave cube, and (for the recorder) marks and tap areas.
+  function drawFrame(board, replay, frame, label, taps) {
     while (board.firstChild) board.removeChild(board.firstChild);
+    board.setAttribute("viewBox", "0 0 " + WIDTH + " " + HEIGHT);
     var title = svg("title", {}, board);
     title.textContent = label;
     board.setAttribute("aria-label", label);
     board.setAttribute("data-game", frame.game);
     board.setAttribute("data-step", frame.step);
     var group = svg("g", {}, board);
-    drawBoardFrame(group, this.replay);
-    drawHighlights(group, this.replay, frame);
-    drawLabels(group, this.replay, frame);
-    drawCheckers(group, this.replay, frame);
+    drawBoardFrame(group, replay);
+    drawHighlights(group, replay, frame);
+    drawLabels(group, replay, frame);
+    drawCheckers(group, replay, frame);
     drawDice(group, frame);
-    if (this.replay.dave) drawCube(group, frame);
+    if (replay.dave) drawCube(group, frame);
+    if (taps) drawTapAreas(group, replay, taps);
+  }
+
+  Viewer.prototype.draw = function (frame, label) {
+    drawFrame(this.board, this.replay, frame, label, null);
+  };
+
+  // Show another replay in the same viewer (a live match's new state), at its last frame.
+  Viewer.prototype.load = function (replay) {
+    this.replay = replay;
+    this.frames = replay.frames;
+    this.show(this.frames.length - 1, true);
   };
 
   Viewer.prototype.show = function (index, announce) {
@@ -529,7 +572,7 @@
       text: stepText,
     });
     this.draw(frame, label);
-    this.counter.textContent = this.index + 1 + " / " + this.frames.length;
+    if (this.counter) this.counter.textContent = this.index + 1 + " / " + this.frames.length;
     var labelTemplate = this.word("textLabel", "{game}.{step}: {text}");
     var labelValues = { game: frame.game, step: frame.step, text: this.stepNodes(frame) };
     fill(this.play, this.stepNodes(frame));
@@ -595,6 +638,9 @@
       self.handleKey(event);
     });
   };
+
+  // The drawing and the viewer, for the recorder and the live view (static/nardy/live.js).
+  window.NardyBoard = { Viewer: Viewer, drawFrame: drawFrame, format: format, formatNodes: formatNodes, fill: fill };
 
   var viewers = [];
   Array.prototype.forEach.call(document.querySelectorAll(".board-viewer[data-frames]"), function (container) {

@@ -1,10 +1,11 @@
 """Personas for the API's permission tests: a running tournament of Olga's where Anna (home)
-plays Boris, Carl plays in it too, Otto organizes another tournament, Sam is staff."""
+plays Boris, Carl plays in it too, Otto organizes another tournament, Sam is staff, Rita is a
+rating officer of its rating list."""
 
 import pytest
 
 PERSONAS = ("anonymous", "player", "opponent", "another_player", "other_organizer", "organizer",
-            "staff")  # fmt: skip
+            "staff", "rating_officer")  # fmt: skip
 
 
 @pytest.fixture

@@ -6,9 +6,11 @@ import pytest
 from tournaments.models import Match, Tournament
 from tournaments.results import match_result_record
 
+from .conftest import PERSONAS
+
 ALLOWED_ALL_PLAYERS = {
     "anonymous": 401, "player": 200, "opponent": 200, "another_player": 403,
-    "other_organizer": 403, "organizer": 200, "staff": 200,
+    "other_organizer": 403, "organizer": 200, "staff": 200, "rating_officer": 403,
 }  # fmt: skip
 ANSWERERS = {**ALLOWED_ALL_PLAYERS, "player": 403}  # the reporter (Anna) does not answer
 ORGANIZERS = {**ALLOWED_ALL_PLAYERS, "player": 403, "opponent": 403}
@@ -40,7 +42,7 @@ MATCH_ACTIONS = [
 @pytest.mark.parametrize(("action", "before", "body", "expected"), MATCH_ACTIONS)
 @pytest.mark.parametrize(
     "persona",
-    ["anonymous", "player", "opponent", "another_player", "other_organizer", "organizer", "staff"],
+    PERSONAS,
 )
 def test_match_actions(world, as_persona, action, before, body, expected, persona):
     if before:
@@ -69,7 +71,7 @@ TOURNAMENT_ACTIONS = [
 @pytest.mark.parametrize(("action", "before"), TOURNAMENT_ACTIONS)
 @pytest.mark.parametrize(
     "persona",
-    ["anonymous", "player", "opponent", "another_player", "other_organizer", "organizer", "staff"],
+    PERSONAS,
 )
 def test_tournament_actions_are_for_its_organizers(world, as_persona, action, before, persona):
     if before:
@@ -96,7 +98,7 @@ def test_tournament_actions_are_for_its_organizers(world, as_persona, action, be
 
 @pytest.mark.parametrize(
     "persona",
-    ["anonymous", "player", "opponent", "another_player", "other_organizer", "organizer", "staff"],
+    PERSONAS,
 )
 def test_entries_are_registered_and_withdrawn_by_organizers(world, as_persona, persona):
     Tournament.objects.filter(pk=world.tournament.pk).update(status="registration")
@@ -115,3 +117,29 @@ def test_entries_are_registered_and_withdrawn_by_organizers(world, as_persona, p
     expected = (201, 204) if allowed else (refused, refused)
     assert (added.status_code, withdrawn.status_code) == expected
     assert world.tournament.entries.filter(player=newcomer).exists() == allowed
+
+
+#: Rating approval: a rating officer of the tournament's list, or staff; not its organizer.
+OFFICERS = {
+    "anonymous": 401, "player": 403, "opponent": 403, "another_player": 403,
+    "other_organizer": 403, "organizer": 403, "staff": 200, "rating_officer": 200,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("method", ["post", "delete"])
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_rating_approval_is_for_the_lists_officers(world, as_persona, method, persona):
+    if method == "delete":  # withdrawing needs an approval to withdraw
+        Tournament.objects.filter(pk=world.tournament.pk).update(rated=True)
+    before = Tournament.objects.values_list("rated", "rated_by").get(pk=world.tournament.pk)
+    client = as_persona(persona)
+
+    response = getattr(client, method)("/api/v1/tournaments/cup/rating-approval")
+
+    assert response.status_code == OFFICERS[persona], response.content
+    after = Tournament.objects.values_list("rated", "rated_by").get(pk=world.tournament.pk)
+    if response.status_code == 200:
+        assert response.json()["rated"] is (method == "post")
+        assert after == ((True, world.users[persona].pk) if method == "post" else (False, None))
+    else:
+        assert after == before

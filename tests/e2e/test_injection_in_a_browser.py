@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from games.rules import ShortNardy
 from games.rules.selfplay import random_match
 from games.services import RecordedGame
-from tournaments import ledger, results, services
+from tournaments import approvals, ledger, results, services
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,6 +40,7 @@ def hostile_match(db) -> Match:
         organizer=olga, name=TOURNAMENT, variant="short", format="single-elimination",
         match_length=3,
     )  # fmt: skip
+    approvals.ratings_approve(tournament=cup, by=User.objects.create_user("rita", is_staff=True))
     services.entries_register(
         tournament=cup,
         by=olga,

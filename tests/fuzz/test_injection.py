@@ -38,7 +38,7 @@ from django.utils.html import escape
 from games.rules import ShortNardy
 from games.rules.matfile import match_record, read_match, write_match
 from games.rules.selfplay import random_match
-from tournaments import ledger, services
+from tournaments import approvals, ledger, services
 from tournaments.models import Match, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -226,6 +226,9 @@ def build_stage() -> Stage:
         organizer=olga, name=TOURNAMENT, variant="short", format="single-elimination",
         match_length=3,
     )  # fmt: skip
+    # Rated, so that the names reach the rating list and the rating history too.
+    officer = User.objects.create_user("rita", is_staff=True)
+    approvals.ratings_approve(tournament=cup, by=officer)
     names = [*NAMES.values()][:15] + [LONG_NAME]
     # The 16th payload goes to the round robin, with three of the cup's players.
     extra = NAMES["lines and colons"]
@@ -248,6 +251,7 @@ def build_stage() -> Stage:
     robin = services.tournament_create(
         organizer=olga, name=ROBIN, variant="short", format="round-robin", match_length=1
     )
+    approvals.ratings_approve(tournament=robin, by=officer)
     robin_players = [Player.objects.get(display_name=name) for name in names[:3]]
     for seed, player in enumerate(robin_players, start=1):
         response = organizer.post(

@@ -72,6 +72,7 @@ def make_club(slug: str, players: int, matches: int, seed: int = 1) -> Club:
         status=Tournament.Status.RUNNING,
         organizer=organizer,
         match_length=3,
+        rated=True,  # approved by a rating officer (tournaments.approvals)
     )
     entries = [
         Entry.objects.create(
@@ -363,6 +364,7 @@ def bracket() -> Bracket:
         status=Tournament.Status.RUNNING,
         organizer=organizer,
         match_length=3,
+        rated=True,
     )
     players, entries = {}, {}
     for name in ("Anna", "Boris", "Carl", "Dina"):

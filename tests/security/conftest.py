@@ -1,7 +1,7 @@
 """Shared by the security tests: a fresh cache for every test (the login counters live there), and
 the personas of the site's permission matrix, as in tests/api/conftest.py: a running tournament
 of Olga's where Anna (home) plays Boris, Carl plays in it too, Otto organizes another tournament,
-Sam is staff."""
+Sam is staff, Rita is a rating officer of its rating list."""
 
 import os
 import subprocess
@@ -16,7 +16,7 @@ from tournaments.models import Entry, Match, Round, Tournament
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 PERSONAS = ("anonymous", "player", "opponent", "another_player", "other_organizer", "organizer",
-            "staff")  # fmt: skip
+            "staff", "rating_officer")  # fmt: skip
 
 #: Every variable the settings read: unset in the subprocesses unless a test gives it.
 OUR_VARIABLES = (
@@ -58,7 +58,9 @@ def snapshot() -> dict:
     return {
         "users": sorted(User.objects.values_list("username", flat=True)),
         "tournaments": sorted(
-            Tournament.objects.values_list("slug", "name", "status", "format", "match_length")
+            Tournament.objects.values_list(
+                "slug", "name", "status", "format", "match_length", "rated", "rated_by"
+            )
         ),
         "rounds": sorted(Round.objects.values_list("tournament__slug", "number")),
         "entries": sorted(

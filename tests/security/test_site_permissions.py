@@ -16,8 +16,10 @@ LOGIN = "login"  # expected: a redirect to the login page
 
 ORGANIZERS = {
     "anonymous": LOGIN, "player": 403, "opponent": 403, "another_player": 403,
-    "other_organizer": 403, "organizer": 302, "staff": 302,
+    "other_organizer": 403, "organizer": 302, "staff": 302, "rating_officer": 403,
 }  # fmt: skip
+#: A rating officer of the tournament's list, or staff: not its organizer.
+OFFICERS = {**ORGANIZERS, "organizer": 403, "rating_officer": 302}
 ORGANIZER_PAGES = {**ORGANIZERS, "organizer": 200, "staff": 200}
 PLAYERS_AND_ORGANIZERS = {**ORGANIZERS, "player": 302, "opponent": 302}
 ANSWERERS = {**PLAYERS_AND_ORGANIZERS, "player": 403}  # the reporter (Anna) does not answer
@@ -55,6 +57,10 @@ def decided(world):
     match_result_record(match=world.match, by=world.users["organizer"], score=(3, 1))
 
 
+def rated(world):
+    Tournament.objects.filter(pk=world.tournament.pk).update(rated=True)
+
+
 def players_csv():
     return SimpleUploadedFile("players.csv", b"name,club\nNewcomer,Riga\n", content_type="text/csv")
 
@@ -81,6 +87,10 @@ ACTIONS = {
     "step: finish": (no_open_matches,
                      lambda w: reverse("tournament-step", args=["cup", "finish"]),
                      dict, ORGANIZERS),
+    "step: rate": (None, lambda w: reverse("tournament-step", args=["cup", "rate"]),
+                   dict, OFFICERS),
+    "step: unrate": (rated, lambda w: reverse("tournament-step", args=["cup", "unrate"]),
+                     dict, OFFICERS),
     "report": (None, lambda w: reverse("match-report", args=[w.match.pk]), lambda: SCORE,
                PLAYERS_AND_ORGANIZERS),
     "confirm": (reported, lambda w: reverse("match-answer", args=[w.match.pk]),
@@ -154,6 +164,7 @@ def test_the_create_page_and_my_matches_need_a_sign_in_only(client, world, perso
 def test_the_matrix_covers_every_organizer_and_player_action():
     assert set(ACTIONS) == {
         "create", "edit", "players: add", "players: import", "players: withdraw", "step: open",
-        "step: start", "step: pair", "step: finish", "report", "confirm", "dispute",
+        "step: start", "step: pair", "step: finish", "step: rate", "step: unrate", "report",
+        "confirm", "dispute",
         "resolve as reported", "resolve with a score", "correct",
     }  # fmt: skip

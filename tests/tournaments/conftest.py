@@ -34,6 +34,7 @@ def make_club(variant: str = "short", **rules) -> Club:
         format=Tournament.Format.ROUND_ROBIN,
         status=Tournament.Status.RUNNING,
         organizer=organizer,
+        rated=True,  # approved by a rating officer (tournaments.approvals)
         **rules,
     )
     home = Entry.objects.create(

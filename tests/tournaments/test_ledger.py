@@ -25,6 +25,7 @@ def tournament(count: int = 4, **settings) -> tuple[Tournament, list]:
         slug=f"rated-{Tournament.objects.count()}",
         status=Tournament.Status.RUNNING,
         organizer=olga,
+        rated=True,  # approved by a rating officer (tournaments.approvals)
         **settings,
     )
     entries = [
@@ -168,17 +169,6 @@ def test_recompute_reports_the_drift_it_fixed(db):
     call_command("ratings_recompute", stdout=out)
     assert "P1: 1234.50 → 1517.32" in out.getvalue()
     assert Rating.objects.get(player=a.player).rating == pytest.approx(1517.3205, abs=1e-4)
-
-
-@pytest.fixture
-def eager_tasks():
-    """Run tasks in this process, as the embedded default does, whatever the broker."""
-    from nardy_site.celery import app  # noqa: PLC0415
-
-    saved = app.conf.task_always_eager, app.conf.task_eager_propagates
-    app.conf.task_always_eager = app.conf.task_eager_propagates = True
-    yield
-    app.conf.task_always_eager, app.conf.task_eager_propagates = saved
 
 
 def test_results_recorded_through_the_services_are_rated_on_commit(

@@ -11,8 +11,9 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import close_old_connections, connection
 
+from tournaments.approvals import ratings_approve, ratings_hold_confirm, ratings_withdraw
 from tournaments.ledger import ratings_replay
-from tournaments.models import Match, Player, RatingChange, Round, Tournament
+from tournaments.models import Match, Player, RatingChange, RatingHold, Round, Tournament
 from tournaments.results import match_result_correct, match_result_record
 
 WAIT_SECONDS = 90
@@ -34,6 +35,7 @@ def club(players: int, matches: int, seed: int = 3) -> tuple[Tournament, list[Ma
         status=Tournament.Status.RUNNING,
         organizer=organizer,
         match_length=3,
+        rated=True,  # approved by a rating officer (tournaments.approvals)
     )
     entries = [
         tournament.entries.create(player=Player.objects.create(display_name=f"R{seed}-{n}"))
@@ -139,3 +141,50 @@ def test_a_correction_on_the_worker_replays_everything_after_it(real_worker):
     first_rows = RatingChange.objects.filter(match=matches[0])
     winner = first_rows.get(player=matches[0].away.player)
     assert winner.delta > 0
+
+
+def test_an_approval_and_its_withdrawal_on_the_worker_replay_the_list(real_worker):
+    worker = real_worker()
+    rated, rated_matches = club(players=4, matches=3, seed=11)
+    unrated, unrated_matches = club(players=4, matches=3, seed=12)
+    Tournament.objects.filter(pk=unrated.pk).update(rated=False)
+    for match in [*rated_matches, *unrated_matches]:
+        match_result_record(match=match, by=match.tournament.organizer, score=(3, 0))
+    wait_for(lambda: RatingChange.objects.count() == 6, worker)
+    assert not RatingChange.objects.filter(match__in=unrated_matches).exists()
+    officer = User.objects.create_user("rita-worker", is_staff=True)
+
+    ratings_approve(tournament=unrated, by=officer)
+    wait_for(lambda: RatingChange.objects.count() == 12, worker)
+    by_worker = ledger_state()
+    ratings_replay(None)
+    assert ledger_state() == by_worker
+
+    ratings_withdraw(tournament=rated, by=officer)
+    wait_for(lambda: not RatingChange.objects.filter(match__in=rated_matches).exists(), worker)
+    by_worker = ledger_state()
+    ratings_replay(None)
+    assert ledger_state() == by_worker
+    assert RatingChange.objects.filter(match__in=unrated_matches).count() == 6
+
+
+def test_the_worker_holds_a_change_over_the_threshold_until_an_officer_confirms_it(
+    real_worker, settings
+):
+    # Newcomers' 3-point matches move 17.3 points: over a threshold of 15, every one is held.
+    settings.RATING_REVIEW_THRESHOLD = 15
+    worker = real_worker(env={"RATING_REVIEW_THRESHOLD": "15"})
+    tournament, matches = club(players=4, matches=2, seed=13)
+    for match in matches:
+        match_result_record(match=match, by=tournament.organizer, score=(3, 0))
+    wait_for(lambda: RatingHold.objects.count() == 2, worker)
+    assert not RatingChange.objects.exists()  # the list is untouched
+    officer = User.objects.create_user("rita-holds", is_staff=True)
+
+    for hold in RatingHold.objects.order_by("match__decided_at"):
+        ratings_hold_confirm(hold=hold, by=officer)
+    wait_for(lambda: RatingChange.objects.count() == 4, worker)
+    by_worker = ledger_state()
+    ratings_replay(None)
+    assert ledger_state() == by_worker  # equals a serial replay with the confirmations
+    assert set(RatingHold.objects.values_list("status", flat=True)) == {"confirmed"}

@@ -314,6 +314,8 @@ def examples() -> Iterator[str]:
     yield refusal(lambda: MatchPoints(win=0, draw=1))
     unfinished = MatchScoreResult(as_fraction(1), as_fraction(0), None, 1, None, False)
     yield refusal(lambda: match_points(unfinished, MatchPoints()))
+    # games.live.recording
+    yield from recording_reasons()
     # reasons that wrap a reason
     yield game_error(lambda: read_match(" 3 point match\n Game 1\n garbage\n"))
     yield record_error("  1) 31: 8/5 6/5                Takes\n")
@@ -321,6 +323,18 @@ def examples() -> Iterator[str]:
     yield game_error(lambda: replay_game(SHORT, [Turn.of("31", "24/18")]))
     yield game_error(lambda: replay_game(SHORT, [t[0], Take()]))
     yield refusal(scored(MatchRules(length=1), won(1), won(1)))
+
+
+def recording_reasons() -> Iterator[str]:
+    from games.live.recording import First, Recording, Roll, entry_from_json  # noqa: PLC0415
+
+    recording = Recording(MatchRules(variant="short", length=3))
+    recording.add(Roll((3, 1)))
+    yield game_reason(lambda: recording.add(First(2)))
+    yield game_reason(lambda: recording.add(Roll((5, 2))))
+    yield game_reason(lambda: recording.add(Turn.of("64", "24/18 13/9")))
+    yield game_reason(lambda: recording.add(Double()))
+    yield refusal(lambda: entry_from_json({"first": 3}))
 
 
 EXAMPLES = list(examples())

@@ -2,18 +2,18 @@
 rejected input changes nothing; two simultaneous reports give one result."""
 
 import random
-import threading
 import time
 from decimal import Decimal
 
 import pytest
-from django.db import close_old_connections, connection
+from django.db import connection
 
 from games.models import Game
 from games.rules import MatchGame, ShortNardy, Turn
 from games.rules.matfile import match_record, write_match
 from games.rules.selfplay import random_match
 from games.services import RecordedGame
+from tests.support.races import race
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Match
 from tournaments.results import (
@@ -218,30 +218,6 @@ def test_only_an_organizer_corrects_and_only_a_decided_result(club):
     match_result_record(match=club.match, by=club.organizer, score=(3, 0))
     with pytest.raises(NotAllowed):
         match_result_correct(match=club.match, by=club.anna, score=(0, 3))
-
-
-def race(*calls) -> list[str]:
-    """Run the calls at the same moment in threads, each on its own connection."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[str] = []
-
-    def run(call):
-        close_old_connections()
-        try:
-            barrier.wait()
-            call()
-            outcomes.append("done")
-        except Conflict:
-            outcomes.append("conflict")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return sorted(outcomes)
 
 
 @pytest.fixture

@@ -147,7 +147,7 @@ def test_outcomes_the_rules_cannot_give_are_refused(rules, game, message):
     ("rules", "top", "most"),
     [
         (MatchRules(length=5, dave=False), 1, 2),
-        (MatchRules(length=5), None, None),  # no cap: one game can bring any number of points
+        (MatchRules(length=5), 64, 128),  # no cap named: the cube's highest face, mars at 64
         (MatchRules(length=5, max_stake=6), 4, 8),  # 1, 2, 4 (8 > 6); mars at 4
         (MatchRules(length=5, max_stake=5, progression="arithmetic"), 5, 10),
         (MatchRules(variant="short", length=5, koks=True, max_stake=2), 2, 6),  # koks at 2
@@ -306,7 +306,7 @@ THREE_GAMES_HALF = MatchRules(games=3, federation_draw=True, dave=False)
         (THREE_GAMES, 5, 1, "cannot come out of 3 games: a game won brings its winner 1 to 2"),
         # One draw leaves 3-1 for two games won: 3 needs both; three draws leave 2-0 for none.
         (THREE_GAMES_HALF, "3.5", "1.5", "a drawn game ½ to each"),
-        (MatchRules(games=1), 2, 1, "cannot come out of 1 games: .* at least 1 point"),
+        (MatchRules(games=1), 2, 1, "cannot come out of 1 games: .* 1 to 128 points"),
     ],
 )
 def test_impossible_typed_scores_are_refused_with_the_reason(rules, one, two, message):

@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 
 from games.rules.selfplay import random_match
 from games.services import RecordedGame
-from tournaments import services
+from tournaments import approvals, services
+from tournaments.ledger import rating_list_of
 from tournaments.models import Match, Player, Tournament
 
 
@@ -37,7 +38,11 @@ class Site:
         return [RecordedGame(game.white, game.actions) for game in played]
 
 
-def make_site(variant: str = "short", format: str = "round-robin", names=None, **rules) -> Site:
+def make_site(
+    variant: str = "short", format: str = "round-robin", names=None, rated=True, **rules
+) -> Site:
+    """A started tournament of Olga's with players who have accounts; ``rated``: approved by
+    the rating officer Rita (an officer of its rating list) before the start."""
     organizer = User.objects.create_user("olga", password="pw-olga-123")
     outsider = User.objects.create_user("oscar", password="pw-oscar-123")
     names = names or ["Anna", "Boris", "Carl", "Dina"]
@@ -51,6 +56,10 @@ def make_site(variant: str = "short", format: str = "round-robin", names=None, *
         player = Player.objects.create(display_name=name, user=user, club="Riga", country="LV")
         services.entry_register(tournament=tournament, player=player, by=organizer, seed=seed)
         players[name] = user
+    if rated:
+        officer = User.objects.create_user("rita", password="pw-rita-123")
+        rating_list_of(tournament).officers.add(officer)
+        approvals.ratings_approve(tournament=tournament, by=officer)
     services.tournament_start(tournament=tournament, by=organizer)
     tournament.refresh_from_db()
     return Site(organizer, players, outsider, tournament)

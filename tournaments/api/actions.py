@@ -26,17 +26,18 @@ from games.api import GameRecordIn, PlainTextParser
 from games.rules import NotationError, action_from_json
 from games.services import RecordedGame
 from nardy_site.api_errors import ApiSchema, PayloadTooLarge, error_responses
-from tournaments import results, services
+from tournaments import approvals, results, services
 from tournaments.api.serializers import (
     EntrySerializer,
     MatchSerializer,
     PlayerSerializer,
+    RatingHoldSerializer,
     RoundSerializer,
     TournamentSerializer,
 )
 from tournaments.api.views import visible_tournaments
 from tournaments.errors import InvalidInput
-from tournaments.models import Entry, Match, Player
+from tournaments.models import Entry, Match, Player, RatingHold
 
 ResultIn = inline_serializer(
     "ResultIn",
@@ -46,7 +47,13 @@ ResultIn = inline_serializer(
             min_length=2,
             max_length=2,
             required=False,
-            help_text="[home, away]",
+            help_text=(
+                "[home, away]: a score the match rules can give. To N points (N is 1 to 64): "
+                "the winner has at least N and at most N − 1 plus the most one game brings "
+                "(its value, oyn 1, mars 2, koks 3, times the highest stake: the tournament's "
+                "max_stake, else 64); the loser has less than N. A fixed number of games G: "
+                "a total G games can give."
+            ),
         ),
         "games": serializers.ListField(child=GameRecordIn(), required=False),
         "mat": serializers.CharField(required=False, help_text="A .mat file's text"),
@@ -86,6 +93,32 @@ class TournamentCreate(Action):
         given.is_valid(raise_exception=True)
         tournament = services.tournament_create(organizer=request.user, **given.validated_data)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class RatingApproval(Action):
+    """A rating officer approves the tournament as rated (POST) or withdraws it (DELETE); the
+    list is replayed from its first result either way."""
+
+    @extend_schema(request=None, responses={200: TournamentSerializer}, summary="Rate the event")
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = approvals.ratings_approve(tournament=self.tournament(slug), by=request.user)
+        return Response(TournamentSerializer(tournament).data)
+
+    @extend_schema(request=None, responses={200: TournamentSerializer}, summary="Unrate it")
+    def delete(self, request: Request, slug: str) -> Response:
+        tournament = approvals.ratings_withdraw(tournament=self.tournament(slug), by=request.user)
+        return Response(TournamentSerializer(tournament).data)
+
+
+class RatingHoldConfirm(Action):
+    """A rating officer confirms a held change; the list is replayed with it."""
+
+    @extend_schema(request=None, responses={200: RatingHoldSerializer}, summary="Confirm it")
+    def post(self, request: Request, pk: int) -> Response:
+        hold = get_object_or_404(RatingHold, pk=pk)
+        return Response(
+            RatingHoldSerializer(approvals.ratings_hold_confirm(hold=hold, by=request.user)).data
+        )
 
 
 class PlayerCreate(Action):

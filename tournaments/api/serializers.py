@@ -5,7 +5,16 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.models import Game
-from tournaments.models import Entry, Match, Player, RatingChange, Round, Tournament
+from tournaments.models import (
+    Entry,
+    Match,
+    Player,
+    RatingAudit,
+    RatingChange,
+    RatingHold,
+    Round,
+    Tournament,
+)
 from tournaments.services import TIEBREAKS
 
 
@@ -17,6 +26,16 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     organizer = serializers.CharField(source="organizer.username", read_only=True, default=None)
+    rated = serializers.BooleanField(
+        read_only=True, help_text="Its results count on its rating list (an officer approved it)"
+    )
+    rated_by = serializers.CharField(
+        source="rated_by.username",
+        read_only=True,
+        allow_null=True,
+        default=None,
+        help_text="The rating officer who approved it (null: rated before approvals existed)",
+    )
     # A list of known names: the model's JSONField would take any JSON (null, a number …).
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS), required=False, help_text="In order"
@@ -30,9 +49,9 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
             "swiss_rounds", "third_place", "grand_final", "consolation_kind", "last_chance",
             "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
-            "rating_system", "created_at",
+            "rating_system", "rated", "rated_by", "rated_at", "created_at",
         ]  # fmt: skip
-        read_only_fields = ["id", "status", "organizer", "created_at"]
+        read_only_fields = ["id", "status", "organizer", "rated_at", "created_at"]
         extra_kwargs = {"slug": {"required": False}}
 
 
@@ -99,10 +118,44 @@ class RatingRowSerializer(serializers.Serializer[object]):
 
 class RatingChangeSerializer(serializers.ModelSerializer[RatingChange]):
     tournament = serializers.CharField(source="match.tournament.slug")
+    approved_by = serializers.CharField(
+        source="match.tournament.rated_by.username",
+        read_only=True,
+        allow_null=True,
+        default=None,
+        help_text="The rating officer who approved the event (null: rated before approvals)",
+    )
 
     class Meta:
         model = RatingChange
         fields = [
-            "match_id", "tournament", "finished_at", "score", "before", "after", "delta",
-            "experience_before", "experience_after",
+            "match_id", "tournament", "approved_by", "finished_at", "score", "before", "after",
+            "delta", "experience_before", "experience_after",
+        ]  # fmt: skip
+
+
+class RatingAuditSerializer(serializers.ModelSerializer[RatingAudit]):
+    actor = serializers.CharField(
+        source="actor.username", read_only=True, allow_null=True, default=None
+    )
+    tournament = serializers.CharField(
+        source="tournament.slug", read_only=True, allow_null=True, default=None
+    )
+
+    class Meta:
+        model = RatingAudit
+        fields = ["id", "at", "action", "actor", "tournament", "match_id", "note"]
+
+
+class RatingHoldSerializer(serializers.ModelSerializer[RatingHold]):
+    tournament = serializers.CharField(source="match.tournament.slug", read_only=True)
+    confirmed_by = serializers.CharField(
+        source="confirmed_by.username", read_only=True, allow_null=True, default=None
+    )
+
+    class Meta:
+        model = RatingHold
+        fields = [
+            "id", "match_id", "tournament", "status", "largest", "created_at", "confirmed_by",
+            "confirmed_at",
         ]  # fmt: skip

@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
 from games.api import PositionPlaysView, RecordValidateView
+from games.live.api import MatchLive, MatchLiveUndo
 from nardy_site.accounts.api import TokenList, TokenRevoke
 from nardy_site.api_errors import not_found
 from tournaments.api import actions, views
@@ -16,9 +17,16 @@ urlpatterns = [
     path("tournaments/<slug:slug>/start", actions.Start.as_view(), name="api-start"),
     path("tournaments/<slug:slug>/pair", actions.PairNextRound.as_view(), name="api-pair"),
     path("tournaments/<slug:slug>/finish", actions.Finish.as_view(), name="api-finish"),
+    path(
+        "tournaments/<slug:slug>/rating-approval",
+        actions.RatingApproval.as_view(),
+        name="api-rating-approval",
+    ),
     path("tournaments/<slug:slug>/entries/new", actions.EntryRegister.as_view()),
     path("tournaments/<slug:slug>/entries/<int:pk>/", actions.EntryWithdraw.as_view()),
     path("matches/<int:pk>/result", actions.ResultReport.as_view(), name="api-result"),
+    path("matches/<int:pk>/live", MatchLive.as_view(), name="api-live"),
+    path("matches/<int:pk>/live/undo", MatchLiveUndo.as_view(), name="api-live-undo"),
     path("matches/<int:pk>/confirm", actions.ResultConfirm.as_view(), name="api-confirm"),
     path("matches/<int:pk>/dispute", actions.ResultDispute.as_view(), name="api-dispute"),
     path("matches/<int:pk>/resolve", actions.ResultResolve.as_view(), name="api-resolve"),
@@ -50,6 +58,13 @@ urlpatterns = [
     path("matches/<int:pk>/", views.MatchDetail.as_view(), name="api-match"),
     path("matches/<int:pk>/games/", views.GameList.as_view(), name="api-games"),
     path(f"ratings/{SYSTEM_AND_VARIANT}/", views.RatingList.as_view(), name="api-ratings"),
+    path(f"ratings/{SYSTEM_AND_VARIANT}/holds/", views.RatingHolds.as_view(), name="api-holds"),
+    path("ratings/holds/<int:pk>/confirm", actions.RatingHoldConfirm.as_view(), name="api-hold"),
+    path(
+        f"ratings/{SYSTEM_AND_VARIANT}/audit/",
+        views.RatingAuditTrail.as_view(),
+        name="api-rating-audit",
+    ),
     path("records/validate", RecordValidateView.as_view(), name="api-records-validate"),
     path(
         "positions/<path:position_id>/plays",

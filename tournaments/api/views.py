@@ -12,9 +12,12 @@ from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -29,13 +32,27 @@ from tournaments.api.serializers import (
     GameSerializer,
     MatchSerializer,
     PlayerSerializer,
+    RatingAuditSerializer,
     RatingChangeSerializer,
+    RatingHoldSerializer,
     RatingRowSerializer,
     RoundSerializer,
     StandingSerializer,
     TournamentSerializer,
 )
-from tournaments.models import Entry, Match, Player, RatingChange, Round, Tournament
+from tournaments.approvals import is_rating_officer
+from tournaments.audit import audit_trail
+from tournaments.models import (
+    Entry,
+    Match,
+    Player,
+    RatingAudit,
+    RatingChange,
+    RatingHold,
+    Round,
+    Tournament,
+)
+from tournaments.models import RatingList as RatingListModel
 from tournaments.selectors import (
     player_rating_history,
     rating_list,
@@ -214,6 +231,53 @@ class RatingHistory(generics.ListAPIView[RatingChange]):
         player = get_object_or_404(Player, pk=self.kwargs["pk"])
         return player_rating_history(
             player=player, system=self.kwargs["system"], variant=self.kwargs["variant"]
+        )
+
+
+class RatingAuditTrail(generics.ListAPIView[RatingAudit]):
+    """A rating list's audit trail, newest first: all of it for its rating officers and staff,
+    the rows of their own tournaments for organizers (403 for anyone else)."""
+
+    schema = ApiSchema()
+    serializer_class = RatingAuditSerializer
+    permission_classes = [IsAuthenticated]
+
+    def get_queryset(self) -> QuerySet[RatingAudit]:
+        if getattr(self, "swagger_fake_view", False):
+            return RatingAudit.objects.none()
+        rating_list = get_object_or_404(
+            RatingListModel, system=self.kwargs["system"], variant=self.kwargs["variant"]
+        )
+        user = self.request.user
+        organizes = Tournament.objects.filter(
+            Q(organizer=user) | Q(co_organizers=user),
+            rating_system=rating_list.system,
+            variant=rating_list.variant,
+        )
+        if not is_rating_officer(rating_list, user) and not organizes.exists():
+            raise PermissionDenied(
+                _("Only the list's rating officers and its tournaments' organizers read its trail.")
+            )
+        return audit_trail(rating_list, user)
+
+
+class RatingHolds(generics.ListAPIView[RatingHold]):
+    """The changes the anomaly guard held on a list, newest first (its rating officers)."""
+
+    schema = ApiSchema()
+    serializer_class = RatingHoldSerializer
+    permission_classes = [IsAuthenticated]
+
+    def get_queryset(self) -> QuerySet[RatingHold]:
+        if getattr(self, "swagger_fake_view", False):
+            return RatingHold.objects.none()
+        rating_list = get_object_or_404(
+            RatingListModel, system=self.kwargs["system"], variant=self.kwargs["variant"]
+        )
+        if not is_rating_officer(rating_list, self.request.user):
+            raise PermissionDenied(_("Only the list's rating officers review its held changes."))
+        return RatingHold.objects.filter(rating_list=rating_list).select_related(
+            "match__tournament", "confirmed_by"
         )
 
 

@@ -9,9 +9,11 @@ from django import forms
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Player, Tournament
+from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH
 from tournaments.services import SEED_MAX, NewEntry
 
 MATCH_TO_POINTS = "points"
@@ -110,8 +112,11 @@ class TournamentForm(forms.ModelForm):
     match_size = forms.IntegerField(
         label=_("Points or games"),
         min_value=1,
-        max_value=99,
-        help_text=_("The points to reach, or the number of games to play."),
+        max_value=MAX_MATCH_LENGTH,
+        help_text=format_lazy(
+            _("The points to reach, or the number of games to play: 1 to {most}."),
+            most=MAX_MATCH_LENGTH,
+        ),
     )
     tiebreaks = OrderedChoicesField(
         label=_("Tie-break order"),
@@ -188,7 +193,10 @@ class TournamentForm(forms.ModelForm):
                 "How the stake rises with each dave: doubling (1, 2, 4, 8 …) or by one "
                 "(1, 2, 3, 4 …). Only with dave."
             ),
-            "max_stake": _("The highest stake dave may reach. Empty: no limit. Only with dave."),
+            "max_stake": format_lazy(
+                _("The highest stake dave may reach, 1 to {most}. Empty: {most}. Only with dave."),
+                most=DEFAULT_TOP_STAKE,
+            ),
             "crawford": _(
                 "In the one game right after a player first comes within one point of winning the "
                 "match, nobody may offer dave. Only with dave in a match to points."

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tournaments import selectors, services
+from tournaments import approvals, selectors, services
 from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Tournament
 from tournaments.permissions import is_organizer
@@ -193,13 +193,16 @@ STEPS = {
     "start": services.tournament_start,
     "pair": services.swiss_round_pair,
     "finish": services.tournament_finish,
+    "rate": approvals.ratings_approve,
+    "unrate": approvals.ratings_withdraw,
 }
 
 
 @login_required
 @require_POST
 def tournament_step(request: HttpRequest, slug: str, step: str) -> HttpResponse:
-    """Open the registration, start, pair the next Swiss round, or finish."""
+    """Open the registration, start, pair the next Swiss round, or finish; a rating officer
+    approves the tournament as rated or withdraws the approval."""
     service = STEPS.get(step)
     if service is None:
         raise Http404(_("There is no such step."))
@@ -218,6 +221,8 @@ def tournament_step(request: HttpRequest, slug: str, step: str) -> HttpResponse:
         "start": _("The tournament has started: the matches are made."),
         "pair": _("Round %(number)s is paired.") % {"number": getattr(done, "number", "")},
         "finish": _("The tournament is finished."),
+        "rate": _("The tournament is rated: its results count on the rating list."),
+        "unrate": _("The rating approval is withdrawn: the rating list is replayed without it."),
     }
     messages.success(request, success[step])
     return redirect(reverse("tournament", args=[tournament.slug]))

@@ -10,12 +10,15 @@ from django.db.models import Max, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.formats import number_format
+from django.utils.formats import date_format, number_format
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from games.live.services import being_recorded, matches_being_recorded
 from nardy_site.page_cache import shared_page
 from tournaments import selectors
+from tournaments.approvals import may_approve
 from tournaments.board import board_frames
 from tournaments.bracket_view import bracket_drawings
 from tournaments.charts import rating_chart
@@ -85,6 +88,8 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
             **tournament_header(request, tournament, "overview"),
             "rules": rules_summary(tournament),
             "entries": cached_part(entries),
+            "recorded_now": matches_being_recorded(tournament),
+            "rating_officer": may_approve(tournament, request.user),
         },
     )
 
@@ -174,6 +179,7 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     board viewer reads) and what the viewer may do."""
     tournament = match.tournament
     games = list(match.games.order_by("number"))
+    effect = selectors.match_rating_effect(match=match)
     return {
         "tournament": tournament,
         "match": match,
@@ -181,6 +187,14 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "board_frames": board_frames(match, games),
         "actions": match_actions(request, match),
         "ratings_pending": selectors.match_ratings_pending(match=match),
+        "rating_effect": effect,
+        "rated_summary": format_html(_("Rated: {summary}"), summary=rated_summary(tournament))
+        if effect is not None and effect.rated
+        else "",
+        "followable": match.status == Match.Status.SCHEDULED
+        and match.home_id is not None
+        and match.away_id is not None
+        and tournament.status == Tournament.Status.RUNNING,
     }
 
 
@@ -199,6 +213,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
                 f"{Tournament.Variant(variant).label}",
                 "chart": rating_chart([(change.finished_at, change.after) for change in changes]),
                 "current": changes[-1].after if changes else None,
+                "changes": changes[::-1],  # the newest first
             }
         )
     return render(
@@ -301,7 +316,22 @@ def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:
             names = ", ".join(str(TIEBREAK_NAMES[name]) for name in tournament.tiebreaks)
             facts.append((_("Tie-breaks"), names))
     facts.append((_("Rating system"), tournament.get_rating_system_display()))
+    facts.append((_("Rated"), rated_summary(tournament)))
     return [(str(label), str(value)) for label, value in facts]
+
+
+def rated_summary(tournament: Tournament) -> str:
+    """Whether the tournament's results count on its rating list, and who approved it (HTML:
+    the officer's name is not for translating)."""
+    if not tournament.rated:
+        return _("no: its results count once a rating officer approves the tournament")
+    if tournament.rated_by is None:
+        return _("yes (rated before approvals were required)")
+    return format_html(
+        _("yes, approved by {officer} on {date}"),
+        officer=format_html('<span translate="no">{}</span>', tournament.rated_by.get_username()),
+        date=date_format(tournament.rated_at, "DATE_FORMAT"),
+    )
 
 
 def match_actions(request: HttpRequest, match: Match) -> set[str]:
@@ -320,7 +350,7 @@ def match_actions(request: HttpRequest, match: Match) -> set[str]:
     }
     actions: set[str] = set()
     if match.status == Match.Status.SCHEDULED and (organizer or players):
-        actions.add("report")
+        actions |= {"record", "report"}
     if match.status == Match.Status.REPORTED and (
         organizer or (players and match.reported_by_id != user.pk)
     ):
@@ -385,6 +415,7 @@ class _GroupRows:
                 if number is None:
                     wanted |= Q(round__isnull=True, bracket=bracket, bracket_round=bracket_round)
             matches = matches.filter(wanted)
+        matches = matches.annotate(recording=being_recorded())
         for match in matches.select_related("round", "home__player", "away__player").order_by("pk"):
             number = match.round.number if match.round else None
             group = (number, match.bracket, match.bracket_round)

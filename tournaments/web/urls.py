@@ -3,6 +3,7 @@ services, which decide who may do what."""
 
 from django.urls import path
 
+from games.live.views import match_record_page
 from tournaments.web import organize, public, results
 
 urlpatterns = [
@@ -18,6 +19,7 @@ urlpatterns = [
     path("t/<slug:slug>/step/<str:step>/", organize.tournament_step, name="tournament-step"),
     path("t/<slug:slug>/ratings-status/", results.ratings_status, name="tournament-ratings-status"),
     path("m/<int:pk>/", public.match_page, name="match"),
+    path("m/<int:pk>/record/", match_record_page, name="match-record"),
     path("m/<int:pk>/report/", results.match_report_page, name="match-report"),
     path("m/<int:pk>/answer/", results.match_answer, name="match-answer"),
     path("m/<int:pk>/resolve/", results.match_resolve_page, name="match-resolve"),

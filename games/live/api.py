@@ -1,0 +1,155 @@
+"""The recording of a match over HTTP (``/api/v1/matches/<id>/live``): the phone page and any
+other client use these same endpoints.
+
+``GET`` is open to everyone who may see the match, answers from the shared state (one
+computation per version however many follow) and honours ``If-None-Match``, so a spectator
+polling an unchanged match gets a 304. ``POST`` takes one entry at the ply the client saw,
+``POST …/undo`` takes back the last, ``DELETE`` discards the recording (organizers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.live import services
+from nardy_site.api_errors import error_responses
+from tournaments.api.actions import Action
+from tournaments.api.views import visible_tournaments
+from tournaments.models import Match, Tournament
+
+ENTRY_HELP = (
+    'A game action as games.rules.action_to_json writes it ({"dice": "64", "play": "24/18 13/9"},'
+    ' {"double": true}, {"take": true}, {"drop": true}, {"resign": "white", "value": 1}), or a '
+    'roll whose play comes next ({"dice": "64"}), or who moves first in the game about to start '
+    '({"first": 1} or 2)'
+)
+
+
+class LiveIn(serializers.Serializer[Any]):
+    ply = serializers.IntegerField(min_value=0, help_text="The ply the client saw")
+    action = serializers.DictField(help_text=ENTRY_HELP)
+    revision = serializers.IntegerField(
+        min_value=0, required=False, help_text="The revision the client saw (optional)"
+    )
+
+
+class UndoIn(serializers.Serializer[Any]):
+    ply = serializers.IntegerField(min_value=0, help_text="The ply the client saw")
+    to = serializers.IntegerField(
+        min_value=0, required=False, help_text="Organizers: the ply to go back to"
+    )
+    revision = serializers.IntegerField(min_value=0, required=False)
+
+
+PlayOut = inline_serializer(
+    "LivePlay", {"play": serializers.CharField(), "position_id": serializers.CharField()}
+)
+LiveOut = inline_serializer(
+    "LiveState",
+    {
+        "ply": serializers.IntegerField(help_text="How many entries the recording holds"),
+        "game": serializers.IntegerField(help_text="The game on the board (1-based)"),
+        "variant": serializers.ChoiceField(choices=Tournament.Variant.choices),
+        "position": serializers.DictField(help_text="The position in the JSON of RULES.md"),
+        "on_roll": serializers.ChoiceField(choices=["white", "black"]),
+        "dice": serializers.CharField(allow_null=True, help_text="A roll waiting for its play"),
+        "legal_plays": serializers.ListField(child=PlayOut),
+        "score": serializers.DictField(help_text="home, away, length, games, crawford_game"),
+        "stake": serializers.IntegerField(),
+        "finished": serializers.BooleanField(help_text="The match is decided (or reported)"),
+        "winner": serializers.IntegerField(allow_null=True),
+        "white": serializers.IntegerField(help_text="The match player playing White"),
+        "crawford": serializers.BooleanField(help_text="This game is the Crawford game"),
+        "holder": serializers.CharField(allow_null=True, help_text="Who alone may offer dave"),
+        "offered": serializers.IntegerField(allow_null=True, help_text="The stake offered"),
+        "may": serializers.DictField(help_text="Which entries may come next"),
+        "games": serializers.ListField(child=serializers.DictField()),
+        "draft": serializers.IntegerField(allow_null=True, help_text="The recording's id"),
+        "revision": serializers.IntegerField(help_text="Raised by every write, never lowered"),
+        "recording": serializers.BooleanField(help_text="The match is being recorded now"),
+        "match_status": serializers.CharField(),
+        "steps": serializers.ListField(
+            child=serializers.DictField(),
+            allow_null=True,
+            help_text="The roll's single steps to a legal play (games.rules.steps)",
+        ),
+        "board": serializers.DictField(help_text="What the board drawing shows"),
+    },
+)
+
+
+class LiveAccess(BasePermission):
+    """Anyone reads; writers sign in (the service decides who may write)."""
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return AllowAny().has_permission(request, view)
+        return IsAuthenticated().has_permission(request, view)
+
+
+class LiveAction(Action):
+    permission_classes = [LiveAccess]
+
+    def visible_match(self, pk: int) -> Match:
+        return get_object_or_404(
+            Match.objects.filter(tournament__in=visible_tournaments(self.request)), pk=pk
+        )
+
+
+class MatchLive(LiveAction):
+    @extend_schema(responses={200: LiveOut, 304: None}, summary="The state of the recording")
+    def get(self, request: Request, pk: int) -> Response:
+        shared = services.live_shared(match_id=pk)
+        if not shared.public:
+            self.visible_match(pk)
+        state = shared.state
+        etag = f'"live-{pk}-{state["draft"]}-{state["revision"]}-{state["match_status"]}"'
+        given = [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]
+        response = Response(status=304) if etag in given else Response(state)
+        response["ETag"] = etag
+        response["Cache-Control"] = "no-cache"
+        return response
+
+    @extend_schema(
+        request=LiveIn,
+        responses={200: LiveOut, **error_responses(422)},
+        summary="Record the next entry",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        given = LiveIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        state = services.live_act(
+            match=self.visible_match(pk),
+            by=request.user,
+            ply=given.validated_data["ply"],
+            action=given.validated_data["action"],
+            revision=given.validated_data.get("revision"),
+        )
+        return Response(state)
+
+    @extend_schema(request=None, responses={204: None}, summary="Discard the recording")
+    def delete(self, request: Request, pk: int) -> Response:
+        services.live_discard(match=self.visible_match(pk), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MatchLiveUndo(LiveAction):
+    @extend_schema(request=UndoIn, responses={200: LiveOut}, summary="Take back entries")
+    def post(self, request: Request, pk: int) -> Response:
+        given = UndoIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        state = services.live_undo(
+            match=self.visible_match(pk),
+            by=request.user,
+            ply=given.validated_data["ply"],
+            to=given.validated_data.get("to"),
+            revision=given.validated_data.get("revision"),
+        )
+        return Response(state)

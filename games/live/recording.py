@@ -1,0 +1,338 @@
+"""A match recorded at the table, entry by entry: pure Python over the rules engine.
+
+The draft of a match is a list of entries. Most are the engine's game actions, written as
+``games.rules.action_to_json`` writes them; two more belong to recording only:
+
+* ``{"dice": "64"}``: the roll is entered and its play comes next (``{"dice": "64", "play":
+  "24/18 13/9"}``), so that a reload or a second phone resumes with the dice on the board;
+* ``{"first": 2}``: match player 2 moves first (plays White) in the game about to start. Without
+  it, game 1 is started by player 1 and every later game by the other player than the game
+  before (Long Nardy's colours alternate; in Short Nardy the opening throw decides, so the page
+  asks).
+
+``Recording`` takes entries one at a time, each checked by the engine (``GameState``) before it
+counts, and says where the match stands. A game's Crawford flag and the match score come from
+``tournaments.scoring``, as for every reported result, so the match is decided here exactly when
+the result flow will say it is. Finished games are kept as ``GameDone`` checkpoints: a new entry
+replays only the game in progress.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from games.rules import (
+    Action,
+    Colour,
+    Double,
+    Ending,
+    GameError,
+    LegalPlay,
+    NotationError,
+    Outcome,
+    RulesError,
+    Turn,
+    action_from_json,
+    action_to_json,
+    legal_plays,
+    parse_dice,
+)
+from games.rules.errors import shown
+from games.rules.game import GameState
+from games.rules.moves import Dice
+from tournaments.scoring import MatchRules, MatchScoreResult, PlayedGame, match_progress
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """The side on roll rolled ``dice``; the play follows as a ``Turn`` with the same dice."""
+
+    dice: Dice
+
+
+@dataclass(frozen=True, slots=True)
+class First:
+    """Match player ``player`` (1 or 2) moves first, playing White, in the game about to start."""
+
+    player: int
+
+
+Entry = Action | Roll | First
+
+
+def entry_from_json(data: Any) -> Entry:
+    """Read an entry: a game action as ``action_from_json`` reads it, ``{"dice": "64"}`` alone
+    (a roll whose play comes next) or ``{"first": 1}``. ``NotationError`` says what is wrong."""
+    if isinstance(data, dict) and set(data) == {"dice"}:
+        return Roll(parse_dice(data["dice"]))
+    if isinstance(data, dict) and "first" in data:
+        player = data["first"]
+        if set(data) != {"first"} or type(player) is not int or player not in (1, 2):
+            raise NotationError(f'who moves first is {{"first": 1}} or 2, not {shown(data)}')
+        return First(player)
+    return action_from_json(data)
+
+
+def entry_to_json(entry: Entry) -> dict[str, Any]:
+    if isinstance(entry, Roll):
+        return {"dice": f"{entry.dice[0]}{entry.dice[1]}"}
+    if isinstance(entry, First):
+        return {"first": entry.player}
+    return action_to_json(entry)
+
+
+class EntryError(RulesError):
+    """An entry that cannot come next: why, and where (``game`` 1-based, ``turn`` the game's
+    roll it belongs to, ``player`` the match player it concerns, or 0)."""
+
+    def __init__(self, reason: str, *, game: int, turn: int, player: int) -> None:
+        self.reason = reason
+        self.game = game
+        self.turn = turn
+        self.player = player
+        super().__init__(f"game {game}, turn {turn}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameDone:
+    """A finished game: who played White, how it ended, and how many entries it took."""
+
+    white: int
+    outcome: Outcome
+    entries: int
+
+    def to_json(self) -> dict[str, Any]:
+        outcome = self.outcome
+        return {
+            "white": self.white,
+            "entries": self.entries,
+            "winner": None if outcome.winner is None else outcome.winner.value,
+            "ending": outcome.ending.value,
+            "value": outcome.value,
+            "stake": outcome.stake,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameDone:
+        winner = None if data["winner"] is None else Colour(data["winner"])
+        outcome = Outcome(winner, Ending(data["ending"]), data["value"], data["stake"])
+        return cls(data["white"], outcome, data["entries"])
+
+    @property
+    def winner(self) -> int | None:
+        """The match player who won (None: drawn)."""
+        if self.outcome.winner is None:
+            return None
+        return self.white if self.outcome.winner is Colour.WHITE else 3 - self.white
+
+
+class Recording:
+    """Where a recorded match stands after its entries; ``add`` takes the next one.
+
+    ``game`` is the engine's state of the game on the board, ``actions`` and ``entries`` its own
+    (the finished games are the checkpoints ``done``); ``white`` the match player playing White
+    in it, ``dice`` a roll waiting for its play, ``score`` the score of the finished games.
+    """
+
+    score: MatchScoreResult
+    number: int
+    white: int
+    game: GameState
+    actions: list[Action]
+    entries: list[Entry]
+    dice: Dice | None
+
+    def __init__(self, rules: MatchRules, done: Sequence[GameDone] = ()) -> None:
+        self.rules = rules
+        self.variant = rules.to_variant()
+        self.done = list(done)
+        self.done_entries = sum(game.entries for game in self.done)
+        self._start_game()
+
+    @classmethod
+    def replay(
+        cls, rules: MatchRules, entries: Sequence[Entry], done: Sequence[GameDone] = ()
+    ) -> Recording:
+        """The recording after ``entries``, taking the finished games of ``done`` (checkpoints
+        of these same entries) as they are, and checking every entry after them."""
+        kept: list[GameDone] = []
+        used = 0
+        for game in done:
+            # A game ending exactly at the last entry is replayed: its board stays on show
+            # when it ended the match.
+            if used + game.entries >= len(entries):
+                break
+            kept.append(game)
+            used += game.entries
+        recording = cls(rules, kept)
+        for entry in entries[used:]:
+            recording.add(entry)
+        return recording
+
+    # --- State ----------------------------------------------------------------------------------
+
+    @property
+    def ply(self) -> int:
+        """How many entries the recording holds."""
+        return self.done_entries + len(self.entries)
+
+    @property
+    def finished(self) -> bool:
+        return self.score.finished
+
+    @property
+    def over(self) -> bool:
+        """Whether the game on the board has ended (only a finished match leaves one there)."""
+        return self.game.end_of_record().ending is not Ending.UNFINISHED
+
+    def plays(self) -> list[LegalPlay]:
+        """The legal plays of the roll waiting for its play (none without one)."""
+        return [] if self.dice is None else legal_plays(self.game.position, self.dice)
+
+    # --- Taking entries -------------------------------------------------------------------------
+
+    def add(self, entry: Entry) -> None:
+        """Check ``entry`` with the engine and take it, or raise ``EntryError`` (nothing
+        changes)."""
+        if self.finished:
+            raise self._error("the match is already over", 0)
+        game = self.game
+        if isinstance(entry, First):
+            if self.entries:
+                raise self._error("who moves first is chosen before the game's first roll", 0)
+            self.white = entry.player
+        elif isinstance(entry, Roll):
+            if self.dice is not None:
+                raise self._error("the roll is entered already: play it, or undo it", 0)
+            refusal = game.roll_refusal(entry.dice)
+            if refusal is not None:
+                raise self._error(refusal, self._player(game.position.turn))
+            self.dice = entry.dice
+        else:
+            if isinstance(entry, Turn) and self.dice is not None:
+                if sorted(entry.dice) != sorted(self.dice):
+                    rolled = f"{self.dice[0]}{self.dice[1]}"
+                    raise self._error(
+                        f"the roll entered is {rolled}, not {entry.dice[0]}{entry.dice[1]}",
+                        self._player(game.position.turn),
+                    )
+            elif isinstance(entry, Double) and self.dice is not None:
+                raise self._error(
+                    "dave is offered before the roll, not after it",
+                    self._player(game.position.turn),
+                )
+            try:
+                game.apply(entry, len(self.actions))
+            except GameError as error:
+                raise EntryError(
+                    error.reason, game=self.number, turn=error.turn, player=self._player(error.side)
+                ) from None
+            self.actions.append(entry)
+            self.dice = None
+        self.entries.append(entry)
+        if self.over:
+            self._finish_game()
+
+    def _start_game(self) -> None:
+        played = [PlayedGame(game.white, game.outcome) for game in self.done]
+        score, crawford = match_progress(self.rules, played)
+        self.score = score
+        self.number = len(self.done) + 1
+        self.white = 1 if not self.done else 3 - self.done[-1].white
+        self.game = GameState.new(self.variant, crawford=crawford)
+        self.actions = []
+        self.entries = []
+        self.dice = None
+
+    def _finish_game(self) -> None:
+        """The game on the board has ended: it becomes a checkpoint and the next one starts,
+        unless the match is decided (then its last position stays on the board)."""
+        game = GameDone(self.white, self.game.end_of_record(), len(self.entries))
+        self.done.append(game)
+        self.done_entries += game.entries
+        board, actions, white, number = self.game, self.actions, self.white, self.number
+        self._start_game()
+        if self.finished:
+            self.game, self.actions, self.white, self.number = board, actions, white, number
+            self.entries = []
+
+    def _player(self, colour: Colour) -> int:
+        return self.white if colour is Colour.WHITE else 3 - self.white
+
+    def _error(self, reason: str, player: int) -> EntryError:
+        return EntryError(reason, game=self.number, turn=self.game.turns + 1, player=player)
+
+
+def games_of(
+    entries: Sequence[Entry], done: Sequence[GameDone]
+) -> list[tuple[int, tuple[Action, ...]]]:
+    """The finished games' records (the match player who played White, and the game's actions)
+    cut from ``entries`` by the checkpoints: a roll and the choice of who moves first are only
+    steps of the recording."""
+    games = []
+    start = 0
+    for game in done:
+        chunk = entries[start : start + game.entries]
+        start += game.entries
+        actions = tuple(entry for entry in chunk if not isinstance(entry, Roll | First))
+        games.append((game.white, actions))
+    return games
+
+
+def number(value: Fraction) -> int | float:
+    """A score as JSON writes it: a whole number, or a half point."""
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def state_json(recording: Recording) -> dict[str, Any]:
+    """The state of ``GET /api/v1/matches/<id>/live`` (the contract's fields first)."""
+    game = recording.game
+    position = game.position
+    dice = recording.dice
+    score = recording.score
+    plays = recording.plays()
+    live = not recording.finished
+    holder = None if len(game.holders) == 2 else next(iter(game.holders)).value
+    return {
+        "ply": recording.ply,
+        "game": recording.number,
+        "variant": recording.variant.name,
+        "position": position.to_json(),
+        "on_roll": position.turn.value,
+        "dice": None if dice is None else f"{dice[0]}{dice[1]}",
+        "legal_plays": [
+            {"play": str(legal.play), "position_id": legal.position.position_id()}
+            for legal in plays
+            if legal.play
+        ],
+        "score": {
+            "home": number(score.score1),
+            "away": number(score.score2),
+            "length": recording.rules.length,
+            "games": recording.rules.games,
+            "crawford_game": score.crawford_game,
+        },
+        "stake": game.stake,
+        "finished": recording.finished,
+        "winner": score.winner,
+        "white": recording.white,
+        "crawford": game.crawford,
+        "last_turn": game.last_turn,
+        "holder": holder,
+        "offered": recording.variant.dave.next_stake(game.stake) if game.offered else None,
+        "may": {
+            "first": live and not recording.entries,
+            "roll": live and dice is None and game.roll_refusal((1, 2)) is None,
+            "double": live and dice is None and game.double_refusal() is None,
+            "answer": live and game.offered,
+            "resign": live,
+        },
+        "max_value": recording.variant.max_value,
+        "games": [
+            {"number": index, **done.to_json(), "winner_player": done.winner}
+            for index, done in enumerate(recording.done, start=1)
+        ],
+    }

@@ -1,0 +1,382 @@
+"""Writes and reads of a match recorded at the table.
+
+Every entry is posted at once, replayed by the engine (``recording``) and stored in the match's
+``Draft`` in one transaction; the entry names the ply it expects, so a stale phone is refused
+(409, with the current state) and the record never forks. Writers lock the draft row first and
+take the tournament's row only after it (a new, discarded or finished recording), the order the
+result flow then continues in (tournament, match), so two writers wait but never deadlock. When
+an entry decides the match, the recorded games go through the result flow like an uploaded
+record (``results.match_result_record``): reported by a player, final from an organizer.
+
+The state is kept in the cache per version of the draft, shared by the phones and every
+spectator (``page_cache.fresh_or_stale``); each write stores the new state there on commit.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
+from django.http import Http404
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.live.models import Draft
+from games.live.recording import (
+    Entry,
+    EntryError,
+    GameDone,
+    Recording,
+    entry_from_json,
+    entry_to_json,
+    games_of,
+    state_json,
+)
+from games.rules import RulesError
+from games.rules.steps import play_steps, steps_json
+from games.services import RecordedGame
+from games.viewer import board_layout, live_frame
+from nardy_site.page_cache import fresh_or_stale, store
+from tournaments import results
+from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
+from tournaments.models import Match, Tournament
+from tournaments.permissions import is_organizer, match_side
+from tournaments.reasons import reason_in_language
+
+User = AbstractBaseUser | AnonymousUser
+#: Spectators see an entry at most this late (their pages poll every second).
+FOLLOW_REFRESH_SECONDS = 1.0
+
+
+def may_record(match: Match, user: User) -> bool:
+    """The two players of the match and its organizers record it."""
+    return is_organizer(match.tournament, user) or match_side(match, user) is not None
+
+
+# --- Reads --------------------------------------------------------------------------------------
+
+
+def live_version(*, match_id: int) -> str | None:
+    """What the live state depends on (None: no such match): the match's status, and its
+    draft's identity and revision."""
+    row = (
+        Match.objects.filter(pk=match_id)
+        .values_list("status", "live_draft__id", "live_draft__revision")
+        .first()
+    )
+    return None if row is None else f"{row[0]}:{row[1] or 0}:{row[2] or 0}"
+
+
+@dataclass(frozen=True)
+class SharedState:
+    """What every reader of a match's recording gets, computed once per version."""
+
+    state: dict[str, Any]
+    #: Anyone may read it (its tournament is past its draft): no query per spectator.
+    public: bool
+
+
+def live_state(*, match_id: int) -> dict[str, Any]:
+    """The state of the match's recording, computed once per version for everyone who asks."""
+    return live_shared(match_id=match_id).state
+
+
+def live_shared(*, match_id: int) -> SharedState:
+    """The state of the match's recording and who may see it (Http404: no such match); the
+    version is asked at most once a second per match however many spectators poll."""
+
+    def version() -> str:
+        found = live_version(match_id=match_id)
+        if found is None:
+            raise Http404(_("No such match."))
+        return found
+
+    refresh = min(FOLLOW_REFRESH_SECONDS, settings.PUBLIC_PAGE_REFRESH_SECONDS)
+    return fresh_or_stale(
+        _cache_key(match_id), version, lambda: _shared_of(_match(match_id)), refresh=refresh
+    )
+
+
+def being_recorded() -> Exists:
+    """For a match query: whether the match is being recorded now (a draft with entries that
+    has not become its result)."""
+    return Exists(Draft.objects.filter(match=OuterRef("pk"), finished=False, ply__gt=0))
+
+
+def matches_being_recorded(tournament: Tournament) -> list[Match]:
+    """The tournament's matches being recorded now, for its pages to point spectators at."""
+    matches = Match.objects.filter(tournament=tournament, status=Match.Status.SCHEDULED)
+    return list(
+        matches.filter(being_recorded())
+        .select_related("home__player", "away__player")
+        .order_by("pk")
+    )
+
+
+# --- Writes -------------------------------------------------------------------------------------
+
+
+def live_act(
+    *, match: Match, by: User, ply: int, action: Any, revision: int | None = None
+) -> dict[str, Any]:
+    """Take one entry (``recording``'s JSON) at ``ply``; the new state. When it decides the
+    match, the games become the match's result."""
+    try:
+        entry = entry_from_json(action)
+    except RulesError as error:
+        reason = reason_in_language(str(error))
+        raise InvalidInput(
+            _("This is not a game action: %(reason)s") % {"reason": reason}
+        ) from None
+    with transaction.atomic():
+        match, draft = _open(match, by, ply, revision)
+        entries = _entries(draft)
+        recording = Recording.replay(match.tournament.match_rules(), entries, _done(draft))
+        try:
+            recording.add(entry)
+        except EntryError as error:
+            raise _illegal(error, entry) from None
+        _save(match, draft, [*entries, entry], recording, by)
+        if recording.finished:
+            _finish(match, draft, [*entries, entry], recording, by)
+        return _written(match, draft, recording)
+
+
+def live_undo(
+    *, match: Match, by: User, ply: int, to: int | None = None, revision: int | None = None
+) -> dict[str, Any]:
+    """Take back the last entry; an organizer may go back ``to`` any earlier ply at once."""
+    with transaction.atomic():
+        match, draft = _open(match, by, ply, revision)
+        if to is not None and not is_organizer(match.tournament, by):
+            raise NotAllowed(_("Only an organizer may undo more than the last entry at once."))
+        target = draft.ply - 1 if to is None else to
+        if draft.ply == 0:
+            raise Conflict(_("There is nothing to undo."))
+        if not 0 <= target < draft.ply:
+            raise InvalidInput(
+                _("Undo goes back to a ply from 0 to %(last)s.") % {"last": draft.ply - 1}
+            )
+        entries = _entries(draft)[:target]
+        recording = Recording.replay(match.tournament.match_rules(), entries, _done(draft))
+        _save(match, draft, entries, recording, by)
+        return _written(match, draft, recording)
+
+
+def live_discard(*, match: Match, by: User) -> None:
+    """An organizer throws the recording away: the match can be reported another way."""
+    with transaction.atomic():
+        draft = Draft.objects.select_for_update().filter(match_id=match.pk).first()
+        match = _match(match.pk)
+        if not is_organizer(match.tournament, by):
+            raise NotAllowed(_("Only an organizer may discard a recording."))
+        if draft is None:
+            raise Conflict(_("This match has no recording to discard."))
+        if draft.finished:
+            raise Conflict(
+                _("The recording became the match's result: correct the result instead.")
+            )
+        draft.delete()
+        _mark(match)
+        transaction.on_commit(functools.partial(_forget, match.pk))
+
+
+# --- Inside -------------------------------------------------------------------------------------
+
+
+def _match(match_id: int) -> Match:
+    return Match.objects.select_related("tournament", "home__player", "away__player").get(
+        pk=match_id
+    )
+
+
+def _open(match: Match, by: User, ply: int, revision: int | None) -> tuple[Match, Draft]:
+    """The match and its draft, locked (made when missing), after the checks every write
+    needs: who writes, the state of the match, and the ply (and revision) the writer saw."""
+    match = _match(match.pk)
+    if not may_record(match, by):
+        raise NotAllowed(_("Only the players of this match or an organizer may record it."))
+    draft = _locked_draft(match, by)
+    if draft.finished and match.status == Match.Status.SCHEDULED:
+        # Its result was reset (a bracket correction): the match is recorded again from the start.
+        draft.entries, draft.done, draft.ply, draft.finished = [], [], 0, False
+    results.require_playable(match)
+    if match.status != Match.Status.SCHEDULED:
+        raise Conflict(_("A result of this match was already reported."))
+    if ply != draft.ply or (revision is not None and revision != draft.revision):
+        state = _state_of(match, draft)
+        raise _stale(state)
+    return match, draft
+
+
+def _locked_draft(match: Match, by: User) -> Draft:
+    """The match's draft, locked; made (and the pages told) when the match has none."""
+    draft = Draft.objects.select_for_update().filter(match=match).first()
+    if draft is not None:
+        return draft
+    try:
+        with transaction.atomic():
+            Draft.objects.create(match=match, started_by=by if by.is_authenticated else None)
+    except IntegrityError:
+        pass  # another phone made it first: its entry is in, so this one will be stale
+    else:
+        _mark(match)
+    return Draft.objects.select_for_update().get(match=match)
+
+
+def _mark(match: Match) -> None:
+    """A recording started or ended: the tournament's pages (which mark the matches recorded
+    now) and the match page are rendered again."""
+    Tournament.lock_for_change(match.tournament_id)
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now())
+
+
+def _entries(draft: Draft) -> list[Entry]:
+    return [entry_from_json(data) for data in draft.entries]
+
+
+def _done(draft: Draft) -> list[GameDone]:
+    return [GameDone.from_json(data) for data in draft.done]
+
+
+def _save(match: Match, draft: Draft, entries: list[Entry], recording: Recording, by: User) -> None:
+    draft.entries = [entry_to_json(entry) for entry in entries]
+    draft.done = [game.to_json() for game in recording.done]
+    draft.ply = len(entries)
+    draft.revision += 1
+    draft.updated_by = by if by.is_authenticated else None  # type: ignore[assignment]
+    draft.save()
+
+
+def _finish(
+    match: Match, draft: Draft, entries: list[Entry], recording: Recording, by: User
+) -> None:
+    """The match is decided: the draft is done, and its games are reported as its result."""
+    draft.finished = True
+    draft.save(update_fields=["finished"])
+    games = [RecordedGame(white, actions) for white, actions in games_of(entries, recording.done)]
+    results.match_result_record(match=match, by=by, games=games)
+
+
+def _written(match: Match, draft: Draft, recording: Recording) -> dict[str, Any]:
+    """The state after a write, stored for everyone once the write commits."""
+    match.refresh_from_db(fields=["status"])
+    state = _state(match, draft, recording)
+    transaction.on_commit(functools.partial(_keep, match, state))
+    return state
+
+
+def _keep(match: Match, state: dict[str, Any]) -> None:
+    version = live_version(match_id=match.pk)
+    if version is not None:
+        store(_cache_key(match.pk), version, _shared(match, state))
+
+
+def _forget(match_id: int) -> None:
+    match = _match(match_id)
+    _keep(match, _state_of(match))
+
+
+def _shared_of(match: Match) -> SharedState:
+    return _shared(match, _state_of(match))
+
+
+def _shared(match: Match, state: dict[str, Any]) -> SharedState:
+    return SharedState(state, public=match.tournament.status != Tournament.Status.DRAFT)
+
+
+def _cache_key(match_id: int) -> str:
+    return f"live:{match_id}"
+
+
+def _state_of(match: Match, draft: Draft | None = None) -> dict[str, Any]:
+    if draft is None:
+        draft = Draft.objects.filter(match=match).first()
+    rules = match.tournament.match_rules()
+    if draft is None:
+        return _state(match, None, Recording(rules))
+    return _state(match, draft, Recording.replay(rules, _entries(draft), _done(draft)))
+
+
+def _state(match: Match, draft: Draft | None, recording: Recording) -> dict[str, Any]:
+    """The contract's state (``recording.state_json``) and what the pages draw it with."""
+    state = state_json(recording)
+    names = (_name(match, "home"), _name(match, "away"))
+    score = [state["score"]["home"], state["score"]["away"]]
+    reported = match.status != Match.Status.SCHEDULED
+    state["finished"] = recording.finished or reported
+    dice = recording.dice
+    steps = None if dice is None else steps_json(play_steps(recording.game.position, dice))
+    state.update(
+        {
+            "draft": draft.pk if draft else None,
+            "revision": draft.revision if draft else 0,
+            "recording": draft is not None and not draft.finished and draft.ply > 0,
+            "match": match.pk,
+            "match_status": match.status,
+            "names": list(names),
+            "steps": steps,
+            "board": {
+                "variant": recording.variant.name,
+                "layout": board_layout(recording.variant),
+                "names": list(names),
+                "length": recording.rules.length,
+                "crawford": recording.rules.crawford_applies,
+                "dave": recording.variant.dave.enabled,
+                "frames": [
+                    live_frame(
+                        recording.game,
+                        recording.actions,
+                        number=recording.number,
+                        white_player=recording.white,
+                        names=names,
+                        score=score,
+                        dice=dice,
+                    )
+                ],
+            },
+        }
+    )
+    return state
+
+
+def _name(match: Match, side: str) -> str:
+    entry = getattr(match, side)
+    return "" if entry is None else entry.player.display_name
+
+
+def _stale(state: dict[str, Any]) -> Conflict:
+    error = Conflict(
+        _(
+            "This match was recorded further on another device: it is now at ply %(ply)s. "
+            "The board shows where it stands."
+        )
+        % {"ply": state["ply"]}
+    )
+    error.details = {"ply": state["ply"], "revision": state["revision"], "state": state}
+    return error
+
+
+def _illegal(error: EntryError, entry: Entry) -> IllegalGameRecord:
+    reason = reason_in_language(error.reason)
+    play = entry_to_json(entry).get("play", "")
+    return IllegalGameRecord(
+        _("Game %(game)s, move %(move)s, player %(side)s %(play)s: %(reason)s")
+        % {
+            "game": error.game,
+            "move": error.turn,
+            "side": error.player,
+            "play": repr(play) if play else "",
+            "reason": reason,
+        },
+        game=error.game,
+        move=error.turn,
+        player=error.player,
+        play=play,
+        reason=reason,
+    )

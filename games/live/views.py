@@ -1,0 +1,33 @@
+"""The recorder page of a match (``/m/<id>/record/``): a phone board next to the real one. The
+page only draws and sends: every entry goes through the live API (``games.live.api``) and the
+engine decides what may be entered."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.html import json_script
+
+from games.live import services
+from tournaments.permissions import is_organizer
+from tournaments.web.common import match_of
+
+
+@login_required
+def match_record_page(request: HttpRequest, pk: int) -> HttpResponse:
+    match = match_of(request, pk)
+    context = {"tournament": match.tournament, "match": match}
+    if not services.may_record(match, request.user):
+        return render(request, "live/record_refused.html", context, status=403)
+    state = services.live_state(match_id=match.pk)
+    return render(
+        request,
+        "live/record.html",
+        {
+            **context,
+            "state": json_script(state, "live-state"),
+            "organizer": is_organizer(match.tournament, request.user),
+            "max_value": state["max_value"],
+        },
+    )

@@ -1,0 +1,449 @@
+/*
+ * The recorder page: a phone board next to the real one.
+ *
+ * The page trusts nothing of its own: the state comes from the live API (the engine's legal
+ * plays and the single steps that make them, games/rules/steps.py), and every entry is posted
+ * there at once with the ply it was made at. Only the checker steps of the play being entered
+ * stay on the page until the play is complete (then it is sent as one turn). A stale page is
+ * told so by the server (409, with the current state) and by its own polling.
+ */
+(function () {
+  "use strict";
+
+  var root = document.querySelector('[data-role="recorder"]');
+  if (!root || !window.NardyBoard) return;
+  var Board = window.NardyBoard;
+  var words = root.dataset;
+  var state = JSON.parse(document.getElementById("live-state").textContent);
+  var svgBoard = root.querySelector('[data-role="board"]');
+  var statusLine = root.querySelector('[data-role="status"]');
+  var messageBox = root.querySelector('[data-role="message"]');
+  var choices = root.querySelector('[data-role="choices"]');
+  var onlyPlay = root.querySelector('[data-role="only-play"]');
+  var passButton = root.querySelector('[data-role="pass"]');
+  var csrf = root.querySelector("input[name=csrfmiddlewaretoken]").value;
+  var viewer = new Board.Viewer(root, state.board);
+  var etag = null;
+  var busy = false;
+  // Raised by every write: a poll answer that set out before a write is older than it, however
+  // late it arrives, and is dropped.
+  var writes = 0;
+  var firstDie = null;
+  // The play being entered: the steps made so far (own numbering), the step-graph nodes they
+  // may stand at, the board as it looks now, and the checker selected.
+  var partial = null;
+
+  function resetPartial() {
+    var frame = state.board.frames[0];
+    partial = {
+      steps: [],
+      nodes: [0],
+      board: JSON.parse(JSON.stringify(frame.board)),
+      selected: null,
+    };
+  }
+
+  // --- Numbering: the board is drawn in White's numbering, plays are in the mover's ---------
+
+  function ownPoint(tap) {
+    if (tap === "bar") return 25;
+    if (tap === "off") return 0;
+    var point = Number(tap);
+    return state.on_roll === "white" ? point : state.board.layout.black_numbers[point - 1];
+  }
+
+  function displayPoint(own) {
+    if (own === 25) return "bar";
+    if (own === 0) return "off";
+    if (state.on_roll === "white") return own;
+    return state.board.layout.black_numbers.indexOf(own) + 1;
+  }
+
+  function pointName(own) {
+    if (own === 25) return words.textBar;
+    if (own === 0) return words.textOff;
+    return String(own);
+  }
+
+  // --- The step graph -------------------------------------------------------------------------
+
+  function edges() {
+    var found = [];
+    partial.nodes.forEach(function (index) {
+      state.steps[index].steps.forEach(function (step) {
+        found.push(step);
+      });
+    });
+    return found;
+  }
+
+  function sources() {
+    var seen = {};
+    edges().forEach(function (step) {
+      seen[step[0]] = true;
+    });
+    return Object.keys(seen).map(Number).sort(function (a, b) { return b - a; });
+  }
+
+  function targets(source) {
+    var seen = {};
+    edges().forEach(function (step) {
+      if (step[0] === source) seen[step[1]] = true;
+    });
+    return Object.keys(seen).map(Number).sort(function (a, b) { return b - a; });
+  }
+
+  function completePlay() {
+    for (var i = 0; i < partial.nodes.length; i++) {
+      var play = state.steps[partial.nodes[i]].play;
+      if (play !== null && play !== undefined) return play;
+    }
+    return null;
+  }
+
+  // Move one checker on the drawn board (the hit, if any, as the graph says).
+  function applyStep(source, target, hit) {
+    var board = partial.board;
+    var colour = state.on_roll;
+    var sign = colour === "white" ? 1 : -1;
+    var from = displayPoint(source);
+    var to = displayPoint(target);
+    if (from === "bar") board.bar[colour] -= 1;
+    else board.points[from - 1] -= sign;
+    if (to === "off") {
+      board.off[colour] += 1;
+      return;
+    }
+    if (hit) {
+      board.points[to - 1] = 0;
+      board.bar[colour === "white" ? "black" : "white"] += 1;
+    }
+    board.points[to - 1] += sign;
+  }
+
+  function step(source, target) {
+    var next = [];
+    var hit = false;
+    partial.nodes.forEach(function (index) {
+      state.steps[index].steps.forEach(function (edge) {
+        if (edge[0] === source && edge[1] === target && next.indexOf(edge[3]) < 0) {
+          next.push(edge[3]);
+          hit = hit || edge[2];
+        }
+      });
+    });
+    if (!next.length) return;
+    applyStep(source, target, hit);
+    partial.steps.push([source, target]);
+    partial.nodes = next;
+    var play = completePlay();
+    if (play !== null) {
+      send({ dice: state.dice, play: state.legal_plays[play].play });
+      return;
+    }
+    // When the moved checker is the only one that can go on, it stays selected: one tap for its
+    // next step. (Were others movable too, a tap on one of them could mean either.)
+    var movable = sources();
+    partial.selected = movable.length === 1 && movable[0] === target ? target : null;
+    render();
+  }
+
+  // --- Drawing --------------------------------------------------------------------------------
+
+  function fmt(template, values) {
+    return Board.format(template || "", values);
+  }
+
+  function name(side) {
+    var player = side === "white" ? state.white : 3 - state.white;
+    return state.names[player - 1];
+  }
+
+  function sideWord(side) {
+    return side === "white" ? words.white : words.black;
+  }
+
+  function show(panel, visible) {
+    root.querySelector('[data-panel="' + panel + '"]').hidden = !visible;
+  }
+
+  function button(label, handler, extra) {
+    var element = document.createElement("button");
+    element.type = "button";
+    element.className = "big" + (extra ? " " + extra : "");
+    element.textContent = label;
+    element.addEventListener("click", handler);
+    return element;
+  }
+
+  function drawBoard() {
+    var frame = JSON.parse(JSON.stringify(state.board.frames[0]));
+    var marks = {};
+    var entering = state.dice && !state.finished && state.steps;
+    if (entering) {
+      frame.board = partial.board;
+      if (partial.steps.length) frame.moved = [];
+      if (partial.selected !== null) {
+        marks[displayPoint(partial.selected)] = "selected";
+        targets(partial.selected).forEach(function (target) {
+          marks[displayPoint(target)] = "target";
+        });
+      } else {
+        sources().forEach(function (source) {
+          marks[displayPoint(source)] = "source";
+        });
+      }
+    }
+    Board.drawFrame(svgBoard, state.board, frame, svgBoard.getAttribute("aria-label"), entering ? { marks: marks } : null);
+  }
+
+  function status() {
+    var on = state.on_roll;
+    var values = { name: name(on), side: sideWord(on), dice: state.dice || "", game: state.game, stake: state.offered };
+    if (state.finished) return state.recording === false && state.ply === 0 ? words.textReported : words.textFinished;
+    if (state.offered) return fmt(words.textAnswer, { name: name(on === "white" ? "black" : "white"), side: sideWord(on === "white" ? "black" : "white"), stake: state.offered });
+    if (state.dice) {
+      if (!state.legal_plays.length) return words.textNone;
+      return partial.selected !== null ? words.textTarget : fmt(words.textPick, values);
+    }
+    if (firstDie !== null) return fmt(words.textSecondDie, { die: firstDie });
+    var text = fmt(words.textRollNow, values);
+    if (state.last_turn) text = words.textLastTurn + " " + text;
+    if (state.may.first) text = fmt(words.textFirst, values) + " " + text;
+    return text;
+  }
+
+  function lastGameText() {
+    var games = state.games;
+    if (!games.length || state.ply === 0) return "";
+    var game = games[games.length - 1];
+    if (game.winner_player === null) return fmt(words.textGameDrawn, { game: game.number });
+    return fmt(words.textGameResult, {
+      game: game.number,
+      winner: state.names[game.winner_player - 1],
+      points: game.value * game.stake,
+      value: words["value" + game.value] || game.value,
+    });
+  }
+
+  function render() {
+    root.dataset.ply = String(state.ply);
+    root.dataset.revision = String(state.revision);
+    viewer.load(state.board);
+    drawBoard();
+    var text = status();
+    var finished = lastGameText();
+    if (finished && state.board.frames[0].kind === "start") text = finished + ". " + text;
+    statusLine.textContent = text;
+    var live = !state.finished && state.match_status === "scheduled";
+    show("first", live && state.may.first && !state.dice);
+    root.querySelectorAll("[data-first]").forEach(function (element) {
+      element.setAttribute("aria-pressed", String(Number(element.dataset.first) === state.white));
+    });
+    show("dice", live && state.may.roll);
+    root.querySelectorAll("[data-die]").forEach(function (element) {
+      element.setAttribute("aria-pressed", String(Number(element.dataset.die) === firstDie));
+    });
+    show("answer", live && state.may.answer);
+    var entering = live && !!state.dice;
+    show("moves", entering);
+    while (choices.firstChild) choices.removeChild(choices.firstChild);
+    onlyPlay.hidden = true;
+    passButton.hidden = true;
+    if (entering) {
+      if (!state.legal_plays.length) {
+        passButton.hidden = false;
+      } else if (state.legal_plays.length === 1 && !partial.steps.length) {
+        onlyPlay.hidden = false;
+        onlyPlay.textContent = state.legal_plays[0].play;
+      }
+      if (partial.selected !== null) {
+        targets(partial.selected).forEach(function (target) {
+          choices.appendChild(button(pointName(partial.selected) + " → " + pointName(target), function () {
+            step(partial.selected, target);
+          }, "target"));
+        });
+      } else if (state.legal_plays.length) {
+        sources().forEach(function (source) {
+          choices.appendChild(button(fmt(words.textFrom, { point: pointName(source) }), function () {
+            partial.selected = source;
+            render();
+          }));
+        });
+      }
+    }
+    root.querySelector('[data-action="double"]').hidden = !(live && state.may.double);
+    var undoButton = root.querySelector('[data-action="undo"]');
+    undoButton.hidden = !live; // a reported match is changed through the result flow
+    undoButton.disabled = !(partial.steps.length || firstDie !== null || state.ply > 0);
+    root.querySelector('[data-role="resign"]').hidden = !live;
+    root.querySelector('[data-role="to-match"]').hidden = live;
+  }
+
+  function say(text) {
+    messageBox.textContent = text || "";
+    messageBox.hidden = !text;
+  }
+
+  // --- Talking to the server ------------------------------------------------------------------
+
+  function take(next, message) {
+    state = next;
+    firstDie = null;
+    resetPartial();
+    say(message || "");
+    render();
+  }
+
+  function request(url, method, body) {
+    if (busy) return Promise.resolve();
+    busy = true;
+    writes += 1;
+    root.setAttribute("aria-busy", "true");
+    return fetch(url, {
+      method: method,
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
+      body: body ? JSON.stringify(body) : undefined,
+    })
+      .then(function (response) {
+        if (response.status === 204) return fetch(root.dataset.api, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (fresh) { take(fresh); });
+        return response.json().then(function (data) {
+          if (response.ok) {
+            take(data);
+          } else if (response.status === 409 && data.error.details && data.error.details.state) {
+            take(data.error.details.state, data.error.message);
+          } else {
+            resetPartial();
+            render();
+            say(data.error ? data.error.message : response.statusText);
+          }
+        });
+      })
+      .catch(function () {
+        say(words.textOffline);
+      })
+      .then(function () {
+        busy = false;
+        root.removeAttribute("aria-busy");
+      });
+  }
+
+  function send(action) {
+    return request(root.dataset.api, "POST", { ply: state.ply, revision: state.revision, action: action });
+  }
+
+  function undo(to) {
+    var body = { ply: state.ply, revision: state.revision };
+    if (to !== undefined) body.to = to;
+    return request(root.dataset.undo, "POST", body);
+  }
+
+  function poll() {
+    if (busy || document.hidden) return;
+    var headers = { Accept: "application/json" };
+    if (etag) headers["If-None-Match"] = etag;
+    var startedAfter = writes;
+    var tag = null;
+    fetch(root.dataset.api, { credentials: "same-origin", headers: headers })
+      .then(function (response) {
+        if (response.status !== 200) return null;
+        tag = response.headers.get("ETag");
+        return response.json();
+      })
+      .then(function (fresh) {
+        if (!fresh || busy || startedAfter !== writes) return;
+        etag = tag;
+        if (fresh.draft === state.draft && fresh.revision === state.revision) return;
+        take(fresh, words.textUpdated);
+      })
+      .catch(function () {});
+  }
+
+  // --- Taps -----------------------------------------------------------------------------------
+
+  svgBoard.addEventListener("click", function (event) {
+    var area = event.target.closest("[data-tap]");
+    if (!area || !state.dice || !state.steps || busy) return;
+    var own = ownPoint(area.dataset.tap);
+    if (partial.selected !== null && targets(partial.selected).indexOf(own) >= 0) {
+      step(partial.selected, own);
+    } else if (own === partial.selected) {
+      partial.selected = null; // a second tap puts the checker down
+      render();
+    } else if (sources().indexOf(own) >= 0) {
+      partial.selected = own;
+      render();
+    } else {
+      partial.selected = null;
+      render();
+    }
+  });
+
+  root.querySelectorAll("[data-die]").forEach(function (element) {
+    element.addEventListener("click", function () {
+      var die = Number(element.dataset.die);
+      if (firstDie === null) {
+        firstDie = die;
+        render();
+        return;
+      }
+      var dice = String(firstDie) + String(die);
+      firstDie = null;
+      send({ dice: dice });
+    });
+  });
+
+  root.querySelectorAll("[data-first]").forEach(function (element) {
+    element.addEventListener("click", function () {
+      var player = Number(element.dataset.first);
+      if (player !== state.white) send({ first: player });
+    });
+  });
+
+  onlyPlay.addEventListener("click", function () {
+    send({ dice: state.dice, play: state.legal_plays[0].play });
+  });
+  passButton.addEventListener("click", function () {
+    send({ dice: state.dice, play: "" });
+  });
+
+  root.querySelectorAll("[data-action]").forEach(function (element) {
+    element.addEventListener("click", function () {
+      var action = element.dataset.action;
+      if (action === "double") send({ double: true });
+      else if (action === "take") send({ take: true });
+      else if (action === "drop") send({ drop: true });
+      else if (action === "undo") {
+        if (firstDie !== null) {
+          firstDie = null;
+          render();
+        } else if (partial.steps.length) {
+          var steps = partial.steps.slice(0, -1);
+          resetPartial();
+          steps.forEach(function (made) { step(made[0], made[1]); });
+          partial.selected = null;
+          render();
+        } else {
+          undo();
+        }
+      } else if (action === "undo-to") {
+        var to = Number(root.querySelector('[data-role="undo-to"]').value);
+        if (!isNaN(to)) undo(to);
+      } else if (action === "discard") {
+        if (window.confirm(words.textDiscard)) request(root.dataset.api, "DELETE");
+      }
+    });
+  });
+
+  root.querySelectorAll("[data-resign]").forEach(function (element) {
+    element.addEventListener("click", function () {
+      send({ resign: element.dataset.resign, value: Number(element.dataset.value) });
+      root.querySelector('[data-role="resign"]').open = false;
+    });
+  });
+
+  resetPartial();
+  render();
+  window.setInterval(poll, 2000);
+})();

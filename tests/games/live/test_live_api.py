@@ -1,0 +1,261 @@
+"""The live API (``/api/v1/matches/<id>/live``): self-play matches of both variants recorded entry
+by entry, with illegal entries and stale plies thrown in (refused, nothing changed); who may do
+what; undo and discard; the result flow at the end; spectators' conditional GETs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from games.live.models import Draft
+from games.models import Game
+from games.rules import Turn, action_from_json, action_to_json, replay_game
+from games.rules.matfile import read_match
+from games.rules.selfplay import random_match
+from tests.web.conftest import Site, make_site
+from tournaments.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def api(match: Match) -> str:
+    return f"/api/v1/matches/{match.pk}/live"
+
+
+def client_of(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def post(client: Client, match: Match, ply: int, action: dict, **more):
+    return client.post(api(match), {"ply": ply, "action": action, **more}, "application/json")
+
+
+def snapshot(match: Match) -> tuple:
+    draft = Draft.objects.filter(match=match).first()
+    match.refresh_from_db()
+    return (
+        None if draft is None else (draft.entries, draft.ply, draft.revision),
+        match.status,
+        Game.objects.filter(match=match).count(),
+    )
+
+
+def record_self_play(site: Site, match: Match, client: Client, seed: int) -> list:
+    """Enter a random legal match through the API, entry by entry, trying an illegal action, a
+    stale ply and a future ply at random points: each is refused and changes nothing."""
+    rng = random.Random(seed)
+    rules = site.tournament.match_rules()
+    games = random_match(rules.to_variant(), rules.length, random.Random(seed))
+    state = client.get(api(match)).json()
+    refused = 0
+    for game in games:
+        if state["white"] != game.white:
+            state = post(client, match, state["ply"], {"first": game.white}).json()
+        for action in game.actions:
+            if isinstance(action, Turn):
+                rolled = post(client, match, state["ply"], {"dice": "".join(map(str, action.dice))})
+                assert rolled.status_code == 200, rolled.content
+                state = rolled.json()
+                assert state["dice"] is not None
+                if rng.random() < 0.1:
+                    before = snapshot(match)
+                    illegal = post(
+                        client, match, state["ply"], {"dice": state["dice"], "play": "24/1"}
+                    )
+                    assert illegal.status_code == 422, illegal.content
+                    assert illegal.json()["error"]["details"]["game"] == state["game"]
+                    stale = post(client, match, state["ply"] - 1, action_to_json(action))
+                    assert stale.status_code == 409
+                    assert stale.json()["error"]["details"]["state"]["ply"] == state["ply"]
+                    future = post(client, match, state["ply"] + 1, action_to_json(action))
+                    assert future.status_code == 409
+                    assert snapshot(match) == before
+                    refused += 3
+                played = [legal["play"] for legal in state["legal_plays"]]
+                assert not played or str(action.play) in played
+            answer = post(client, match, state["ply"], action_to_json(action))
+            assert answer.status_code == 200, answer.content
+            state = answer.json()
+    assert state["finished"] is True
+    assert refused > 0
+    return games
+
+
+@pytest.mark.parametrize("variant", ["short", "long"])
+def test_a_self_play_match_recorded_through_the_api_becomes_the_reported_result(variant):
+    site = make_site(variant=variant)
+    match = site.match("Anna", "Boris")
+    reporter = site.players[match.home.player.display_name]
+    games = record_self_play(site, match, client_of(reporter), seed=5)
+
+    match.refresh_from_db()
+    assert match.status == Match.Status.REPORTED
+    assert Draft.objects.get(match=match).finished
+    stored = list(Game.objects.filter(match=match).order_by("number"))
+    assert len(stored) == len(games)
+    for game, row in zip(games, stored, strict=True):
+        assert row.white == game.white
+        assert [action_from_json(action) for action in row.actions] == list(game.actions)
+    for game, row in zip(games, stored, strict=True):  # the engine's own replay agrees
+        outcome = replay_game(site.tournament.game_variant(), game.actions).outcome
+        assert (row.value, row.stake) == (outcome.value, outcome.stake)
+    # The opponent confirms, as with any reported result.
+    opponent = site.players[match.away.player.display_name]
+    confirmed = client_of(opponent).post(f"/api/v1/matches/{match.pk}/confirm")
+    assert confirmed.status_code == 200 and confirmed.json()["status"] == "confirmed"
+    # After the end, entries are refused.
+    late = post(client_of(reporter), match, 0, {"dice": "31"})
+    assert late.status_code == 409
+
+
+@pytest.mark.parametrize("variant", ["short", "long"])
+def test_a_recorded_match_downloads_and_reads_back_to_the_same_games(variant):
+    """Short Nardy as a gnubg .mat; Long Nardy in the project's record format (the same .mat
+    lines under a "Variation: Long Nardy" header, games.rules.matfile)."""
+    site = make_site(variant=variant)
+    match = site.match("Anna", "Boris")
+    record_self_play(site, match, client_of(site.organizer), seed=8)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINAL  # an organizer's result is final at once
+    text = client_of(None).get(f"/api/v1/matches/{match.pk}/record.mat").content.decode()
+    record = read_match(text)
+    stored = Game.objects.filter(match=match).order_by("number")
+    variant = site.tournament.game_variant()
+    assert len(record.games) == len(stored)
+    for read, game in zip(record.games, stored, strict=True):  # the same games, move by move
+        assert read.first == game.white
+        mine = replay_game(variant, [action_from_json(action) for action in game.actions])
+        back = replay_game(variant, read.actions)
+        assert (back.positions, back.outcome) == (mine.positions, mine.outcome)
+
+
+def test_who_may_record_and_who_may_read():
+    site = make_site()
+    match = site.match("Anna", "Boris")
+    carl = site.players["Carl"]
+    assert post(client_of(None), match, 0, {"dice": "31"}).status_code in (401, 403)
+    assert post(client_of(carl), match, 0, {"dice": "31"}).status_code == 403
+    assert post(client_of(site.outsider), match, 0, {"dice": "31"}).status_code == 403
+    assert not Draft.objects.filter(match=match).exists()
+    assert client_of(None).get(api(match)).status_code == 200
+    anna = site.players["Anna"]
+    assert post(client_of(anna), match, 0, {"dice": "31"}).status_code == 200
+    assert client_of(carl).delete(api(match)).status_code == 403
+    assert client_of(anna).delete(api(match)).status_code == 403
+    assert Draft.objects.filter(match=match).exists()
+
+
+def test_bad_bodies_are_400_and_change_nothing():
+    site = make_site()
+    match = site.match("Anna", "Boris")
+    anna = client_of(site.players["Anna"])
+    for body in (
+        {"ply": 0},
+        {"ply": -1, "action": {"dice": "31"}},
+        {"ply": "x", "action": {"dice": "31"}},
+        {"ply": 0, "action": "31"},
+        {"ply": 0, "action": {"dice": "99"}},
+        {"ply": 0, "action": {"first": 3}},
+        {"ply": 0, "action": {"fly": True}},
+    ):
+        answer = anna.post(api(match), body, "application/json")
+        assert answer.status_code == 400, (body, answer.content)
+        assert "error" in answer.json()
+    assert not Draft.objects.filter(match=match).exists()
+
+
+def test_undo_takes_back_one_entry_and_organizers_go_further_back():
+    site = make_site()
+    match = site.match("Anna", "Boris")
+    anna = client_of(site.players["Anna"])
+    state = post(anna, match, 0, {"dice": "31"}).json()
+    state = post(anna, match, 1, {"dice": "31", "play": "8/5 6/5"}).json()
+    state = post(anna, match, 2, {"dice": "64"}).json()
+    assert state["ply"] == 3 and state["on_roll"] == "black"
+
+    undone = anna.post(f"{api(match)}/undo", {"ply": 3}, "application/json")
+    assert undone.status_code == 200
+    assert undone.json()["ply"] == 2 and undone.json()["dice"] is None
+    assert anna.post(f"{api(match)}/undo", {"ply": 3}, "application/json").status_code == 409
+    further = anna.post(f"{api(match)}/undo", {"ply": 2, "to": 0}, "application/json")
+    assert further.status_code == 403
+
+    olga = client_of(site.organizer)
+    back = olga.post(f"{api(match)}/undo", {"ply": 2, "to": 0}, "application/json")
+    assert back.status_code == 200 and back.json()["ply"] == 0
+    assert back.json()["position"]["white"][5] == 5  # the starting position again
+    assert olga.post(f"{api(match)}/undo", {"ply": 0}, "application/json").status_code == 409
+
+
+def test_a_stale_revision_is_refused_even_at_the_same_ply():
+    """A tab that saw ply 1 before an undo and a new entry made ply 1 again is told so."""
+    site = make_site()
+    match = site.match("Anna", "Boris")
+    anna = client_of(site.players["Anna"])
+    seen = post(anna, match, 0, {"dice": "31"}).json()
+    anna.post(f"{api(match)}/undo", {"ply": 1}, "application/json")
+    post(anna, match, 0, {"dice": "42"})
+    stale = post(anna, match, 1, {"dice": "31", "play": "8/5 6/5"}, revision=seen["revision"])
+    assert stale.status_code == 409
+    assert stale.json()["error"]["details"]["state"]["dice"] == "42"
+
+
+def test_while_a_recording_exists_no_other_result_is_reported_until_it_is_discarded():
+    site = make_site()
+    match = site.match("Anna", "Boris")
+    anna = client_of(site.players["Anna"])
+    post(anna, match, 0, {"dice": "31"})
+    report = anna.post(f"/api/v1/matches/{match.pk}/result", {"score": [3, 0]}, "application/json")
+    assert report.status_code == 409
+    assert "recorded move by move" in report.json()["error"]["message"]
+    olga = client_of(site.organizer)
+    assert olga.delete(api(match)).status_code == 204
+    assert not Draft.objects.filter(match=match).exists()
+    assert olga.delete(api(match)).status_code == 409
+    state = client_of(None).get(api(match)).json()
+    assert state["ply"] == 0 and state["recording"] is False
+    report = anna.post(f"/api/v1/matches/{match.pk}/result", {"score": [3, 0]}, "application/json")
+    assert report.status_code == 200
+
+
+def test_spectators_get_a_304_while_nothing_changed_and_the_new_state_after_an_entry():
+    site = make_site()
+    match = site.match("Anna", "Boris")
+    spectator = client_of(None)
+    first = spectator.get(api(match))
+    etag = first["ETag"]
+    assert spectator.get(api(match), HTTP_IF_NONE_MATCH=etag).status_code == 304
+    post(client_of(site.players["Boris"]), match, 0, {"dice": "52"})
+    changed = spectator.get(api(match), HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed.json()["dice"] == "52"
+    assert changed.json()["recording"] is True
+    frame = changed.json()["board"]["frames"][0]
+    assert frame["kind"] == "roll" and frame["dice"] == [5, 2]
+
+
+def test_a_match_that_is_not_being_played_cannot_be_recorded():
+    site = make_site()
+    match = site.match("Anna", "Boris")
+    olga = client_of(site.organizer)
+    olga.post(f"/api/v1/matches/{match.pk}/result", {"score": [3, 1]}, "application/json")
+    answer = post(olga, match, 0, {"dice": "31"})
+    assert answer.status_code == 409
+    assert client_of(None).get(api(match)).json()["finished"] is True
+    assert client_of(None).get("/api/v1/matches/999999/live").status_code == 404
+
+
+def test_the_schema_documents_the_live_endpoints():
+    schema = client_of(None).get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    live = schema["paths"]["/api/v1/matches/{id}/live"]
+    assert {"get", "post", "delete"} <= set(live)
+    assert "422" in live["post"]["responses"] and "409" in live["post"]["responses"]
+    assert "/api/v1/matches/{id}/live/undo" in schema["paths"]
+    state = schema["components"]["schemas"]["LiveState"]["properties"]
+    for field in ("ply", "game", "variant", "position", "on_roll", "dice", "legal_plays"):
+        assert field in state

@@ -1,0 +1,51 @@
+"""Two phones post the same ply at the same moment: the draft's row lock lets exactly one in, and
+the other is told the record moved on (409), on PostgreSQL where rows are really locked."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.db import connection
+
+import games.live.services as services
+from games.live.models import Draft
+from games.live.services import live_act
+from tests.support.races import race
+from tests.web.conftest import make_site
+
+pytestmark = [
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture
+def slow_replay(monkeypatch):
+    """Make replaying the recording slow, so that without the lock both entries would pass the
+    ply check before either is saved."""
+    replay = services.Recording.replay
+
+    def slowly(*args, **kwargs):
+        time.sleep(0.3)
+        return replay(*args, **kwargs)
+
+    monkeypatch.setattr(services.Recording, "replay", staticmethod(slowly))
+
+
+@pytest.mark.parametrize("ply", [0, 1], ids=["the-first-entry", "a-later-entry"])
+def test_two_phones_posting_the_same_ply_at_once_give_one_entry(slow_replay, ply):
+    site = make_site(variant="short")
+    match = site.match("Anna", "Boris")
+    home = site.players[match.home.player.display_name]
+    away = site.players[match.away.player.display_name]
+    if ply == 1:  # the draft exists already: the race is for its lock, not for making it
+        live_act(match=match, by=home, ply=0, action={"first": 2})
+    outcomes = race(
+        lambda: live_act(match=match, by=home, ply=ply, action={"dice": "31"}),
+        lambda: live_act(match=match, by=away, ply=ply, action={"dice": "42"}),
+    )
+    assert outcomes == ["conflict", "done"]
+    draft = Draft.objects.get(match=match)
+    assert draft.ply == ply + 1 and len(draft.entries) == ply + 1
+    assert draft.entries[-1]["dice"] in ("31", "42")

@@ -1,0 +1,208 @@
+"""A match recorded entry by entry (games.live.recording): every entry checked by the engine, the
+score and the Crawford game as the result flow counts them, and checkpoints that change nothing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.live.recording import (
+    EntryError,
+    First,
+    Recording,
+    Roll,
+    entry_from_json,
+    entry_to_json,
+    games_of,
+    state_json,
+)
+from games.rules import Double, Drop, NotationError, Resign, Take, Turn, legal_plays
+from games.rules.game import Colour
+from games.rules.selfplay import random_match, random_roll
+from tournaments.scoring import MatchRules, match_replay
+
+SHORT_TO_5 = MatchRules(variant="short", length=5)
+LONG_TO_5 = MatchRules(variant="long", length=5)
+
+
+def entries_of(rules: MatchRules, seed: int, *, rolls: bool = True) -> list:
+    """The entries of a self-play match: who starts each game, each roll, then its play."""
+    entries = []
+    for game in random_match(rules.to_variant(), rules.length or 1, random.Random(seed)):
+        entries.append(First(game.white))
+        for action in game.actions:
+            if rolls and isinstance(action, Turn):
+                entries.append(Roll(action.dice))
+            entries.append(action)
+    return entries
+
+
+@pytest.mark.parametrize("rules", [SHORT_TO_5, LONG_TO_5], ids=["short", "long"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_self_play_match_entered_entry_by_entry_scores_as_the_result_flow(rules, seed):
+    entries = entries_of(rules, seed)
+    recording = Recording(rules)
+    for entry in entries:
+        recording.add(entry)
+
+    games = random_match(rules.to_variant(), 5, random.Random(seed))
+    expected = match_replay(rules, games)
+    assert recording.finished
+    assert (recording.score.score1, recording.score.score2) == (expected.score1, expected.score2)
+    assert recording.score.winner == expected.winner
+    assert recording.ply == len(entries)
+    recorded = games_of(entries, recording.done)
+    assert recorded == [(game.white, game.actions) for game in games]
+
+
+def test_replaying_from_checkpoints_gives_what_replaying_every_entry_gives():
+    entries = entries_of(SHORT_TO_5, 4)
+    full = Recording(SHORT_TO_5)
+    for entry in entries:
+        full.add(entry)
+    for cut in (0, 1, 17, len(entries) // 2, len(entries) - 1, len(entries)):
+        fresh = Recording.replay(SHORT_TO_5, entries[:cut])
+        resumed = Recording.replay(SHORT_TO_5, entries[:cut], full.done)
+        assert state_json(resumed) == state_json(fresh)
+        assert resumed.ply == cut
+
+
+def test_an_illegal_entry_is_refused_with_where_and_changes_nothing():
+    recording = Recording(SHORT_TO_5)
+    recording.add(Roll((3, 1)))
+    before = state_json(recording)
+    with pytest.raises(EntryError) as refused:
+        recording.add(Turn.of("31", "24/18"))
+    assert refused.value.game == 1 and refused.value.turn == 1 and refused.value.player == 1
+    assert "cannot play" in refused.value.reason or "3-1" in refused.value.reason
+    assert state_json(recording) == before
+    with pytest.raises(EntryError, match="the roll entered is 31, not 64"):
+        recording.add(Turn.of("64", "24/18 13/9"))
+    with pytest.raises(EntryError, match="dave is offered before the roll"):
+        recording.add(Double())
+    with pytest.raises(EntryError, match="entered already"):
+        recording.add(Roll((5, 2)))
+    recording.add(Turn.of("13", "8/5 6/5"))  # the dice in either order
+    assert recording.ply == 2 and recording.dice is None
+
+
+def test_the_opening_roll_of_short_nardy_is_never_a_double_but_long_nardy_may_open_with_one():
+    with pytest.raises(EntryError, match="never a double"):
+        Recording(SHORT_TO_5).add(Roll((4, 4)))
+    long = Recording(LONG_TO_5)
+    long.add(Roll((6, 6)))
+    assert [str(play) for play in long.plays()] == ["24/18(2)"]
+
+
+def test_who_moves_first_is_chosen_before_the_games_first_entry_and_alternates_by_default():
+    recording = Recording(LONG_TO_5)
+    assert recording.white == 1
+    recording.add(First(2))
+    assert recording.white == 2
+    with pytest.raises(EntryError, match="before the game's first roll"):
+        recording.add(First(1))
+    recording.add(Resign(Colour.WHITE, 2))  # player 2 (White) gives up a mars
+    assert recording.score.score1 == 2 and recording.number == 2
+    assert recording.white == 1  # the other player starts game 2
+
+
+def test_dave_taken_raises_the_stake_and_a_drop_ends_the_game_at_the_stake_before():
+    recording = Recording(SHORT_TO_5)
+    recording.add(Roll((3, 1)))
+    recording.add(Turn.of("31", "8/5 6/5"))
+    recording.add(Double())  # Black offers
+    assert state_json(recording)["offered"] == 2
+    assert state_json(recording)["may"]["roll"] is False
+    with pytest.raises(EntryError, match="take or drop comes before the roll"):
+        recording.add(Roll((6, 5)))
+    recording.add(Take())
+    state = state_json(recording)
+    assert state["stake"] == 2 and state["holder"] == "white" and state["offered"] is None
+    recording.add(Roll((6, 5)))
+    recording.add(Turn.of("65", "24/13"))
+    recording.add(Double())  # White holds dave now and offers 4
+    recording.add(Drop())
+    assert recording.number == 2
+    assert (recording.score.score1, recording.score.score2) == (2, 0)  # Black dropped at 2
+
+
+def test_no_dave_in_the_crawford_game():
+    rules = MatchRules(variant="short", length=3)
+    recording = Recording(rules)
+    recording.add(Resign(Colour.BLACK, 2))  # player 1 leads 2-0: game 2 is Crawford
+    state = state_json(recording)
+    assert state["crawford"] is True and state["may"]["double"] is False
+    recording.add(Roll((3, 1)))
+    recording.add(Turn.of("31", "8/5 6/5"))
+    with pytest.raises(EntryError, match="Crawford"):
+        recording.add(Double())
+
+
+def test_the_federation_draw_gives_black_its_last_roll():
+    rules = MatchRules(variant="long", games=1, federation_draw=True)
+    from games.rules import Position  # noqa: PLC0415
+
+    position = Position.from_points(rules.to_variant(), {1: 1}, {2: 1, 1: 1})
+    recording = Recording(rules)
+    recording.game.position = position  # a bear-off race: White one checker, Black two
+    recording.game.from_start = False
+    recording.add(Roll((2, 1)))
+    recording.add(Turn.of("21", "1/off"))
+    assert not recording.finished and state_json(recording)["last_turn"] is True
+    assert state_json(recording)["on_roll"] == "black"
+    recording.add(Roll((2, 1)))
+    recording.add(Turn.of("21", "2/off 1/off"))
+    assert recording.finished and recording.done[-1].outcome.ending.value == "draw"
+
+
+def test_entries_read_and_written_as_json():
+    for entry in (Roll((6, 4)), First(2), Turn.of("64", "24/18 13/9"), Double(), Take(), Drop()):
+        assert entry_from_json(entry_to_json(entry)) == entry
+    assert entry_from_json({"dice": "64"}) == Roll((6, 4))
+    assert entry_from_json({"dice": "64", "play": ""}) == Turn.of("64", "")
+    for bad in ({"first": 3}, {"first": "1"}, {"first": 1, "dice": "64"}, {"dice": "77"}, []):
+        with pytest.raises(NotationError):
+            entry_from_json(bad)
+
+
+def test_the_state_has_the_contract_fields():
+    recording = Recording(SHORT_TO_5)
+    recording.add(Roll((6, 4)))
+    state = state_json(recording)
+    for field in ("ply", "game", "variant", "position", "on_roll", "dice", "legal_plays"):
+        assert field in state
+    for field in ("score", "stake", "finished"):
+        assert field in state
+    assert state["dice"] == "64" and state["ply"] == 1 and state["game"] == 1
+    assert state["on_roll"] == "white" and state["variant"] == "short"
+    plays = legal_plays(recording.game.position, (6, 4))
+    assert [play["play"] for play in state["legal_plays"]] == [str(p.play) for p in plays]
+    assert state["score"]["home"] == 0 and state["finished"] is False
+
+
+def test_a_match_entered_by_random_legal_and_illegal_entries_keeps_only_the_legal():
+    """Random entries, legal and not: the refused ones change nothing, and what is kept replays
+    to the same state from scratch."""
+    rng = random.Random(11)
+    rules = MatchRules(variant="short", length=3)
+    recording = Recording(rules)
+    kept = []
+    for _ in range(3000):
+        if recording.finished:
+            break
+        candidates = [Roll(random_roll(rng)), Double(), Take(), Drop(), First(rng.randint(1, 2))]
+        if recording.dice is not None:
+            plays = recording.plays()
+            candidates += [Turn(recording.dice, rng.choice(plays).play)] * 6
+            candidates.append(Turn.of(recording.dice, "24/1"))
+        entry = rng.choice(candidates)
+        before = state_json(recording)
+        try:
+            recording.add(entry)
+        except EntryError:
+            assert state_json(recording) == before
+        else:
+            kept.append(entry)
+    assert recording.finished
+    assert state_json(Recording.replay(rules, kept)) == state_json(recording)
