@@ -33,6 +33,14 @@ boundary first, and so on down. It starts from the Dutch same-group pairs and ke
 but breaks ties its own way. The matching is complete: it finds a pairing without a rematch
 whenever one exists, and proves it when none does.
 
+Scale. Nothing recurses once per entrant: the searches keep their choices on a list, so a score
+group of ten thousand is paired like one of ten. The exact method does not match the whole
+field: a proof (``_Reduction``) shows that only a few dozen entrants of each score group can
+take part in floating, so large groups keep that many and the rest keep their Dutch pairs. In
+fields of thousands late in a tournament even that part can pass ``_EXACT_LIMIT`` entrants;
+then each group first keeps fewer, widening while no pairing is found, which still gives a
+pairing without a rematch whenever one exists (see ``_fewest_floaters``).
+
 Each pairing is (higher-ranked, lower-ranked), in rank order of the first entrant; the bye comes
 last as ``(id, None)``. The result depends only on the entrants, not on their order in the input.
 
@@ -220,7 +228,9 @@ class _Completion:
 def _dutch(players: list[int], field: _Field) -> tuple[_Pairs, bool]:
     """Pair score group by score group from the top, the floaters of each joining the next.
     Each bracket floats as few as it can (without making the rest unpairable), Dutch style where
-    it can. Returns the pairs and whether every bracket was paired (the searches can give up)."""
+    it can. Returns the pairs and whether every bracket was paired. A bracket whose searches give
+    up is left unpaired and the brackets below go on without its entrants: their pairs are still
+    the start the exact method repairs around."""
     brackets: list[list[int]] = []
     for player in players:
         if brackets and field.group[brackets[-1][0]] == field.group[player]:
@@ -229,14 +239,16 @@ def _dutch(players: list[int], field: _Field) -> tuple[_Pairs, bool]:
             brackets.append([player])
     pairs: _Pairs = []
     floaters: list[int] = []
+    finished = True
     for number, residents in enumerate(brackets):
         below = [player for bracket in brackets[number + 1 :] for player in bracket]
         bracket = _pair_bracket(floaters, residents, field.met, _Completion(below, field.met))
         if bracket is None:
-            return pairs, False
+            finished = False
+            bracket = [], []
         pairs += bracket[0]
         floaters = bracket[1]
-    return pairs, True
+    return pairs, finished
 
 
 def _pair_bracket(
@@ -288,47 +300,75 @@ def _dutch_bracket(
 def _floaters_then_halves(
     floaters: list[int], residents: list[int], met: list[frozenset[int]], budget: _Budget
 ) -> _Bracket | None:
-    if not floaters:
-        return _halves(residents, met, budget)
-    floater, *others = floaters
-    for index, resident in enumerate(residents):
-        budget.spend()
-        if resident in met[floater]:
-            continue
-        rest = _floaters_then_halves(
-            others, residents[:index] + residents[index + 1 :], met, budget
-        )
-        if rest is not None:
-            return [(floater, resident), *rest[0]], rest[1]
-    return None
+    """Floaters from above meet, in turn, the highest residents they may; the other residents
+    pair by halves. A later floater that finds no one, or halves that cannot pair, send the search
+    back to the previous floater's next choice. (A loop with a stack of choices, not recursion,
+    so that a bracket of any size never runs out of Python's stack.)"""
+    taken = [False] * len(residents)
+    chosen: list[int] = []  # the resident index each placed floater meets
+    start = 0  # where the current floater's search resumes
+    while True:
+        found = -1
+        if len(chosen) == len(floaters):
+            rest = [resident for index, resident in enumerate(residents) if not taken[index]]
+            halves = _halves(rest, met, budget)
+            if halves is not None:
+                placed = zip(floaters, (residents[index] for index in chosen), strict=True)
+                return [*placed, *halves[0]], []
+        else:
+            opponents = met[floaters[len(chosen)]]
+            for index in range(start, len(residents)):
+                if not taken[index]:
+                    budget.spend()
+                    if residents[index] not in opponents:
+                        found = index
+                        break
+        if found >= 0:
+            taken[found] = True
+            chosen.append(found)
+            start = 0
+        elif chosen:
+            last = chosen.pop()
+            taken[last] = False
+            start = last + 1
+        else:
+            return None
 
 
 def _halves(players: list[int], met: list[frozenset[int]], budget: _Budget) -> _Bracket | None:
     """An even group, top half against bottom half: the first of the top half meets the first
     of the bottom half it may, and so on, backtracking through the orders of the bottom half
-    (FIDE's transpositions)."""
+    (FIDE's transpositions). A loop with a stack of choices: a group of thousands is no deeper
+    for it."""
     top, bottom = players[: len(players) // 2], players[len(players) // 2 :]
     taken = [False] * len(bottom)
-    chosen: list[int] = []
-
-    def extend(position: int) -> bool:
-        if position == len(top):
-            return True
-        for index, candidate in enumerate(bottom):
+    chosen: list[int] = []  # the bottom index each placed top entrant meets
+    start = 0  # where the current top entrant's search resumes
+    first_free = 0  # no bottom index below it is free: the search skips the taken prefix
+    while len(chosen) < len(top):
+        opponents = met[top[len(chosen)]]
+        while first_free < len(bottom) and taken[first_free]:
+            first_free += 1
+        found = -1
+        for index in range(max(start, first_free), len(bottom)):
             if taken[index]:
                 continue
             budget.spend()
-            if candidate in met[top[position]]:
-                continue
-            taken[index] = True
-            chosen.append(candidate)
-            if extend(position + 1):
-                return True
-            taken[index] = False
-            chosen.pop()
-        return False
-
-    return (list(zip(top, chosen, strict=True)), []) if extend(0) else None
+            if bottom[index] not in opponents:
+                found = index
+                break
+        if found >= 0:
+            taken[found] = True
+            chosen.append(found)
+            start = 0
+            continue
+        if not chosen:
+            return None
+        last = chosen.pop()
+        taken[last] = False
+        first_free = min(first_free, last)
+        start = last + 1
+    return [(top[position], bottom[index]) for position, index in enumerate(chosen)], []
 
 
 def _any_bracket(
@@ -341,43 +381,69 @@ def _any_bracket(
 ) -> _Bracket | None:
     """Any arrangement of the bracket with ``spare`` entrants floating: each entrant in turn
     meets the first free one from half a bracket below, then those above that; floating is tried
-    last, so those who float are as low as possible."""
+    last, so those who float are as low as possible. A loop over a stack of choices (each the
+    entrant's position, how many of its partners were tried, and whether it floated)."""
     players = floaters + residents
     size, half = len(players), len(players) // 2
     busy = [False] * size
     pairs: _Pairs = []
     spares: list[int] = []
+    stack: list[list[int]] = []  # [position, partners tried, partner index or -1 (floats), -2]
 
-    def extend(position: int) -> bool:
+    def partner(position: int, tried: int) -> int:
+        """The ``tried``-th partner in order: half a bracket below first, then those above it."""
+        ideal = min(position + half, size)
+        return ideal + tried if tried < size - ideal else position + 1 + tried - (size - ideal)
+
+    def first_free(position: int) -> int:
         while position < size and busy[position]:
             position += 1
-        if position == size:
-            return len(spares) == spare and completes(spares)
-        busy[position] = True
-        player = players[position]
-        ideal = min(position + half, size)
-        for index in [*range(ideal, size), *range(position + 1, ideal)]:
-            if busy[index]:
-                continue
-            budget.spend()
-            if players[index] in met[player]:
-                continue
-            busy[index] = True
-            pairs.append((player, players[index]))
-            if extend(position + 1):
-                return True
-            busy[index] = False
-            pairs.pop()
-        if len(spares) < spare:
-            budget.spend()
-            spares.append(player)
-            if extend(position + 1):
-                return True
-            spares.pop()
-        busy[position] = False
-        return False
+        return position
 
-    return (pairs, spares) if extend(0) else None
+    position = first_free(0)
+    while True:
+        if position == size:
+            if len(spares) == spare and completes(spares):
+                return pairs, spares
+        else:
+            busy[position] = True
+            stack.append([position, 0, -2])
+        while stack:  # the newest choice moves on to its next option, or is taken back
+            frame = stack[-1]
+            at, tried, previous = frame
+            if previous >= 0:
+                busy[previous] = False
+                pairs.pop()
+            elif previous == -1:
+                spares.pop()
+                busy[at] = False
+                stack.pop()
+                continue
+            options = size - at - 1
+            while tried < options:
+                index = partner(at, tried)
+                tried += 1
+                if busy[index]:
+                    continue
+                budget.spend()
+                if players[index] not in met[players[at]]:
+                    busy[index] = True
+                    pairs.append((players[at], players[index]))
+                    frame[1], frame[2] = tried, index
+                    break
+            else:
+                if len(spares) < spare:
+                    budget.spend()
+                    spares.append(players[at])
+                    frame[1], frame[2] = tried, -1
+                else:
+                    busy[at] = False
+                    stack.pop()
+                    continue
+            position = first_free(at + 1)
+            break
+        else:
+            return None
 
 
 def _floats_fewest(players: list[int], field: _Field, pairs: _Pairs) -> bool:
@@ -439,18 +505,46 @@ def _fewest_floaters(
     """The pairing without a rematch that floats the fewest entrants at the top group boundary,
     then at the next, and so on; None if there is no pairing without a rematch.
 
+    A large field is first cut down to the part where the answer is decided (``_Reduction``),
+    with no change to the answer. When even that part is larger than ``_EXACT_LIMIT`` entrants
+    (fields of thousands in late rounds), each group first keeps only ``_BOUNDED_KEEP`` of its
+    entrants, twice as many while that finds no pairing, up to the part the proof needs: the
+    answer is then always a pairing without a rematch, the fewest floaters among those that keep
+    the Dutch pairs set aside (on the benchmark's fields, the same counts), and None still means
+    that no pairing exists.
+    """
+    exact = _Reduction.of(players, field, start)
+    keep = _BOUNDED_KEEP
+    while len(exact.core) > _EXACT_LIMIT and keep < exact.keep:
+        found = _heaviest_pairing(_Reduction.of(players, field, start, keep=keep), field)
+        if found is not None:
+            return found
+        keep *= 2
+    return _heaviest_pairing(exact, field)
+
+
+#: The exact method's part of the field is cut further above this many entrants...
+_EXACT_LIMIT = 500
+#: ... to this many entrants of each group at first.
+_BOUNDED_KEEP = 24
+
+
+def _heaviest_pairing(reduction: _Reduction, field: _Field) -> _Pairs | None:
+    """The heaviest perfect matching of the reduction's core, with the pairs it set aside.
+
     With the groups present numbered 0..last from the top, boundary b (below group b) has the
     digit base**(last - 1 - b), the base exceeding the number of pairs, and a game is worth the
     digits of every boundary it stays above. So one game more kept above a boundary outweighs any
     number of games kept above the boundaries below it, and the heaviest perfect matching is the
-    pairing the rules ask for. ``start`` holds same-group pairs to begin from: they are tight
-    already, so the search only repairs around them.
+    pairing the rules ask for. The start pairs are same-group pairs: they are tight already, so
+    the search only repairs around them.
     """
-    position = {player: index for index, player in enumerate(players)}
-    groups = sorted({field.group[player] for player in players})
+    core = reduction.core
+    position = {player: index for index, player in enumerate(core)}
+    groups = sorted({field.group[player] for player in core})
     local_group = {group: index for index, group in enumerate(groups)}
-    group = [local_group[field.group[player]] for player in players]
-    base = len(players) // 2 + 1
+    group = [local_group[field.group[player]] for player in core]
+    base = len(core) // 2 + 1
     last = len(groups) - 1
     # worth[g]: a game whose lower entrant is in group g stays above boundaries g..last-1 and is
     # worth their digits, doubled so that every dual below is even (the matching needs one parity).
@@ -458,25 +552,102 @@ def _fewest_floaters(
         2 * sum(base ** (last - 1 - boundary) for boundary in range(g, last))
         for g in range(last + 1)
     ]
-
+    # The core is in rank order, so each group's entrants are a run of positions: an entrant's
+    # possible partners are the positions from its own group's first to the last of the lowest
+    # group it may reach.
+    first_of: dict[int, int] = {}
+    end_of: dict[int, int] = {}
+    for index, player in enumerate(core):
+        first_of.setdefault(field.group[player], index)
+        end_of[field.group[player]] = index + 1
+    reach = reduction.reach
+    neighbours = []
+    for u, player in enumerate(core):
+        opponents = field.met[player]
+        lowest = end_of[reach[field.group[player]]]
+        highest = min(first_of[g] for g in first_of if reach[g] >= field.group[player])
+        neighbours.append(
+            [v for v in range(highest, lowest) if v != u and core[v] not in opponents]
+        )
     graph = _Graph(
-        neighbours=[
-            [v for v in range(len(players)) if v != u and players[v] not in field.met[players[u]]]
-            for u in range(len(players))
-        ],
+        neighbours=neighbours,
         kind=group,
         kind_weight=[[worth[max(g, h)] for h in range(last + 1)] for g in range(last + 1)],
     )
     # Each entrant's (doubled) dual is the worth of its own group: no game is worth more than the
     # two duals together, and a game inside a group exactly that (it is tight).
-    duals = [worth[group[u]] for u in range(len(players))]
-    mates = [-1] * len(players)
-    for a, b in start:
+    duals = [worth[group[u]] for u in range(len(core))]
+    mates = [-1] * len(core)
+    for a, b in reduction.start:
         mates[position[a]], mates[position[b]] = position[b], position[a]
     matched = _max_weight_perfect_matching(graph, duals, mates)
     if matched is None:
         return None
-    return [(players[u], players[v]) for u, v in enumerate(matched) if u < v]
+    return [*reduction.aside, *((core[u], core[v]) for u, v in enumerate(matched) if u < v)]
+
+
+@dataclass(frozen=True)
+class _Reduction:
+    """A field cut down for the exact method, with no change to its answer.
+
+    Let r be the most games any entrant has played against the others. (1) In a best pairing,
+    no boundary is crossed by more than 2r + 1 games: were games (a1, d1) and (a2, d2) to cross
+    it, a above and d below, with a1-a2 and d1-d2 both allowed, playing those instead would float
+    fewer at that boundary and no more at any other; each crossing game rules out at most 2r
+    others that way. So at most t = 4r + 2 entrants of a group meet someone outside it.
+    (2) A group of more than 6r + 4 entrants therefore keeps a core of 6r + 4 (or one more, for
+    parity), and its other entrants are set aside in allowed pairs of their own group (Dutch
+    pairs from ``start``). Any best pairing maps onto the core: each game that leaves the group
+    takes a core entrant not yet used and not met by the partner (more than r remain each time),
+    and the t or fewer used leave at least 2r + 2 others, each of whom has met at most r of them,
+    who can all be paired among themselves (Dirac). Games inside a group are all worth the same,
+    so the pairing found is as good. (3) Among best pairings take one whose games span the fewest
+    groups (the sum of squared spans): no game skips over a group that has more than 2r games
+    inside it, for one of those games (u, w) could split the long game (x, y) into (x, u) and
+    (w, y), floating exactly as many at every boundary. A group of at least 8r + 4 has more
+    than 2r games inside (at most 4r + 2 of its entrants leave), so no game needs to skip one:
+    ``reach`` gives for each group the lowest group its games may reach."""
+
+    core: list[int]  # in rank order
+    start: _Pairs  # the pairs of ``start`` still in the core
+    aside: _Pairs
+    reach: dict[int, int]  # group -> the lowest group (largest number) a game from it may reach
+    keep: int  # the entrants each group keeps (all, if it has no more)
+
+    @classmethod
+    def of(
+        cls, players: list[int], field: _Field, start: _Pairs, keep: int | None = None
+    ) -> _Reduction:
+        """The reduction the proof allows, or with each group keeping only ``keep`` (fewer than
+        the proof needs: the answer may float more, but it is still a pairing)."""
+        members = set(players)
+        played = max((len(field.met[player] & members) for player in players), default=0)
+        proven, large = 6 * played + 4, 8 * played + 4
+        keep = proven if keep is None else min(keep, proven)
+        sizes = Counter(field.group[player] for player in players)
+        starting: dict[int, _Pairs] = {}
+        for pair in sorted(start):
+            starting.setdefault(field.group[pair[0]], []).append(pair)
+        aside: _Pairs = []
+        for group, size in sizes.items():
+            pairs = starting.get(group, [])
+            unpaired = size - 2 * len(pairs)
+            kept = max(0, -(-(keep - unpaired) // 2))  # pairs to keep in the core, rounded up
+            if kept < len(pairs):  # keep the first and the last pairs, set aside the middle
+                aside += pairs[(kept + 1) // 2 : len(pairs) - kept // 2]
+        set_aside = {player for pair in aside for player in pair}
+        groups = sorted(sizes)
+        reach: dict[int, int] = {}
+        for index, group in enumerate(groups):
+            later = groups[index + 1 :]
+            reach[group] = next((g for g in later if sizes[g] >= large), groups[-1])
+        return cls(
+            core=[player for player in players if player not in set_aside],
+            start=[pair for pair in start if pair[0] not in set_aside],
+            aside=aside,
+            reach=reach,
+            keep=keep,
+        )
 
 
 _Node: TypeAlias = "int | _Blossom"

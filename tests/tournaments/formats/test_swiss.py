@@ -443,3 +443,142 @@ def test_the_blossom_matching_is_the_heaviest_perfect_matching(seed):
             for v in range(size)
         )
         assert sum(table[v][mates[v]] for v in range(size)) // 2 == expected
+
+
+# --- Large fields ------------------------------------------------------------------------------
+
+
+def favourites_field(rng: random.Random, size: int, rounds: int, extra_met: int = 0):
+    """The field before round ``rounds + 1`` of a Swiss where the higher rating wins 19 times in
+    20 (small top groups that have played each other: the rounds the exact method decides), with
+    ``extra_met`` more games per entrant against random others (rematch constraints beyond any
+    real Swiss). Every round is paired by ``pair`` and checked."""
+    ratings = {number: rng.randint(1200, 2400) for number in range(size)}
+    scores = dict.fromkeys(ratings, 0.0)
+    met: dict[int, set[int]] = {number: set() for number in ratings}
+    for number in ratings:
+        for other in rng.sample(range(size), extra_met):
+            if other != number:
+                met[number].add(other)
+                met[other].add(number)
+    byes: set[int] = set()
+
+    def entrants():
+        return [
+            SwissEntrant(n, scores[n], ratings[n], frozenset(met[n]), n in byes) for n in ratings
+        ]
+
+    for _ in range(rounds):
+        field_now = entrants()
+        pairs = pair(field_now)
+        assert_valid(field_now, pairs)
+        for a, b in pairs:
+            if b is None:
+                byes.add(a)
+                scores[a] += 1
+                continue
+            met[a].add(b)
+            met[b].add(a)
+            if rng.random() < 0.1:
+                scores[a] += 0.5
+                scores[b] += 0.5
+            else:
+                high, low = (a, b) if ratings[a] >= ratings[b] else (b, a)
+                scores[high if rng.random() < 0.95 else low] += 1
+    return entrants()
+
+
+def assert_valid(entrants, pairs):
+    """Everyone once, no rematch, the bye (if any) last and only for an odd field."""
+    allowed = allowed_games(entrants)
+    seated = [n for pairing in pairs for n in pairing if n is not None]
+    assert sorted(seated) == sorted(e.id for e in entrants)
+    assert all(allowed(a, b) for a, b in pairs if b is not None)
+    byes = [a for a, b in pairs if b is None]
+    assert len(byes) == len(entrants) % 2 and (not byes or pairs[-1][1] is None)
+
+
+def test_a_score_group_of_thousands_pairs_without_deep_recursion():
+    # Round 1 of 5,000: one score group, whose halves used to be searched one call deeper per
+    # entrant. Rematches inside it make the search go back and forth; the stack stays shallow.
+    import sys  # noqa: PLC0415
+
+    rng = random.Random(4)
+    entrants = favourites_field(rng, 5000, rounds=0, extra_met=3)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)
+    try:
+        pairs = pair(entrants)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert_valid(entrants, pairs)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_large_fields_with_many_rematch_constraints_always_pair(seed):
+    rng = random.Random(seed)
+    size = rng.choice([1500, 2001, 3000])
+    favourites_field(rng, size, rounds=rng.randint(8, 14), extra_met=rng.choice([0, 10, 25]))
+
+
+def exact_reduction(players, field_, start):
+    """The whole field as the exact method's part: nothing set aside, every game allowed."""
+    last = max(field_.group[player] for player in players)
+    groups = {field_.group[player] for player in players}
+    return swiss._Reduction(
+        core=list(players), start=list(start), aside=[], reach=dict.fromkeys(groups, last),
+        keep=len(players),
+    )  # fmt: skip
+
+
+def crossings(pairs, field_, players):
+    groups = sorted({field_.group[player] for player in players})
+    return [
+        sum((field_.group[a] <= g) != (field_.group[b] <= g) for a, b in pairs) for g in groups[:-1]
+    ]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_reduction_of_the_exact_method_keeps_its_answer(seed):
+    # The exact method's part of a large field is cut down by a proof (swiss._Reduction): the
+    # fewest floaters at every boundary are the same as those of the whole field's matching.
+    rng = random.Random(seed)
+    checked = 0
+    while checked < 6:
+        size = rng.randint(150, 400)
+        entrants = favourites_field(
+            rng, size, rounds=rng.randint(3, 12), extra_met=rng.randint(0, 2)
+        )
+        ranked = sorted(entrants, key=swiss._rank_key)
+        field_ = swiss._Field.of(ranked)
+        players = list(range(len(ranked) - len(ranked) % 2))
+        dutch, _ = swiss._dutch(players, field_)
+        start = [(a, b) for a, b in dutch if field_.group[a] == field_.group[b]]
+        reduced = swiss._Reduction.of(players, field_, start)
+        if len(reduced.core) == len(players):
+            continue  # nothing to cut: no group is large enough
+        checked += 1
+        whole = swiss._heaviest_pairing(exact_reduction(players, field_, start), field_)
+        cut = swiss._heaviest_pairing(reduced, field_)
+        if whole is None:
+            assert cut is None
+            continue
+        assert_valid([ranked[p] for p in players], [(ranked[a].id, ranked[b].id) for a, b in cut])
+        assert crossings(cut, field_, players) == crossings(whole, field_, players)
+
+
+def test_the_bounded_exact_method_still_pairs_everyone_when_its_first_cut_fails(monkeypatch):
+    # Each group keeping only 2 entrants cannot pair a field whose cores have all met: the cut
+    # doubles until it pairs, and the answer is still a pairing without a rematch.
+    monkeypatch.setattr(swiss, "_EXACT_LIMIT", 0)
+    monkeypatch.setattr(swiss, "_BOUNDED_KEEP", 2)
+    rng = random.Random(8)
+    entrants = favourites_field(rng, 600, rounds=12, extra_met=2)
+    ranked = sorted(entrants, key=swiss._rank_key)
+    field_ = swiss._Field.of(ranked)
+    players = list(range(len(ranked) - len(ranked) % 2))
+    dutch, _ = swiss._dutch(players, field_)
+    start = [(a, b) for a, b in dutch if field_.group[a] == field_.group[b]]
+    pairs = swiss._fewest_floaters(players, field_, start)
+    assert pairs is not None
+    assert_valid([ranked[p] for p in players], [(ranked[a].id, ranked[b].id) for a, b in pairs])
