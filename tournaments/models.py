@@ -248,10 +248,19 @@ class Tournament(models.Model):
             crawford=self.crawford,
         )
 
+    def plays_third_place(self, entrants: int) -> bool:
+        """Whether the bracket has its third-place match: asked for, and with two semifinals to
+        feed it (with 2 or 3 entrants there are none, and the start goes on without it)."""
+        return (
+            self.format == self.Format.SINGLE_ELIMINATION
+            and self.third_place
+            and entrants >= elimination.THIRD_PLACE_ENTRANTS
+        )
+
     def bracket_plan(self, entrants: int) -> list[elimination.BracketMatch]:
         """The pure bracket of this elimination tournament for ``entrants``, as set."""
         if self.format == self.Format.SINGLE_ELIMINATION:
-            return elimination.single(entrants, third_place=self.third_place)
+            return elimination.single(entrants, third_place=self.plays_third_place(entrants))
         if self.format == self.Format.DOUBLE_ELIMINATION:
             return elimination.double(entrants, grand_final=self.grand_final)
         return elimination.consolation(

@@ -141,6 +141,27 @@ def tournament_start(*, tournament: Tournament, by: User) -> Tournament:
     return tournament
 
 
+def start_notices(tournament: Tournament) -> list[str]:
+    """What the start leaves out of the tournament's settings, and why: shown to the organizer
+    before the start, and in the API's answers about the tournament after it."""
+    if not tournament.third_place or tournament.format != Format.SINGLE_ELIMINATION:
+        return []
+    entrants = tournament.entries.filter(withdrawn=False).count()
+    if tournament.status in (Status.DRAFT, Status.REGISTRATION):
+        played = tournament.plays_third_place(entrants)
+    else:
+        played = tournament.matches.filter(slot="3P").exists()
+    if played:
+        return []
+    return [
+        _(
+            "No third-place match: it is played by the two semifinal losers, so it needs at "
+            "least %(needed)s players, and there are %(count)s."
+        )
+        % {"needed": elimination.THIRD_PLACE_ENTRANTS, "count": entrants}
+    ]
+
+
 @transaction.atomic
 def swiss_round_pair(*, tournament: Tournament, by: User) -> Round:
     """Pair the next Swiss round once every match of the last one is decided."""

@@ -15,7 +15,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.services import TIEBREAKS
+from tournaments.services import TIEBREAKS, start_notices
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
@@ -40,6 +40,10 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS), required=False, help_text="In order"
     )
+    notices = serializers.SerializerMethodField(
+        help_text="What the start leaves out of the settings, and why (e.g. no third-place match "
+        "with fewer than 4 players): before the start, what it will do; after it, what it did"
+    )
 
     class Meta:
         model = Tournament
@@ -49,10 +53,13 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
             "swiss_rounds", "third_place", "grand_final", "consolation_kind", "last_chance",
             "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
-            "rating_system", "rated", "rated_by", "rated_at", "created_at",
+            "rating_system", "rated", "rated_by", "rated_at", "created_at", "notices",
         ]  # fmt: skip
         read_only_fields = ["id", "status", "organizer", "rated_at", "created_at"]
         extra_kwargs = {"slug": {"required": False}}
+
+    def get_notices(self, tournament: Tournament) -> list[str]:
+        return start_notices(tournament)
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):

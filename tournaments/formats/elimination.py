@@ -132,11 +132,18 @@ class BracketMatch:
     if_needed: bool = False
 
 
+#: A third-place match is played between the two semifinal losers: it needs two semifinals.
+THIRD_PLACE_ENTRANTS = 4
+
+
 def single(n: int, third_place: bool = False) -> list[BracketMatch]:
     """Single elimination: n - 1 matches, one more with the third-place match."""
     _check_entrants(n)
-    if third_place and n < 4:
-        raise ValueError(f"a third-place match needs two semifinals: at least 4 entrants, not {n}")
+    if third_place and n < THIRD_PLACE_ENTRANTS:
+        raise ValueError(
+            "a third-place match needs two semifinals: "
+            f"at least {THIRD_PLACE_ENTRANTS} entrants, not {n}"
+        )
     draw = _Draw()
     main = draw.knockout(_seeded_lines(n), "main", "M", favourite_home=True)
     if third_place:

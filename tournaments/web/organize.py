@@ -225,6 +225,9 @@ def tournament_step(request: HttpRequest, slug: str, step: str) -> HttpResponse:
         "unrate": _("The rating approval is withdrawn: the rating list is replayed without it."),
     }
     messages.success(request, success[step])
+    if step == "start":
+        for notice in services.start_notices(done):
+            messages.warning(request, notice)
     return redirect(reverse("tournament", args=[tournament.slug]))
 
 

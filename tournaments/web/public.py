@@ -24,6 +24,7 @@ from tournaments.bracket_view import bracket_drawings
 from tournaments.charts import rating_chart
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.permissions import is_organizer
+from tournaments.services import start_notices
 from tournaments.web.common import (
     cached_part,
     has_bracket,
@@ -81,11 +82,13 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         )
         return [(entry, ratings.get(entry.pk)) for entry in ordered]
 
+    header = tournament_header(request, tournament, "overview")
     return render(
         request,
         "tournaments/tournament.html",
         {
-            **tournament_header(request, tournament, "overview"),
+            **header,
+            "start_notices": start_notices(tournament) if header["organizer"] else [],
             "rules": rules_summary(tournament),
             "entries": cached_part(entries),
             "recorded_now": matches_being_recorded(tournament),
