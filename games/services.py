@@ -109,7 +109,8 @@ def games_from_mat(
             f"the file is a {record.variant.title} match, the tournament plays {variant.title}"
         )
     under_our_rules = replace(record, variant=variant, length=length, crawford=crawford)
-    illegal = check_match(under_our_rules).error
+    checked = check_match(under_our_rules)  # the one replay: the check, the games and the error
+    illegal = checked.error
     if illegal is not None:
         raise IllegalRecordError(
             illegal.reason,
@@ -118,8 +119,10 @@ def games_from_mat(
             side=illegal.player,
             play=illegal.play,
         )
-    games = [RecordedGame(game.first, game.actions) for game in record.games]
-    return games_validate(variant=variant, games=games, length=length, crawford=crawford)
+    return [
+        ValidatedGame(check.number, game.first, game.actions, check.outcome, check.winner)
+        for game, check in zip(record.games, checked.games, strict=True)
+    ]
 
 
 __all__ = [

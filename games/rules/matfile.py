@@ -516,12 +516,20 @@ def _columns(rest: str, offset: int, right_column: int, line: int) -> Iterator[t
 
 @dataclass(frozen=True, slots=True)
 class GameCheck:
-    """The replayed result of one game, in match players: ``winner`` 1 or 2, None when none."""
+    """The replayed result of one game, in match players: ``winner`` 1 or 2, None when none.
+    It keeps the engine's whole outcome, so that a caller never replays the game again."""
 
     number: int
     winner: int | None
-    points: int
-    ending: Ending
+    outcome: Outcome
+
+    @property
+    def points(self) -> int:
+        return self.outcome.points
+
+    @property
+    def ending(self) -> Ending:
+        return self.outcome.ending
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -576,7 +584,7 @@ def check_match(record: MatchRecord) -> MatchCheck:
             )
             return MatchCheck(tuple(checks), tuple(warnings), failure)
         winner = None if outcome.winner is None else game.player(outcome.winner)
-        checks.append(GameCheck(number, winner, outcome.points, outcome.ending))
+        checks.append(GameCheck(number, winner, outcome))
         score.add(game.first, outcome)
         warnings.extend(_claim_warnings(number, game.claim, winner, outcome, score))
     return MatchCheck(tuple(checks), tuple(warnings), None)

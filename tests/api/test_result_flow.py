@@ -115,3 +115,37 @@ def test_a_mat_upload_reports_a_result(client, world):
     assert response.status_code == 200, response.content
     assert response.json()["status"] == "reported"
     assert world.match.games.count() == len(games)
+
+
+@pytest.mark.parametrize("form", ["mat", "json"])
+def test_an_upload_replays_each_play_exactly_once(client, world, monkeypatch, form):
+    # One replay feeds the check, the stored games and any error message (issue 18: a .mat
+    # upload used to replay every game twice).
+    from games.rules import MatchGame, Turn  # noqa: PLC0415
+    from games.rules import game as engine  # noqa: PLC0415
+    from games.rules.matfile import match_record, write_match  # noqa: PLC0415
+
+    games = games_to(3, seed=5)
+    actions = [[action_from_json(a) for a in g["actions"]] for g in games]
+    plays = sum(isinstance(action, Turn) for game in actions for action in game)
+    record = match_record(
+        ShortNardy(),
+        ("anna", "boris"),
+        [MatchGame(g["white"], tuple(a)) for g, a in zip(games, actions, strict=True)],
+        length=3,
+    )
+    body = (
+        (write_match(record), "text/plain")
+        if form == "mat"
+        else ({"games": games}, "application/json")
+    )
+    client.force_login(world.users["player"])
+    calls = []
+    checked = engine.check_play
+    monkeypatch.setattr(engine, "check_play", lambda *args: calls.append(args) or checked(*args))
+
+    response = client.post(f"/api/v1/matches/{world.match.pk}/result", body[0], body[1])
+
+    assert response.status_code == 200, response.content
+    assert world.match.games.count() == len(games)
+    assert len(calls) == plays > 0

@@ -43,6 +43,7 @@ from games.rules.matfile import (
     write_match,
 )
 from games.services import IllegalRecordError, games_from_mat
+from tests.support.corpus import corpus_or_skip, match_files
 from tests.support.fuzzing import deadline, shown
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -114,25 +115,9 @@ def exercise(text: str, recipe: str) -> str:
 # --- The corpus --------------------------------------------------------------------------------
 
 
-def corpus_folder() -> Path | None:
-    """As tests/games/rules/conftest.py: ``NARDY_CORPUS``, ../shared beside the checkout, or
-    /work/shared."""
-    beside = PROJECT_ROOT.parent / "shared" / "corpora" / "bglab"
-    for candidate in (os.environ.get("NARDY_CORPUS"), beside, "/work/shared/corpora/bglab"):
-        if candidate and Path(candidate).is_dir():
-            return Path(candidate)
-    return None
-
-
 @pytest.fixture(scope="module")
 def corpus() -> list[Path]:
-    folder = corpus_folder()
-    if folder is None:
-        message = "the corpus ../shared/corpora/bglab is missing (or set NARDY_CORPUS)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return sorted(folder.rglob("*.txt"))
+    return match_files(corpus_or_skip())
 
 
 # --- Mutations of a file's bytes ---------------------------------------------------------------

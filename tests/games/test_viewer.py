@@ -1,7 +1,6 @@
 """The board replay viewer: the frames of games.viewer, the partial and the script showing them."""
 
 import json
-import os
 import random
 import re
 from pathlib import Path
@@ -26,6 +25,7 @@ from games.rules.matfile import read_match
 from games.rules.position import Colour
 from games.rules.selfplay import random_match, random_turns
 from games.viewer import BoardReplay, board_layout, match_frames
+from tests.support.corpus import corpus_or_skip
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 BOARD_JS = PROJECT_ROOT / "static" / "nardy" / "board.js"
@@ -234,13 +234,7 @@ def test_the_replay_is_plain_json():
 
 def corpus_match() -> Path:
     """A 7-point match with takes, drops and a koks, from ../shared/corpora/bglab."""
-    beside = PROJECT_ROOT.parent / "shared" / "corpora" / "bglab"
-    for folder in (os.environ.get("NARDY_CORPUS"), beside, "/work/shared/corpora/bglab"):
-        if folder and (Path(folder) / "Llabba" / "raw" / CORPUS_MATCH).is_file():
-            return Path(folder) / "Llabba" / "raw" / CORPUS_MATCH
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail("the corpus ../shared/corpora/bglab is missing (or set NARDY_CORPUS)")
-    pytest.skip("the corpus ../shared/corpora/bglab is missing (or set NARDY_CORPUS)")
+    return corpus_or_skip() / "Llabba" / "raw" / CORPUS_MATCH
 
 
 def test_a_corpus_match_ends_on_the_score_of_its_file():

@@ -1,6 +1,5 @@
 """Shared by the match-file tests: legal games from random self-play, and the real corpus."""
 
-import os
 import random
 from pathlib import Path
 
@@ -8,6 +7,7 @@ import pytest
 
 from games.rules import LongNardy, MatchGame, ShortNardy, Variant
 from games.rules.selfplay import random_turns
+from tests.support.corpus import corpus_or_skip, match_files
 
 
 def self_play_games(variant: Variant, count: int, seed: int) -> list[MatchGame]:
@@ -31,21 +31,7 @@ def long_games() -> list[MatchGame]:
     return self_play_games(LongNardy(federation_draw=True), 4, seed=12)
 
 
-def corpus_folder() -> Path | None:
-    """``NARDY_CORPUS``, else ../shared/corpora/bglab beside the checkout, else /work/shared."""
-    beside = Path(__file__).resolve().parents[4] / "shared" / "corpora" / "bglab"
-    for candidate in (os.environ.get("NARDY_CORPUS"), beside, "/work/shared/corpora/bglab"):
-        if candidate and Path(candidate).is_dir():
-            return Path(candidate)
-    return None
-
-
 @pytest.fixture(scope="session")
 def corpus_files() -> list[Path]:
     """The 1,777 real matches; skipped when absent, except on CI where that is an error."""
-    folder = corpus_folder()
-    if folder is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("the corpus ../shared/corpora/bglab is missing (or set NARDY_CORPUS)")
-        pytest.skip("the corpus ../shared/corpora/bglab is missing (or set NARDY_CORPUS)")
-    return sorted(folder.rglob("*.txt"))
+    return match_files(corpus_or_skip())
