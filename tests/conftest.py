@@ -165,6 +165,16 @@ def fast_password_hashing() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def english_after_each_test() -> Iterator[None]:
+    """A request in Russian leaves its language active on the thread (the locale middleware
+    activates it and nothing resets it): the next test starts in the default language again."""
+    yield
+    from django.utils import translation  # noqa: PLC0415
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_cache() -> Iterator[None]:
     """A cache of this test's own: counts of failed logins never leak between tests, and a shared
     Redis cache (CACHE_URL) is never flushed by a test. Shared public pages are rendered for the

@@ -283,3 +283,33 @@ def test_every_bracket_can_be_played_to_its_end(olga, settings, count):
     assert not waiting.exists()
     tournament = tournament_finish(tournament=tournament, by=olga)
     assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_a_swiss_of_three_thousand_entrants_starts_and_pairs_its_second_round(olga):
+    # 2,000 entrants used to crash the start with RecursionError (issue 18); no timing here.
+    tournament = tournament_create(
+        organizer=olga, name="Open Qualifier", variant="short", format="swiss", swiss_rounds=2
+    )
+    tournament = tournament_open_registration(tournament=tournament, by=olga)
+    field = Player.objects.bulk_create(
+        Player(display_name=f"Qualifier {number:04}") for number in range(3000)
+    )
+    Entry.objects.bulk_create(Entry(tournament=tournament, player=player) for player in field)
+
+    tournament_start(tournament=tournament, by=olga)
+
+    first = tournament.matches.filter(round__number=1)
+    assert first.count() == 1500
+    sides = [side for pair in first.values_list("home_id", "away_id") for side in pair]
+    assert len(set(sides)) == 3000
+    for match in first:  # the home side wins every first-round match
+        match.status, match.winner_id = Match.Status.FINAL, match.home_id
+        match.score_home, match.score_away = tournament.match_length, 0
+    Match.objects.bulk_update(first, ["status", "winner", "score_home", "score_away"])
+    second = swiss_round_pair(tournament=tournament, by=olga)
+    pairs = list(second.matches.values_list("home_id", "away_id"))
+    assert len(pairs) == 1500
+    played = {frozenset(pair) for pair in first.values_list("home_id", "away_id")}
+    assert not played & {frozenset(pair) for pair in pairs}
+    winners = set(first.values_list("winner_id", flat=True))
+    assert all((home in winners) == (away in winners) for home, away in pairs)
