@@ -83,12 +83,16 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         return [(entry, ratings.get(entry.pk)) for entry in ordered]
 
     header = tournament_header(request, tournament, "overview")
+    # Before the start, the organizer reads what the start will leave out; after it, the start's
+    # message has said so once.
+    before_start = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+    notices = start_notices(tournament) if header["organizer"] and before_start else []
     return render(
         request,
         "tournaments/tournament.html",
         {
             **header,
-            "start_notices": start_notices(tournament) if header["organizer"] else [],
+            "start_notices": notices,
             "rules": rules_summary(tournament),
             "entries": cached_part(entries),
             "recorded_now": matches_being_recorded(tournament),
