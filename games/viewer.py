@@ -224,7 +224,7 @@ def live_frame(
         return frame
     if isinstance(last, Turn):
         frames.numbering = on_roll.other
-        return frames.turn_frame(step, position, on_roll.other, last, game.plays[-1])
+        return frames.turn_frame(step, position, on_roll.other, last, game.made[-1].play)
     frames.numbering = on_roll
     if isinstance(last, Double):
         text = f"{_name(on_roll)} doubles to {frames.offered}"

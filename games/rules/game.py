@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.rules.errors import IllegalPlayError, NotationError, RulesError, shown
-from games.rules.moves import Dice, check_play
+from games.rules.moves import Dice, LegalPlay, check_play
 from games.rules.notation import Play, parse_dice
 from games.rules.position import BAR, CHECKERS, OFF, Colour, Position
 from games.rules.variants import LongNardy, Variant
@@ -121,11 +121,17 @@ class Outcome:
 @dataclass(frozen=True, slots=True)
 class GameReplay:
     """The outcome, every position on the way (the start, then one after each turn) and each
-    turn's play as the engine made it: single steps, every hit marked."""
+    turn's play as the engine made it."""
 
     outcome: Outcome
     positions: tuple[Position, ...]
-    plays: tuple[Play, ...]
+    made: tuple[LegalPlay, ...]
+
+    @property
+    def plays(self) -> tuple[Play, ...]:
+        """Each turn's play as the engine made it: single steps, every hit marked (made when
+        asked for: checking a record needs only the outcome)."""
+        return tuple([legal.play for legal in self.made])
 
 
 class GameError(RulesError):
@@ -181,7 +187,7 @@ class GameState:
     last_turn: bool = False  # Black's last turn under the Federation draw rule
     outcome: Outcome | None = None
     positions: list[Position] = field(default_factory=list)
-    plays: list[Play] = field(default_factory=list)
+    made: list[LegalPlay] = field(default_factory=list)  # each turn's play, as checked
 
     @classmethod
     def new(
@@ -238,7 +244,7 @@ class GameState:
         self.turns += 1
         self.position = legal.position
         self.positions.append(self.position)
-        self.plays.append(legal.play)
+        self.made.append(legal)
         finished = self.position.opponent[OFF] == CHECKERS
         if self.last_turn:
             if finished:
@@ -341,7 +347,7 @@ def replay_game(
     game = GameState.new(variant, crawford=crawford, start=start)
     for index, action in enumerate(actions):
         game.apply(action, index)
-    return GameReplay(game.end_of_record(), tuple(game.positions), tuple(game.plays))
+    return GameReplay(game.end_of_record(), tuple(game.positions), tuple(game.made))
 
 
 def _written(action: Action) -> str:

@@ -304,12 +304,10 @@ class _GameReader:
         if self.claim is not None:
             raise self.error("nothing may follow the result of the game", place)
         player = place.player
-        roll = _ROLL.fullmatch(entry)
-        double = _DOUBLE.fullmatch(entry)
-        if roll:
+        if roll := _ROLL.fullmatch(entry):
             play = roll["play"].strip()
             self.read_roll(roll["dice"], play, Place(place.move, place.player, play))
-        elif double:
+        elif double := _DOUBLE.fullmatch(entry):
             self.read_double(self.read_number(double["stake"], "the stake", place), place)
         elif entry.lower() in ("takes", "drops"):
             if self.offered is None or player == self.roller or self.ended:

@@ -7,6 +7,7 @@ The record dialect of BackgammonGalaxy writes the bar as ``25`` and off as ``0``
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -54,6 +55,10 @@ class Play:
         """Read a play; an empty text (or gnubg's "Cannot Move") is the empty play."""
         if not isinstance(text, str):
             raise NotationError(f"a play is text, not {type(text).__name__}")
+        return _parse_play(text)
+
+    @classmethod
+    def _read(cls, text: str) -> Play:
         stripped = text.strip()
         if stripped == "" or stripped.lower() in ("cannot move", "-"):
             return cls(())
@@ -104,6 +109,11 @@ class Play:
 
     def __bool__(self) -> bool:
         return bool(self.moves)
+
+
+# A match file writes the same few thousand plays again and again, and a Play never changes: the
+# parsed ones are kept (a refused text raises each time, and is not kept).
+_parse_play = functools.lru_cache(maxsize=8192)(Play._read)
 
 
 def format_moves(moves: tuple[Move, ...] | list[Move]) -> str:

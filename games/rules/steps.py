@@ -98,7 +98,7 @@ def play_steps(position: Position, dice: Dice | str) -> list[StepNode]:
                         # Under no-hit-and-hide ``switch`` gives the other checker's step: the
                         # same step on the board, another state behind it.
                         while True:
-                            child = visit(rest)
+                            child = visit(rest)  # noqa: F821 (deleted when done: _FREED)
                             if child is not None:
                                 edges.append((*step, child))
                             if not (hide and turn.switch()):
@@ -112,6 +112,7 @@ def play_steps(position: Position, dice: Dice | str) -> list[StepNode]:
         return node
 
     root = visit(everything)
+    del visit  # it refers to itself: freed now, not by the garbage collector (moves._FREED)
     if root is None:  # only where legal_plays and this walk disagree
         return [StepNode((), None)]
     # Numbered again breadth first: the start is 0, and as every step goes one die deeper, every

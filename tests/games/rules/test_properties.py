@@ -134,7 +134,7 @@ def test_replaying_a_self_played_game_ends_in_a_valid_outcome(variant, seed):
 def test_the_backgammon_fast_path_finds_what_the_general_walk_finds():
     """legal_plays runs Short Nardy through a written-out generator; the general walk over
     ``_Turn`` (kept for Long Nardy and the house rule) must agree on every position and roll."""
-    from games.rules.moves import _backgammon_plays, _walk_plays  # noqa: PLC0415
+    from games.rules.moves import _backgammon_plays, _played, _walk_plays  # noqa: PLC0415
 
     rng = random.Random(2024)
     checked = 0
@@ -145,8 +145,75 @@ def test_the_backgammon_fast_path_finds_what_the_general_walk_finds():
                 walk_depth, walk = _walk_plays(position, roll)
                 assert fast_depth == walk_depth, (position.position_id(), roll)
                 assert fast.keys() == walk.keys(), (position.position_id(), roll)
-                assert {key: play[1:] for key, play in fast.items()} == {
-                    key: play[1:] for key, play in walk.items()
+                # The same first die, and steps that lead to the same position.
+                assert {
+                    key: (first, _played(steps, position)) for key, (steps, first) in fast.items()
+                } == {
+                    key: (first, _played(steps, position)) for key, (steps, first) in walk.items()
                 }, (position.position_id(), roll)
                 checked += 1
     assert checked > 5000
+
+
+def test_the_long_nardy_fast_path_finds_what_the_general_walk_finds():
+    """legal_plays runs Long Nardy through ``_long_plays``, the general walk written out: both
+    must agree on every position and roll, under either six-block check (after each step or at
+    the end of the turn), the first turn's head exception included."""
+    from games.rules.moves import _long_plays, _played, _walk_plays  # noqa: PLC0415
+
+    rng = random.Random(2025)
+    checked = near_block = 0
+    for variant in (LongNardy(), LongNardy(block_check="turn")):
+        start = Position.initial(variant)
+        played = [position for _ in range(30) for position, _ in random_turns(variant, rng)]
+        blocking = [_near_block(variant, rng) for _ in range(300)]
+        cases = [(start, (a, b)) for a in range(1, 7) for b in range(1, 7)] + [
+            (position, roll)
+            for position in played + blocking
+            for roll in ((rng.randint(1, 6), rng.randint(1, 6)), (rng.randint(1, 6),) * 2)
+        ]
+        for position, roll in cases:
+            fast_depth, fast = _long_plays(position, roll)
+            walk_depth, walk = _walk_plays(position, roll)
+            where = (variant.block_check, position.position_id(), roll)
+            assert fast_depth == walk_depth, where
+            assert fast.keys() == walk.keys(), where
+            assert {
+                key: (first, _played(steps, position)) for key, (steps, first) in fast.items()
+            } == {key: (first, _played(steps, position)) for key, (steps, first) in walk.items()}, (
+                where
+            )
+            checked += 1
+            near_block += _longest_run(position.mover) >= 5
+    assert checked > 5000
+    assert near_block > 200  # positions where a step could make a six-block
+
+
+def _near_block(variant: LongNardy, rng: random.Random) -> Position:
+    """A random position whose mover holds five points in a row, where one step may make a
+    six-block, with the opponent's checkers ahead of it or not."""
+    from games.rules.moves import _OPPONENT_PATH  # noqa: PLC0415
+
+    mover = [0] * 26
+    start = rng.randrange(0, 19)
+    for point in _OPPONENT_PATH[start : start + 5]:
+        mover[point] = 1
+    for _ in range(10):
+        mover[rng.randrange(1, 25)] += 1
+    opponent = [0] * 26
+    free = [p for p in range(1, 25) if not mover[variant.opponent_point(p)]]
+    for _ in range(rng.randrange(0, 16)):
+        opponent[rng.choice(free)] += 1
+    mover[0], opponent[0] = 0, 15 - sum(opponent)
+    return Position(variant, tuple(mover), tuple(opponent))
+
+
+def _longest_run(board: tuple[int, ...]) -> int:
+    """The most points in a row the side holds, in the order the opponent passes them."""
+    from games.rules.moves import _OPPONENT_PATH  # noqa: PLC0415
+
+    longest = run = 0
+    for point in _OPPONENT_PATH:
+        run = run + 1 if board[point] else 0
+        longest = max(longest, run)
+    return longest
