@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
 
 from tournaments.models import (
@@ -333,24 +333,45 @@ def pending_holds(match_ids: Iterable[int] | None = None) -> set[int]:
 
 
 def _write(rating_list: RatingList, changes: list[Change]) -> None:
-    RatingChange.objects.bulk_create(
+    """Insert the ledger rows of ``changes`` as plain rows (COPY on PostgreSQL, one prepared
+    INSERT run for every row elsewhere): the ORM's ``bulk_create`` made a model and prepared each
+    field of each row, three quarters of a full replay's time (100,000 matches: 200,000 rows)."""
+    fields = [RatingChange._meta.get_field(name) for name in _LEDGER_COLUMNS]
+    quote = connection.ops.quote_name
+    moment = connection.ops.adapt_datetimefield_value
+    rows = [
         (
-            RatingChange(
-                rating_list=rating_list,
-                player_id=change.player,
-                match_id=change.key[1],
-                finished_at=change.key[0],
-                score=change.score,
-                before=change.before.rating,
-                after=change.after.rating,
-                delta=change.delta,
-                experience_before=change.before.experience,
-                experience_after=change.after.experience,
-            )
-            for change in changes
-        ),
-        batch_size=BATCH,
-    )
+            rating_list.pk,
+            change.player,
+            change.key[1],
+            moment(change.key[0]),
+            change.score,
+            change.before.rating,
+            change.after.rating,
+            change.delta,
+            change.before.experience,
+            change.after.experience,
+        )
+        for change in changes
+    ]
+    table = quote(RatingChange._meta.db_table)
+    columns = ", ".join(quote(field.column) for field in fields)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # COPY streams the rows: a fraction of the time of as many INSERTs.
+            with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        else:
+            values = ", ".join(["%s"] * len(fields))
+            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({values})", rows)
+
+
+# The ledger's columns in the order ``_write`` gives them.
+_LEDGER_COLUMNS = (
+    "rating_list", "player", "match", "finished_at", "score", "before", "after", "delta",
+    "experience_before", "experience_after",
+)  # fmt: skip
 
 
 def _refresh_cache(rating_list: RatingList, players: set[int] | None) -> None:
