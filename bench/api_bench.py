@@ -11,14 +11,21 @@ tie-break on and every player rated. Then:
    ``GET /api/v1/tournaments/<slug>/standings/`` for both tournaments (they must be equal: the
    count may not grow with the entrants), and where the time of one request goes (selector,
    ``compute()``, serializer, the ETag's JSON, the renderer), median of ``--runs``.
-2. ``gunicorn nardy_site.wsgi -w 2`` on a free loopback port with DJANGO_DEBUG=false, and
-   ``--clients`` threads (8) each sending requests one after another for ``--seconds`` (30)
-   after a short warm-up, without If-None-Match (full responses): requests/s, p50/p95/p99
-   latency and the errors (anything but a 200). Run:
+2. ``gunicorn nardy_site.wsgi -w 2`` on a loopback port (``--port``, else a free one) with
+   DJANGO_DEBUG=false, and ``--clients`` threads (8) each sending requests one after another for
+   ``--seconds`` (30) after a short warm-up, without If-None-Match (full responses; the standings
+   are computed once per version and then served from the cache): requests/s, p50/p95/p99
+   latency and the errors (anything but a 200).
+3. Uncached: for ``--seconds`` more, one client corrects a result of the tournament through the
+   service before each request (not timed), so every request computes the standings again.
+
+The server reads the standings' version on every request (``PUBLIC_PAGE_REFRESH_SECONDS=0``).
+The site's request log is off (``LOG_LEVEL=WARNING``, the server's output in a scratch file)
+unless ``--request-logs`` is given. Run:
 
     .venv/bin/python bench/api_bench.py [--entrants 200] [--rounds 7] [--seconds 30]
         [--clients 8] [--workers 2] [--conn-max-age 0] [--gc-freeze] [--database postgres|sqlite]
-        [--postgres postgres://postgres@127.0.0.1:5432/nardy_api_bench]
+        [--port N] [--request-logs] [--postgres postgres://postgres@127.0.0.1:5432/nardy_api_bench]
 """
 
 from __future__ import annotations
@@ -30,7 +37,6 @@ import math
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -45,6 +51,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+from load_day import serving_port  # noqa: E402  (the benches' one way to choose the port)
+
 POSTGRES = "postgres://postgres@127.0.0.1:5432/nardy_api_bench"
 SMALL = 50  # the smaller tournament, for the query count
 GC_FREEZE = """\
@@ -76,6 +85,12 @@ def main() -> None:
     parser.add_argument("--database", choices=("postgres", "sqlite"), default="postgres")
     parser.add_argument("--postgres", default=POSTGRES, help="a database this script may recreate")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--port", type=int, help="serve on this loopback port (default: a free one)"
+    )
+    parser.add_argument(
+        "--request-logs", action="store_true", help="show the site's request log lines"
+    )
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
 
@@ -98,6 +113,11 @@ def main() -> None:
         "DJANGO_SECURE_COOKIES": "false",
         # DEBUG off makes WhiteNoise look for STATIC_ROOT, which only collectstatic makes.
         "PYTHONWARNINGS": "ignore:No directory at",
+        # A line per request would bury the figures: warnings and errors only, unless asked.
+        "LOG_LEVEL": "INFO" if args.request_logs else "WARNING",
+        # Every request reads the standings' version (the site's default, 3, serves a copy for
+        # 3 s without asking): a corrected result is then seen by the very next request.
+        "PUBLIC_PAGE_REFRESH_SECONDS": "0",
     }
     env.pop("CELERY_BROKER_URL", None)
     os.environ.update(env)
@@ -122,7 +142,7 @@ def main() -> None:
     query_counts(slugs)
     breakdown(slugs[args.entrants], args.runs)
     connections.close_all()
-    serve_and_load(path, args, env)
+    serve_and_load(path, slugs[args.entrants], args, env)
 
 
 def recreate_postgres(url: str) -> None:
@@ -285,10 +305,8 @@ def breakdown(slug: str, runs: int) -> None:
         print(f"    {label:<30} {statistics.median(timings[label]) * 1000:7.1f} ms")
 
 
-def serve_and_load(path: str, args: argparse.Namespace, env: dict[str, str]) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+def serve_and_load(path: str, slug: str, args: argparse.Namespace, env: dict[str, str]) -> None:
+    port = serving_port(args.port)
     gunicorn = Path(sys.executable).with_name("gunicorn")
     log = Path(tempfile.mkdtemp(prefix="api-bench-")) / "gunicorn.log"
     command = [str(gunicorn), "nardy_site.wsgi", "-w", str(args.workers)]
@@ -298,13 +316,16 @@ def serve_and_load(path: str, args: argparse.Namespace, env: dict[str, str]) -> 
         config.write_text(GC_FREEZE)
         command += ["-c", str(config)]
     env = {**env, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}
-    server = subprocess.Popen(command, env=env, cwd=ROOT)
+    # The server's own output (its log lines) goes to the log file, not over the figures.
+    output = None if args.request_logs else log.with_name("gunicorn.out").open("wb")
+    server = subprocess.Popen(command, env=env, cwd=ROOT, stdout=output, stderr=output)
     try:
         wait_until_ready(server, port, path, log)
         run_load(port, path, args.clients, args.warmup)  # warm-up, not counted
         begin = time.perf_counter()
         latencies, errors = run_load(port, path, args.clients, args.seconds)
         elapsed = time.perf_counter() - begin
+        fresh, fresh_errors, fresh_elapsed = run_uncached(port, path, slug, args.seconds)
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -312,22 +333,77 @@ def serve_and_load(path: str, args: argparse.Namespace, env: dict[str, str]) -> 
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
-    latencies.sort()
     print(
         f"  gunicorn, {args.workers} sync workers, DATABASE_CONN_MAX_AGE={args.conn_max_age}"
         f"{', gc.freeze()' if args.gc_freeze else ''}; "
         f"{args.clients} clients on loopback for {args.seconds:g} s (after {args.warmup:g} s "
-        "of warm-up), no If-None-Match:"
+        "of warm-up), no If-None-Match (the standings cached once per version):"
     )
+    print_figures(latencies, errors, elapsed)
+    print(
+        f"  Uncached: 1 client for {args.seconds:g} s; before each request a result of the "
+        "tournament is corrected (not timed), so every request computes the standings again"
+        " (requests/s counts the corrections' time too; one worker serves 1000 / mean a second):"
+    )
+    print_figures(fresh, fresh_errors, fresh_elapsed)
+
+
+def print_figures(latencies: list[float], errors: Counter[str], elapsed: float) -> None:
+    latencies.sort()
     print(f"    requests        {len(latencies):,} in {elapsed:.1f} s")
     print(f"    requests/s      {len(latencies) / elapsed:,.1f}")
     print(
         "    latency         "
         + "  ".join(f"p{p} {percentile(latencies, p) * 1000:.1f} ms" for p in (50, 95, 99))
-        + f"  (max {latencies[-1] * 1000:.1f} ms)"
+        + f"  (max {latencies[-1] * 1000:.1f} ms, mean {statistics.mean(latencies) * 1000:.1f} ms)"
     )
     detail = ", ".join(f"{what}: {count}" for what, count in errors.most_common())
     print(f"    errors          {sum(errors.values())}" + (f" ({detail})" if detail else ""))
+
+
+def run_uncached(
+    port: int, path: str, slug: str, seconds: float
+) -> tuple[list[float], Counter[str], float]:
+    """One client that corrects a result through the service (as the organizer) before each
+    request: the new version makes the server compute the standings again for every request."""
+    from tournaments.models import Match, Tournament  # noqa: PLC0415
+    from tournaments.results import match_result_correct  # noqa: PLC0415
+
+    tournament = Tournament.objects.select_related("organizer").get(slug=slug)
+    length = tournament.match_length
+    matches = list(
+        Match.objects.filter(tournament=tournament, status=Match.Status.FINAL, away__isnull=False)
+    )
+    latencies: list[float] = []
+    errors: Counter[str] = Counter()
+    versions: set[str | None] = set()  # the ETags seen: each must be new
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    begin = time.perf_counter()
+    deadline = begin + seconds
+    turn = 0
+    while time.perf_counter() < deadline:
+        match = matches[turn % len(matches)]
+        turn += 1
+        home_wins = match.winner_id != match.home_id  # the result turned round: new standings
+        score = (length, 0) if home_wins else (0, length)
+        match_result_correct(match=match, by=tournament.organizer, score=score)
+        match.winner_id = match.home_id if home_wins else match.away_id
+        start = time.perf_counter()
+        try:
+            connection.request("GET", path, headers={"Accept": "application/json"})
+            response = connection.getresponse()
+            response.read()
+            if response.status != 200:
+                errors[f"HTTP {response.status}"] += 1
+            elif response.getheader("ETag") in versions:
+                errors["a version served twice (cached)"] += 1
+            versions.add(response.getheader("ETag"))
+        except (OSError, http.client.HTTPException) as error:
+            connection.close()
+            errors[type(error).__name__] += 1
+        latencies.append(time.perf_counter() - start)
+    connection.close()
+    return latencies, errors, time.perf_counter() - begin
 
 
 def wait_until_ready(server: subprocess.Popen[bytes], port: int, path: str, log: Path) -> None:

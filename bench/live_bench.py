@@ -18,7 +18,15 @@ After ``--warmup`` seconds, for ``--seconds``: the server's own time per kind (g
 log: without the wait in the listen queue), the clients' latency, how late the spectators saw each
 entry, and the CPU of each part. Then every board's draft must hold exactly the entries its phone
 made, and every finished match the games played. Exit status 0 only when that holds, no request
-failed, and the server's p95 for an entry is under 100 ms.
+failed, and the server's p95 for an entry is under 100 ms. Run:
+
+    .venv/bin/python bench/live_bench.py [--boards 50] [--spectators 500] [--seconds 60]
+        [--warmup 10] [--think 1.0] [--length 3] [--poll 1.0] [--workers N] [--threads 4]
+        [--conn-max-age 60] [--gc-freeze] [--cache-db 13] [--seed 7] [--keep] [--port N]
+        [--postgres postgres://postgres@127.0.0.1/nardy_live_bench]
+
+The server's logs (its request log and gunicorn's access log, which give the server's times) go
+to the work directory, never to the terminal; ``--keep`` keeps them.
 """
 
 from __future__ import annotations
@@ -64,6 +72,9 @@ def main() -> None:
     parser.add_argument("--postgres", default=POSTGRES, help="a database this script may recreate")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="keep the work directory (logs)")
+    parser.add_argument(
+        "--port", type=int, help="serve on this loopback port (default: a free one)"
+    )
     args = parser.parse_args()
     if args.boards < 2 or args.boards % 2:
         parser.error("--boards: an even number, half Long and half Short Nardy")
@@ -110,7 +121,7 @@ def run(args: argparse.Namespace) -> None:
         f"{sum(b.variant == 'short' for b in boards)} Short Nardy, {args.length}-point matches), "
         f"{sum(len(b.actions) for b in boards):,} entries in their random matches"
     )
-    port = load_day.free_port()
+    port = load_day.serving_port(args.port)
     server = load_day.start_gunicorn({**env, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}, args, port, work)
     try:
         load_day.wait_for_gunicorn(server, port, work / "gunicorn.log")

@@ -52,7 +52,7 @@ One command does everything, all on 127.0.0.1:
 
     .venv/bin/python bench/load_day.py [--seconds 60] [--warmup 10] [--browsers 200]
         [--reporters 20] [--workers N] [--threads 4] [--conn-max-age 60] [--gc-freeze]
-        [--celery-concurrency N] [--redis-db 11] [--cache-db 12] [--seed 7] [--keep]
+        [--celery-concurrency N] [--redis-db 11] [--cache-db 12] [--seed 7] [--keep] [--port N]
         [--postgres postgres://postgres@127.0.0.1/nardy_load]
 
 Exit status 0 when every check passes. Needs the ``load`` extra (``pip install -e '.[load]'``).
@@ -146,6 +146,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--drain-timeout", type=float, default=180)
     parser.add_argument("--keep", action="store_true", help="keep the work directory (logs)")
+    parser.add_argument(
+        "--port", type=int, help="serve on this loopback port (default: a free one)"
+    )
     parser.add_argument("--load-phase", nargs=2, metavar=("PLAN", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.load_phase:
@@ -202,7 +205,7 @@ def run(args: argparse.Namespace) -> None:
     )
 
     server_env = {**env, "CELERY_BROKER_URL": broker, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}
-    port = free_port()
+    port = serving_port(args.port)
     plan["base_url"] = f"http://127.0.0.1:{port}"
     plan["seconds"] = args.seconds
     plan["warmup"] = args.warmup
@@ -345,6 +348,18 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def serving_port(asked: int | None) -> int:
+    """The loopback port to serve on: ``--port`` when given (it must be free), else a free one."""
+    if not asked:
+        return free_port()
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", asked))
+        except OSError as error:
+            sys.exit(f"--port {asked}: {error.strerror}; give a free port, or none to pick one")
+    return asked
 
 
 # --- Seed: the club's day, through the services -------------------------------------------------
