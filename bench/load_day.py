@@ -413,6 +413,9 @@ def seed(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def seed_tournament(format: str, players: list[Any], organizers: list[Any], rng: random.Random):
+    from django.contrib.auth.models import User  # noqa: PLC0415
+
+    from tournaments.approvals import ratings_approve  # noqa: PLC0415
     from tournaments.models import Match  # noqa: PLC0415
     from tournaments.services import (  # noqa: PLC0415
         entry_register,
@@ -436,6 +439,9 @@ def seed_tournament(format: str, players: list[Any], organizers: list[Any], rng:
     title = format.replace("-", " ").title()
     tournament = tournament_create(organizer=organizer, name=f"Load Day {title}", **settings)
     tournament.co_organizers.add(*organizers[1:])
+    # A rated event, approved by a rating officer before the start: every result counts.
+    officer, _ = User.objects.get_or_create(username="rating-officer", defaults={"is_staff": True})
+    tournament = ratings_approve(tournament=tournament, by=officer)
     tournament = tournament_open_registration(tournament=tournament, by=organizer)
     for number, player in enumerate(players, start=1):
         entry_register(tournament=tournament, player=player, by=organizer, seed=number)
