@@ -49,7 +49,7 @@ STORE_SECONDS = 600
 RENDER_CLAIM_SECONDS = 30
 #: The stored entries' shape: raised when it changes, so that a new release never reads an
 #: entry an older one left in a shared cache.
-_SHAPE = 2
+_SHAPE = 3
 _TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 _TOKEN_SLOT = "\x00csrf-token\x00"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -109,11 +110,12 @@ class MatchLive(LiveAction):
         shared = services.live_shared(match_id=pk)
         if not shared.public:
             self.visible_match(pk)
-        state = shared.state
-        etag = f'"live-{pk}-{state["draft"]}-{state["revision"]}-{state["match_status"]}"'
         given = [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]
-        response = Response(status=304) if etag in given else Response(state)
-        response["ETag"] = etag
+        if shared.etag in given:
+            response: HttpResponse = Response(status=304)
+        else:  # the JSON rendered once per version, for every poll
+            response = HttpResponse(shared.body, content_type="application/json")
+        response["ETag"] = shared.etag
         response["Cache-Control"] = "no-cache"
         return response
 

@@ -15,6 +15,7 @@ spectator (``page_cache.fresh_or_stale``); each write stores the new state there
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from rest_framework.renderers import JSONRenderer
 
 from games.live.models import Draft
 from games.live.recording import (
@@ -74,11 +76,18 @@ def live_version(*, match_id: int) -> str | None:
 
 @dataclass(frozen=True)
 class SharedState:
-    """What every reader of a match's recording gets, computed once per version."""
+    """What every reader of a match's recording gets, computed once per version: the state as
+    JSON, rendered once for all (a spectator's poll then costs neither building the state from
+    the cache nor rendering it), and its ETag."""
 
-    state: dict[str, Any]
+    body: bytes
+    etag: str
     #: Anyone may read it (its tournament is past its draft): no query per spectator.
     public: bool
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return json.loads(self.body)  # type: ignore[no-any-return]
 
 
 def live_state(*, match_id: int) -> dict[str, Any]:
@@ -287,7 +296,12 @@ def _shared_of(match: Match) -> SharedState:
 
 
 def _shared(match: Match, state: dict[str, Any]) -> SharedState:
-    return SharedState(state, public=match.tournament.status != Tournament.Status.DRAFT)
+    etag = f'"live-{match.pk}-{state["draft"]}-{state["revision"]}-{state["match_status"]}"'
+    return SharedState(
+        JSONRenderer().render(state),
+        etag,
+        public=match.tournament.status != Tournament.Status.DRAFT,
+    )
 
 
 def _cache_key(match_id: int) -> str:
