@@ -56,8 +56,9 @@ FOLLOW_REFRESH_SECONDS = 1.0
 
 
 def may_record(match: Match, user: User) -> bool:
-    """The two players of the match and its organizers record it."""
-    return is_organizer(match.tournament, user) or match_side(match, user) is not None
+    """The two players of the match and its organizers record it (the players first: they make
+    nearly every entry, and with the match's players read along, theirs takes no query)."""
+    return match_side(match, user) is not None or is_organizer(match.tournament, user)
 
 
 # --- Reads --------------------------------------------------------------------------------------
@@ -71,7 +72,11 @@ def live_version(*, match_id: int) -> str | None:
         .values_list("status", "live_draft__id", "live_draft__revision")
         .first()
     )
-    return None if row is None else f"{row[0]}:{row[1] or 0}:{row[2] or 0}"
+    return None if row is None else _version(*row)
+
+
+def _version(status: str, draft: int | None, revision: int | None) -> str:
+    return f"{status}:{draft or 0}:{revision or 0}"
 
 
 @dataclass(frozen=True)
@@ -273,22 +278,24 @@ def _finish(
 
 
 def _written(match: Match, draft: Draft, recording: Recording) -> dict[str, Any]:
-    """The state after a write, stored for everyone once the write commits."""
-    match.refresh_from_db(fields=["status"])
+    """The state after a write, stored for everyone once the write commits, under the version
+    this write made (a later write stores its own: never this state under a newer version)."""
+    if recording.finished:
+        match.refresh_from_db(fields=["status"])  # the result flow has reported the match
     state = _state(match, draft, recording)
-    transaction.on_commit(functools.partial(_keep, match, state))
+    version = _version(match.status, draft.pk, draft.revision)
+    transaction.on_commit(functools.partial(_keep, match, state, version))
     return state
 
 
-def _keep(match: Match, state: dict[str, Any]) -> None:
-    version = live_version(match_id=match.pk)
+def _keep(match: Match, state: dict[str, Any], version: str | None) -> None:
     if version is not None:
         store(_cache_key(match.pk), version, _shared(match, state))
 
 
 def _forget(match_id: int) -> None:
     match = _match(match_id)
-    _keep(match, _state_of(match))
+    _keep(match, _state_of(match), live_version(match_id=match_id))
 
 
 def _shared_of(match: Match) -> SharedState:
