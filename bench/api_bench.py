@@ -158,7 +158,8 @@ def build(entrants: int, rounds: int, rng: random.Random) -> str:
     """A running Swiss tournament with ``rounds`` decided rounds; its slug."""
     from django.contrib.auth.models import User  # noqa: PLC0415
 
-    from tournaments.models import Match, Player, Rating, RatingList  # noqa: PLC0415
+    from tournaments.models import Match, Player  # noqa: PLC0415
+    from tournaments.ratings.models import Rating, RatingList  # noqa: PLC0415
     from tournaments.services import (  # noqa: PLC0415
         entry_register,
         swiss_round_pair,

@@ -41,7 +41,7 @@ One command does everything, all on 127.0.0.1:
    other match changed; each 409 explained by a competing write that won), that every decided
    match has its two rating rows, that the worker ran one ratings_apply per confirmation, and
    that the ledger and cached ratings equal a serial replay
-   (``tournaments.ledger.ratings_replay(None)``).
+   (``tournaments.ratings.ledger.ratings_replay(None)``).
 6. Prints per kind of request: count, req/s, p50, p95, max (client side), the server's own
    time (gunicorn's access log: without the wait in the listen queue), the mean CPU time the
    server spent on one (the site's request log, ``cpu_ms``), errors by status and the 409s of
@@ -415,8 +415,8 @@ def seed(args: argparse.Namespace) -> dict[str, Any]:
 def seed_tournament(format: str, players: list[Any], organizers: list[Any], rng: random.Random):
     from django.contrib.auth.models import User  # noqa: PLC0415
 
-    from tournaments.approvals import ratings_approve  # noqa: PLC0415
     from tournaments.models import Match  # noqa: PLC0415
+    from tournaments.ratings.approvals import ratings_approve  # noqa: PLC0415
     from tournaments.services import (  # noqa: PLC0415
         entry_register,
         swiss_round_pair,
@@ -695,8 +695,9 @@ def drain(args: argparse.Namespace, worker: Any, log: Path) -> dict[str, Any]:
     """Wait until the broker's queue is empty and the ledger shows every decided match."""
     import redis  # noqa: PLC0415
 
-    from tournaments.ledger import ratings_pending  # noqa: PLC0415
-    from tournaments.models import Match, RatingChange  # noqa: PLC0415
+    from tournaments.models import Match  # noqa: PLC0415
+    from tournaments.ratings.ledger import ratings_pending  # noqa: PLC0415
+    from tournaments.ratings.models import RatingChange  # noqa: PLC0415
 
     broker = redis.Redis(host="127.0.0.1", port=6379, db=args.redis_db)
     begin = time.monotonic()
@@ -724,7 +725,8 @@ def drain(args: argparse.Namespace, worker: Any, log: Path) -> dict[str, Any]:
 def exactly_once(plan: dict[str, Any], results: dict[str, Any]) -> tuple[bool, str]:
     """Every accepted write is in the database once, as sent; nothing else changed."""
     from games.models import Game  # noqa: PLC0415
-    from tournaments.models import Entry, Match, RatingChange  # noqa: PLC0415
+    from tournaments.models import Entry, Match  # noqa: PLC0415
+    from tournaments.ratings.models import RatingChange  # noqa: PLC0415
 
     writes = defaultdict(list)
     for write in results["writes"]:
@@ -889,8 +891,8 @@ def tasks_check(results: dict[str, Any], log: Path) -> tuple[bool, str]:
 
 def ratings_check(drained: dict[str, Any]) -> tuple[bool, str]:
     """The ledger and the cached ratings the worker wrote equal a serial replay."""
-    from tournaments.ledger import ratings_replay  # noqa: PLC0415
-    from tournaments.models import Rating, RatingChange  # noqa: PLC0415
+    from tournaments.ratings.ledger import ratings_replay  # noqa: PLC0415
+    from tournaments.ratings.models import Rating, RatingChange  # noqa: PLC0415
 
     if not drained["ok"]:
         return False, f"ratings: the worker did not drain: {drained['why']}"

@@ -2,7 +2,7 @@
 
 For each database the script (in a child process, since Django's settings are per process)
 makes a fresh database, bulk-creates the players and the decided matches of a few FIBS-rated
-tournaments, then times ``tournaments.ledger.ratings_replay(None)`` twice: the first replay
+tournaments, then times ``tournaments.ratings.ledger.ratings_replay(None)`` twice: the first replay
 writes the whole ledger (200,000 rows) and the cached ratings; the second deletes and rewrites it,
 as a correction of the very first match would. Goal: under 10 s each. Run:
 
@@ -78,15 +78,9 @@ def run(matches: int, players: int, url: str, profile: bool) -> None:
     from django.core.management import call_command  # noqa: PLC0415
     from django.db import connection  # noqa: PLC0415
 
-    from tournaments.ledger import ratings_replay  # noqa: PLC0415
-    from tournaments.models import (  # noqa: PLC0415
-        Entry,
-        Match,
-        Player,
-        RatingChange,
-        Round,
-        Tournament,
-    )
+    from tournaments.models import Entry, Match, Player, Round, Tournament  # noqa: PLC0415
+    from tournaments.ratings.ledger import ratings_replay  # noqa: PLC0415
+    from tournaments.ratings.models import RatingChange  # noqa: PLC0415
 
     call_command("migrate", verbosity=0)
     rng = random.Random(7)

@@ -7,8 +7,8 @@ the broker's fault settings and the beat schedule below, read from the environme
 - ``CELERY_BROKER_SOCKET_TIMEOUT`` (seconds, default 5): how long one talk with the broker may
   block (connecting, publishing), so that a Redis that hangs delays a request, never stops it.
 - ``RATINGS_CATCH_UP_SECONDS`` (default 60): how often ``celery -A nardy_site beat`` sends
-  ``tournaments.tasks.ratings_catch_up``, which rates the results whose rating task was lost (the
-  broker was down when they were recorded).
+  ``tournaments.ratings.tasks.ratings_catch_up``, which rates the results whose rating task was
+  lost (the broker was down when they were recorded).
 
 A ``CELERY_BROKER_TRANSPORT_OPTIONS`` or ``CELERY_BEAT_SCHEDULE`` in the Django settings adds to
 these and wins where both give a value.
@@ -35,7 +35,7 @@ BROKER_TRANSPORT_OPTIONS = {
 }
 BEAT_SCHEDULE = {
     "ratings-catch-up": {
-        "task": "tournaments.tasks.ratings_catch_up",
+        "task": "tournaments.ratings.tasks.ratings_catch_up",
         "schedule": RATINGS_CATCH_UP_SECONDS,
         # Sent while no worker runs, the older ones expire: the newest one does all the work.
         "options": {"expires": RATINGS_CATCH_UP_SECONDS},
@@ -61,4 +61,6 @@ app = Celery("nardy_site", task_cls="celery.contrib.django.task:DjangoTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.add_defaults(_fault_settings)
 app.autodiscover_tasks()
+# Apps' sub-packages with tasks of their own (``autodiscover_tasks`` looks in each app only).
+app.autodiscover_tasks(["tournaments.ratings"])
 connect_task_logging()

@@ -17,7 +17,8 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import override_settings
 
-from tournaments.models import Entry, Match, Player, RatingList, Round, Tournament
+from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.ratings.models import RatingList
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI", "").lower() == "true"

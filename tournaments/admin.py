@@ -2,24 +2,15 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
-from tournaments.approvals import ratings_hold_confirm
-from tournaments.audit import audit_record
 from tournaments.backup import tournament_delete
 from tournaments.errors import TournamentError
-from tournaments.ledger import rating_list_of
-from tournaments.models import (
-    Entry,
-    Match,
-    Player,
-    Rating,
-    RatingAudit,
-    RatingChange,
-    RatingHold,
-    RatingList,
-    Round,
-    Tournament,
-)
-from tournaments.tasks import enqueue, ratings_replay
+from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.ratings.approvals import ratings_hold_confirm
+from tournaments.ratings.audit import audit_record
+from tournaments.ratings.ledger import rating_list_of
+from tournaments.ratings.models import Rating, RatingAudit, RatingChange, RatingHold, RatingList
+from tournaments.ratings.tasks import ratings_replay
+from tournaments.tasks import enqueue
 
 
 @admin.register(Player)

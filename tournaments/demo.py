@@ -20,9 +20,9 @@ from django.db import transaction
 
 from games.rules.selfplay import random_match
 from games.services import RecordedGame
-from tournaments.approvals import ratings_approve
-from tournaments.ledger import rating_list_of
 from tournaments.models import Match, Player, Tournament
+from tournaments.ratings.approvals import ratings_approve
+from tournaments.ratings.ledger import rating_list_of
 from tournaments.results import match_result_record
 from tournaments.services import (
     entry_register,

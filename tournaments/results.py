@@ -29,11 +29,12 @@ from games.services import (
     games_from_mat,
     games_validate,
 )
-from tournaments.audit import audit_record
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
-from tournaments.ledger import rating_list_of
-from tournaments.models import Match, RatingAudit, Tournament
+from tournaments.models import Match, Tournament
 from tournaments.permissions import is_organizer, match_side
+from tournaments.ratings.audit import audit_record
+from tournaments.ratings.ledger import rating_list_of
+from tournaments.ratings.models import RatingAudit
 from tournaments.reasons import reason_in_language
 from tournaments.scoring import PlayedGame, match_score, score_from_typed
 
@@ -222,7 +223,8 @@ def _decided(match: Match, by: User) -> None:
     """A decided result goes into the ratings once the transaction commits. A match decided
     before (a correction) keeps its place in rating history and the list is replayed from it.
     On a rated tournament's list, the trail records it."""
-    from tournaments.tasks import enqueue, ratings_apply, ratings_replay  # noqa: PLC0415
+    from tournaments.ratings.tasks import ratings_apply, ratings_replay  # noqa: PLC0415
+    from tournaments.tasks import enqueue  # noqa: PLC0415
 
     first = match.decided_at is None
     if first:
@@ -412,7 +414,8 @@ def _advance(match: Match) -> list[Match]:
 
 def _clear_result(match: Match) -> None:
     if match.decided_at is not None:  # its rating rows go: the list is replayed from it
-        from tournaments.tasks import enqueue, ratings_replay  # noqa: PLC0415
+        from tournaments.ratings.tasks import ratings_replay  # noqa: PLC0415
+        from tournaments.tasks import enqueue  # noqa: PLC0415
 
         enqueue(ratings_replay, [match.decided_at.isoformat(), match.pk])
     match.decided_at = None

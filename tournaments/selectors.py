@@ -12,18 +12,11 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 
 from tournaments.formats import elimination
-from tournaments.ledger import as_rated, pending_holds, ratings_pending
-from tournaments.models import (
-    Entry,
-    Match,
-    Player,
-    Rating,
-    RatingChange,
-    RatingList,
-    Tournament,
-)
+from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.ratings import history
 from tournaments.ratings.history import INITIAL_RATING
+from tournaments.ratings.ledger import as_rated, pending_holds, ratings_pending
+from tournaments.ratings.models import Rating, RatingChange, RatingList
 from tournaments.results import DECIDED
 from tournaments.scoring import MatchPoints
 from tournaments.standings import Entrant, Result, StandingRow, compute

@@ -14,8 +14,9 @@ from django.contrib.auth.models import User
 from games.rules import ShortNardy
 from games.rules.selfplay import random_match
 from games.services import RecordedGame
-from tournaments import approvals, ledger, results, services
+from tournaments import results, services
 from tournaments.models import Match
+from tournaments.ratings import approvals, ledger
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

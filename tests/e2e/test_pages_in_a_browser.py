@@ -11,8 +11,8 @@ from django.contrib.auth.models import User
 
 from tournaments import services
 from tournaments.demo import DEMO_ORGANIZER, DEMO_TOURNAMENT_SLUG, demo_data_seed
-from tournaments.ledger import ratings_replay
 from tournaments.models import Match, Player, Tournament
+from tournaments.ratings.ledger import ratings_replay
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -38,8 +38,9 @@ from django.utils.html import escape
 from games.rules import ShortNardy
 from games.rules.matfile import match_record, read_match, write_match
 from games.rules.selfplay import random_match
-from tournaments import approvals, ledger, services
+from tournaments import services
 from tournaments.models import Match, Player, Tournament
+from tournaments.ratings import approvals, ledger
 
 pytestmark = pytest.mark.django_db
 

@@ -21,7 +21,6 @@ from django.db import transaction
 from games.models import Game
 from games.rules import action_from_json, replay_game
 from games.rules.matfile import check_match, read_match, replay_record
-from tournaments import tasks
 from tournaments.backup import (
     FORMAT,
     SETTINGS,
@@ -32,8 +31,10 @@ from tournaments.backup import (
 )
 from tournaments.demo import DEMO_TOURNAMENT_SLUG, demo_data_seed
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput
-from tournaments.ledger import rating_list_of, ratings_replay
-from tournaments.models import Entry, Match, Player, Rating, RatingChange, Round, Tournament
+from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.ratings import tasks as rating_tasks
+from tournaments.ratings.ledger import rating_list_of, ratings_replay
+from tournaments.ratings.models import Rating, RatingChange
 from tournaments.selectors import tournament_standings
 
 DEMO_SLUGS = [
@@ -178,7 +179,7 @@ def test_export_delete_import_gives_the_same_tournament_and_ratings(club, slug):
     first = min(m["decided_at"] for m in document["matches"] if m["decided_at"])
     rating_list = rating_list_of(result.tournament)
     enqueue.assert_called_once_with(
-        tasks.ratings_replay, [result.ratings_replay_from.isoformat(), 0], rating_list.pk
+        rating_tasks.ratings_replay, [result.ratings_replay_from.isoformat(), 0], rating_list.pk
     )
     assert result.ratings_replay_from.isoformat() == first
     task, *arguments = enqueue.call_args.args
@@ -450,7 +451,7 @@ def test_deleting_a_tournament_replays_the_ratings_from_its_first_decided_match(
         tournament_delete(tournament)
 
     enqueue.assert_called_once_with(
-        tasks.ratings_replay, [first.decided_at.isoformat(), first.pk], rating_list.pk
+        rating_tasks.ratings_replay, [first.decided_at.isoformat(), first.pk], rating_list.pk
     )
     assert not Tournament.objects.filter(slug="demo-short-nardy-swiss").exists()
     assert Match.objects.count() == others and not Round.objects.filter(tournament_id=pk)

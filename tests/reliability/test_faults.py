@@ -29,8 +29,10 @@ from games.rules import ShortNardy
 from games.rules.selfplay import random_match
 from games.services import RecordedGame
 from tests.conftest import Worker, needs_broker
-from tournaments import ledger, selectors
-from tournaments.models import Entry, Match, Player, Rating, RatingChange, Round, Tournament
+from tournaments import selectors
+from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.ratings import ledger
+from tournaments.ratings.models import Rating, RatingChange
 from tournaments.results import (
     match_result_confirm,
     match_result_correct,
@@ -261,7 +263,7 @@ def test_results_are_recorded_while_redis_is_down_and_ratings_catch_up(
     assert site.get(status_url).json() == {"pending": 0, "done": True}
     assert PROGRESS_BOX not in site.get(reverse("match", args=[m[2].pk])).content.decode()
     assert "Sending due task ratings-catch-up" in beat.output()
-    assert "tournaments.tasks.ratings_catch_up" in worker.output()
+    assert "tournaments.ratings.tasks.ratings_catch_up" in worker.output()
     print(f"7 results recorded in {took:.2f}s with Redis down; caught up in {caught_up:.1f}s")
 
 
@@ -333,7 +335,7 @@ def test_a_worker_killed_mid_replay_leaves_consistent_ratings(own_broker, own_wo
     (taken,) = re.findall(
         r"Task tournaments\.tasks\.ratings_replay\[([\w-]+)\] received", first.output()
     )
-    assert f"task tournaments.tasks.ratings_replay[{taken}] SUCCESS" in second.output()
+    assert f"task tournaments.ratings.tasks.ratings_replay[{taken}] SUCCESS" in second.output()
     assert RatingChange.objects.count() == 32
     assert ledger_state() != before
     assert_consistent_and_serial()
@@ -520,8 +522,8 @@ def test_a_database_error_while_recording_leaves_nothing_half_written(bracket, s
     match_result_resolve(match=b.semi2, by=olga, score=(1, 3))
     assert sent == [
         ("tournaments.tasks.board_frames_prepare", (b.semi1.pk,)),  # its games, for the board
-        ("tournaments.tasks.ratings_apply", (b.semi1.pk,)),
-        ("tournaments.tasks.ratings_apply", (b.semi2.pk,)),
+        ("tournaments.ratings.tasks.ratings_apply", (b.semi1.pk,)),
+        ("tournaments.ratings.tasks.ratings_apply", (b.semi2.pk,)),
     ]
     ledger.ratings_apply(b.semi1.pk)
     ledger.ratings_apply(b.semi2.pk)
@@ -632,7 +634,7 @@ def test_pages_logins_and_results_work_while_the_cache_redis_is_down_or_hung(
 def test_catch_up_rates_what_the_ledger_is_missing_and_nothing_twice(sent, bracket):
     """Rating tasks lost (``sent`` keeps them from running): the catch-up finds each list's
     missing, stale and orphaned rows and replays from the earliest; a second run does nothing."""
-    from tournaments.tasks import ratings_catch_up  # noqa: PLC0415
+    from tournaments.ratings.tasks import ratings_catch_up  # noqa: PLC0415
 
     club = make_club("lost", players=5, matches=8, seed=3)
     for match in club.matches[:4]:
@@ -668,7 +670,8 @@ def test_a_broker_that_refuses_connections_costs_a_warning_not_the_caller(enqueu
     """``enqueue``'s publish with nothing listening at the broker's address: it returns at once
     and logs; the caller (the request that committed a result) goes on."""
     from nardy_site.celery import app  # noqa: PLC0415
-    from tournaments.tasks import _publish, ratings_apply  # noqa: PLC0415
+    from tournaments.ratings.tasks import ratings_apply  # noqa: PLC0415
+    from tournaments.tasks import _publish  # noqa: PLC0415
 
     names = ("broker_write_url", "task_always_eager")
     saved = {name: app.conf.get(name) for name in names}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.db import OperationalError
 
-from tournaments import ledger
+from tournaments.ratings import ledger
 
 _apply = ledger.ratings_apply
 _MARK = Path(os.environ["NARDY_FAIL_ONCE"])

@@ -11,7 +11,7 @@ import os
 import time
 from pathlib import Path
 
-from tournaments import ledger
+from tournaments.ratings import ledger
 
 _MARK = Path(os.environ["NARDY_SLOW_REPLAY_MARK"])
 _SECONDS = float(os.environ.get("NARDY_SLOW_REPLAY_SECONDS", "60"))

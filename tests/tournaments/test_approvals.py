@@ -12,11 +12,12 @@ from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
 from tests.web.conftest import make_site
-from tournaments import ledger
-from tournaments.approvals import ratings_approve, ratings_withdraw
 from tournaments.errors import Conflict, NotAllowed
-from tournaments.ledger import rating_list_of
-from tournaments.models import Match, RatingChange, RatingList, Tournament
+from tournaments.models import Match, Tournament
+from tournaments.ratings import ledger
+from tournaments.ratings.approvals import ratings_approve, ratings_withdraw
+from tournaments.ratings.ledger import rating_list_of
+from tournaments.ratings.models import RatingChange, RatingList
 from tournaments.results import match_result_record
 
 pytestmark = pytest.mark.django_db

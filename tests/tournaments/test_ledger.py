@@ -10,8 +10,9 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.utils import timezone
 
-from tournaments.ledger import ratings_apply, ratings_replay
-from tournaments.models import Match, Player, Rating, RatingChange, Round, Tournament
+from tournaments.models import Match, Player, Round, Tournament
+from tournaments.ratings.ledger import ratings_apply, ratings_replay
+from tournaments.ratings.models import Rating, RatingChange
 
 pytestmark = pytest.mark.django_db
 

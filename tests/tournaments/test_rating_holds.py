@@ -9,18 +9,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from tournaments import ledger
-from tournaments.approvals import ratings_hold_confirm
 from tournaments.errors import Conflict, NotAllowed
-from tournaments.models import (
-    Match,
-    RatingAudit,
-    RatingChange,
-    RatingHold,
-    RatingList,
-    Round,
-    Tournament,
-)
+from tournaments.models import Match, Round, Tournament
+from tournaments.ratings import ledger
+from tournaments.ratings.approvals import ratings_hold_confirm
+from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold, RatingList
 
 pytestmark = pytest.mark.django_db
 

@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 from tournaments import results, services
 from tournaments.backup import tournament_export, tournament_import
 from tournaments.errors import TournamentError
-from tournaments.models import Match, Player, RatingChange, Tournament
+from tournaments.models import Match, Player, Tournament
 from tournaments.ratings import fibs
 from tournaments.ratings.history import FIBS_MAX_LENGTH, RatedMatch, Standing, replay
+from tournaments.ratings.models import RatingChange
 from tournaments.scoring import MAX_MATCH_LENGTH, MatchRules, score_from_typed
 
 pytestmark = pytest.mark.django_db

@@ -14,9 +14,10 @@ import pytest
 from django.db import connection
 
 from tests.support.races import race
-from tournaments import ledger
-from tournaments.approvals import ratings_hold_confirm
-from tournaments.models import Match, RatingChange, RatingHold
+from tournaments.models import Match
+from tournaments.ratings import ledger
+from tournaments.ratings.approvals import ratings_hold_confirm
+from tournaments.ratings.models import RatingChange, RatingHold
 from tournaments.results import match_result_correct, match_result_record
 
 pytestmark = [

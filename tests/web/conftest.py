@@ -10,9 +10,10 @@ from django.contrib.auth.models import User
 
 from games.rules.selfplay import random_match
 from games.services import RecordedGame
-from tournaments import approvals, services
-from tournaments.ledger import rating_list_of
+from tournaments import services
 from tournaments.models import Match, Player, Tournament
+from tournaments.ratings import approvals
+from tournaments.ratings.ledger import rating_list_of
 
 
 @dataclass

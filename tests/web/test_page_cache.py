@@ -18,7 +18,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from nardy_site import page_cache
-from tournaments import ledger, results
+from tournaments import results
+from tournaments.ratings import ledger
 from tournaments.web import public
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')

@@ -9,8 +9,9 @@ from django.urls import reverse
 
 from games.rules import MatchGame
 from games.rules.matfile import match_record, write_match
-from tournaments import ledger, results
+from tournaments import results
 from tournaments.models import Match
+from tournaments.ratings import ledger
 
 pytestmark = pytest.mark.django_db
 

@@ -26,7 +26,7 @@ from games.api import GameRecordIn, PlainTextParser
 from games.rules import NotationError, action_from_json
 from games.services import RecordedGame
 from nardy_site.api_errors import ApiSchema, PayloadTooLarge, error_responses
-from tournaments import approvals, results, services
+from tournaments import results, services
 from tournaments.api.serializers import (
     EntrySerializer,
     MatchSerializer,
@@ -37,7 +37,9 @@ from tournaments.api.serializers import (
 )
 from tournaments.api.views import visible_tournaments
 from tournaments.errors import InvalidInput
-from tournaments.models import Entry, Match, Player, RatingHold
+from tournaments.models import Entry, Match, Player
+from tournaments.ratings import approvals
+from tournaments.ratings.models import RatingHold
 
 ResultIn = inline_serializer(
     "ResultIn",

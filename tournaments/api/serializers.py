@@ -5,16 +5,8 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.models import Game
-from tournaments.models import (
-    Entry,
-    Match,
-    Player,
-    RatingAudit,
-    RatingChange,
-    RatingHold,
-    Round,
-    Tournament,
-)
+from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.services import TIEBREAKS, start_notices
 
 

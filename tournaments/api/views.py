@@ -40,19 +40,11 @@ from tournaments.api.serializers import (
     StandingSerializer,
     TournamentSerializer,
 )
-from tournaments.approvals import is_rating_officer
-from tournaments.audit import audit_trail
-from tournaments.models import (
-    Entry,
-    Match,
-    Player,
-    RatingAudit,
-    RatingChange,
-    RatingHold,
-    Round,
-    Tournament,
-)
-from tournaments.models import RatingList as RatingListModel
+from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.ratings.approvals import is_rating_officer
+from tournaments.ratings.audit import audit_trail
+from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
+from tournaments.ratings.models import RatingList as RatingListModel
 from tournaments.selectors import (
     player_rating_history,
     rating_list,

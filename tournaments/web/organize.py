@@ -17,10 +17,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tournaments import approvals, selectors, services
+from tournaments import selectors, services
 from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Tournament
 from tournaments.permissions import is_organizer
+from tournaments.ratings import approvals
 from tournaments.web.common import refused, tournament_header, tournament_of
 from tournaments.web.forms import (
     EntriesImportForm,

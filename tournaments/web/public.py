@@ -18,12 +18,12 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from games.live.services import being_recorded, matches_being_recorded
 from nardy_site.page_cache import shared_page
 from tournaments import selectors
-from tournaments.approvals import may_approve
 from tournaments.board import board_frames
 from tournaments.bracket_view import bracket_drawings
 from tournaments.charts import rating_chart
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.permissions import is_organizer
+from tournaments.ratings.approvals import may_approve
 from tournaments.services import start_notices
 from tournaments.web.common import (
     cached_part,

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
-from tournaments.ledger import ratings_replay
 from tournaments.models import Player
+from tournaments.ratings.ledger import ratings_replay
 
 
 class Command(BaseCommand):

@@ -22,15 +22,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
 
-from tournaments.models import (
-    Match,
-    Rating,
-    RatingAudit,
-    RatingChange,
-    RatingHold,
-    RatingList,
-    Tournament,
-)
+from tournaments.models import Match, Tournament
 from tournaments.ratings.history import (
     Change,
     Held,
@@ -40,6 +32,7 @@ from tournaments.ratings.history import (
     Standing,
     replay,
 )
+from tournaments.ratings.models import Rating, RatingAudit, RatingChange, RatingHold, RatingList
 
 DECIDED = (Match.Status.CONFIRMED, Match.Status.FINAL)
 BATCH = 2000
@@ -305,7 +298,7 @@ def _review(rating_list: RatingList) -> Review:
 def _hold(rating_list: RatingList, held: list[Held]) -> None:
     """Keep a pending hold for each held match (once: a task run twice holds it once), and put
     each new one in the list's trail."""
-    from tournaments.audit import audit_record  # noqa: PLC0415
+    from tournaments.ratings.audit import audit_record  # noqa: PLC0415
 
     for one in held:
         hold, made = RatingHold.objects.update_or_create(

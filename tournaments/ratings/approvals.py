@@ -13,10 +13,11 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.audit import audit_record
 from tournaments.errors import Conflict, NotAllowed
-from tournaments.ledger import first_result_key, locked_list, rating_list_of
-from tournaments.models import Match, RatingAudit, RatingHold, RatingList, Tournament
+from tournaments.models import Match, Tournament
+from tournaments.ratings.audit import audit_record
+from tournaments.ratings.ledger import first_result_key, locked_list, rating_list_of
+from tournaments.ratings.models import RatingAudit, RatingHold, RatingList
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -53,7 +54,8 @@ def ratings_hold_confirm(*, hold: RatingHold, by: User) -> RatingHold:
     """An officer confirms a held change: the list is replayed from the match, with it."""
     if not is_rating_officer(hold.rating_list, by):
         raise NotAllowed(_("Only a rating officer of this rating list may confirm its changes."))
-    from tournaments.tasks import enqueue, ratings_replay  # noqa: PLC0415
+    from tournaments.ratings.tasks import ratings_replay  # noqa: PLC0415
+    from tournaments.tasks import enqueue  # noqa: PLC0415
 
     with transaction.atomic():
         locked_list(hold.rating_list_id)  # the ledger's order: the list, then its holds
@@ -100,7 +102,8 @@ def _set_rated(tournament: Tournament, by: User, *, rated: bool) -> Tournament:
         audit_record(action, rating_list=rating_list, by=by, tournament=tournament)
         first = first_result_key(Match.objects.filter(tournament=tournament))
         if first is not None:  # the list is replayed from there once this commits
-            from tournaments.tasks import enqueue, ratings_replay  # noqa: PLC0415
+            from tournaments.ratings.tasks import ratings_replay  # noqa: PLC0415
+            from tournaments.tasks import enqueue  # noqa: PLC0415
 
             enqueue(ratings_replay, [first[0].isoformat(), first[1]], rating_list.pk)
     return tournament

@@ -9,7 +9,8 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
-from tournaments.models import Match, RatingAudit, RatingList, Tournament
+from tournaments.models import Match, Tournament
+from tournaments.ratings.models import RatingAudit, RatingList
 from tournaments.scoring import as_fraction, written
 
 User = AbstractBaseUser | AnonymousUser
@@ -48,7 +49,7 @@ def match_words(match: Match) -> str:
 def audit_trail(rating_list: RatingList, user: User) -> QuerySet[RatingAudit]:
     """What ``user`` may read of the list's trail, newest first: everything for its rating
     officers and staff, the rows of their own tournaments for organizers, else nothing."""
-    from tournaments.approvals import is_rating_officer  # noqa: PLC0415
+    from tournaments.ratings.approvals import is_rating_officer  # noqa: PLC0415
 
     rows = RatingAudit.objects.filter(rating_list=rating_list).select_related("actor")
     if is_rating_officer(rating_list, user):

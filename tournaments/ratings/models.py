@@ -1,0 +1,195 @@
+"""The rating lists: their ledger of changes, the cached current ratings, the audit trail and the
+changes held for review. Written only by ``ledger`` (and ``approvals``), read by the selectors."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Match, Player, Tournament
+
+
+class RatingList(models.Model):
+    """One rating list: a rating system for one game. A club keeps one per variant.
+
+    Its row is also the lock that keeps the writers of the list's ledger apart.
+    """
+
+    system = models.CharField(
+        _("rating system"), max_length=10, choices=Tournament.RatingSystem.choices
+    )
+    variant = models.CharField(_("variant"), max_length=10, choices=Tournament.Variant.choices)
+    #: Raised with every write to the list's ledger: pages that show its ratings key on it.
+    revision = models.PositiveIntegerField(_("revision"), default=0, editable=False)
+    #: Who approves the tournaments rated on this list, besides the site's staff.
+    officers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="officed_rating_lists",
+        verbose_name=_("rating officers"),
+    )
+
+    class Meta:
+        ordering = ["variant", "system"]
+        verbose_name = _("rating list")
+        verbose_name_plural = _("rating lists")
+        constraints = [
+            models.UniqueConstraint(fields=["system", "variant"], name="rating_list_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_system_display()} · {self.get_variant_display()}"
+
+
+class RatingChange(models.Model):
+    """The ledger: one row per player per rated match, in the deterministic order of
+    ``(finished_at, match_id)``. Current ratings are read from it (``Rating`` caches them)."""
+
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="changes"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    finished_at = models.DateTimeField(_("finished at"))
+    score = models.FloatField(_("score"))  # 1 won, 0 lost, ½ drawn
+    before = models.FloatField(_("before"))
+    after = models.FloatField(_("after"))
+    delta = models.FloatField(_("change"))
+    experience_before = models.PositiveIntegerField(_("experience before"))
+    experience_after = models.PositiveIntegerField(_("experience after"))
+
+    class Meta:
+        ordering = ["rating_list", "finished_at", "match_id", "player_id"]
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rating_list", "match", "player"], name="rating_change_once_per_match"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["rating_list", "finished_at", "match"], name="rating_change_order"
+            ),
+            models.Index(fields=["player", "rating_list"], name="rating_change_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.before:.2f} → {self.after:.2f}"
+
+
+class Rating(models.Model):
+    """A player's current rating in a list: a cache of the ledger's last row, rebuilt with it."""
+
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="ratings"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="ratings"
+    )
+    rating = models.FloatField(_("rating"))
+    experience = models.PositiveIntegerField(_("experience"))
+    matches = models.PositiveIntegerField(_("rated matches"))
+    last_delta = models.FloatField(_("last change"))
+    last_match_at = models.DateTimeField(_("last rated match"))
+
+    class Meta:
+        ordering = ["rating_list", "-rating"]
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "player"], name="rating_one_per_list"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating:.2f}"
+
+
+class RatingAudit(models.Model):
+    """The audit trail of a rating list: every action that changed it, with who and when (a
+    result that counted, a correction, an approval and its withdrawal, a deleted rated match).
+    Rows are never changed; a tournament, match or user deleted later leaves its rows, unlinked."""
+
+    class Action(models.TextChoices):
+        RESULT = "result", _("result counted")
+        CORRECTION = "correction", _("result corrected")
+        APPROVAL = "approval", _("tournament approved as rated")
+        WITHDRAWAL = "withdrawal", _("rating approval withdrawn")
+        DELETION = "deletion", _("rated match deleted")
+        HOLD = "hold", _("change held for review")
+        RELEASE = "release", _("held change confirmed")
+
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="audit"
+    )
+    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.SET_NULL, null=True, blank=True
+    )
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.SET_NULL, null=True, blank=True
+    )
+    #: What the row is about, in words that outlive deleted rows: "Anna – Boris 3–1".
+    note = models.CharField(_("note"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("rating audit entry")
+        verbose_name_plural = _("rating audit trail")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()}: {self.note}"
+
+
+class RatingHold(models.Model):
+    """A rated match whose change is larger than ``RATING_REVIEW_THRESHOLD``: left out of its
+    list (later matches go on without it) until a rating officer confirms it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending review")
+        CONFIRMED = "confirmed", _("confirmed")
+
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="holds"
+    )
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="rating_holds"
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    #: The largest change the match would make (when it was last held).
+    largest = models.FloatField(_("largest change"))
+    created_at = models.DateTimeField(_("held at"), auto_now_add=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("confirmed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("rating hold")
+        verbose_name_plural = _("rating holds")
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "match"], name="rating_hold_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}: {self.largest:.1f} ({self.get_status_display()})"
