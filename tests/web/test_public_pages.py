@@ -9,8 +9,9 @@ from django.core.cache import cache
 from django.db.models.signals import post_init
 from django.urls import reverse
 
-from tournaments import board, ledger, results, selectors, tasks
+from tournaments import board, results, selectors, tasks
 from tournaments.models import Match, Tournament
+from tournaments.ratings import ledger
 
 pytestmark = pytest.mark.django_db
 
