@@ -293,6 +293,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MatchSideEnum": "games.models.Game.SIDES",
         "VariantEnum": "tournaments.models.Tournament.Variant",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
     },
 }
 #: The largest request body the API reads (a .mat upload): a larger one is refused with 413.

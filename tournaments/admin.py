@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
 from tournaments.backup import tournament_delete
+from tournaments.clubs.models import Club, Membership
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.ratings.approvals import ratings_hold_confirm
@@ -10,6 +11,7 @@ from tournaments.ratings.audit import audit_record
 from tournaments.ratings.ledger import rating_list_of
 from tournaments.ratings.models import Rating, RatingAudit, RatingChange, RatingHold, RatingList
 from tournaments.ratings.tasks import ratings_replay
+from tournaments.seasons.models import Season
 from tournaments.tasks import enqueue
 
 
@@ -29,7 +31,7 @@ class EntryInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "variant", "format", "status", "organizer", "created_at"]
+    list_display = ["name", "variant", "format", "status", "club", "organizer", "created_at"]
     list_filter = ["variant", "format", "status"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
@@ -170,3 +172,24 @@ class RatingChangeAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    raw_id_fields = ["user"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "city", "country", "created_at"]
+    search_fields = ["name", "slug", "city"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [MembershipInline]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "starts_on", "ends_on", "scoring", "best_of"]
+    list_filter = ["club", "scoring"]
+    search_fields = ["name", "slug", "club__name"]

@@ -5,9 +5,11 @@ every time).
 * a finished 8-player Long Nardy round robin, every match with its games' records;
 * a running 12-player Short Nardy Swiss of 5 rounds, 3 of them played;
 * a running 16-player Short Nardy double elimination, its first round played;
-* a running 16-player Short Nardy main + consolation bracket, its first round played.
+* a running 16-player Short Nardy main + consolation bracket, its first round played;
+* all of them run by the club "Demo Nardy Club" (its owner is the demo organizer), whose season
+  "Autumn Evenings 2026" has three Long Nardy evenings: two finished, one running.
 
-Idempotent: a tournament whose slug exists is left as it is.
+Idempotent: a club, season or tournament whose slug exists is left as it is.
 """
 
 from __future__ import annotations
@@ -17,13 +19,18 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 
 from games.rules.selfplay import random_match
 from games.services import RecordedGame
+from tournaments.clubs.models import Club
+from tournaments.clubs.services import club_create
 from tournaments.models import Match, Player, Tournament
 from tournaments.ratings.approvals import ratings_approve
 from tournaments.ratings.ledger import rating_list_of
 from tournaments.results import match_result_record
+from tournaments.seasons.models import Season
+from tournaments.seasons.services import season_create
 from tournaments.services import (
     entry_register,
     swiss_round_pair,
@@ -55,6 +62,8 @@ DEMO_PLAYERS = [
     ("Dmitri Volkov", "RU"),
     ("Karina Grigoryan", "AM"),
 ]
+DEMO_CLUB_SLUG = "demo-nardy-club"
+DEMO_SEASON_SLUG = "autumn-evenings-2026"
 DEMO_TOURNAMENT_SLUG = "demo-club-long-nardy"
 DEMO_TOURNAMENT_NAME = "Demo Club Long Nardy Championship"
 
@@ -80,16 +89,47 @@ def demo_data_seed() -> DemoSeedResult:
         players.append(player)
         players_created += created
     rng = random.Random(2026)
+    club = Club.objects.filter(slug=DEMO_CLUB_SLUG).first() or club_create(
+        by=organizer,
+        name=DEMO_CLUB,
+        city="Riga",
+        country="LV",
+        description="Long Nardy on Tuesdays, Short Nardy on Fridays. Everyone is welcome.",
+    )
     made = []
     if not Tournament.objects.filter(slug=DEMO_TOURNAMENT_SLUG).exists():
-        made.append(_long_round_robin(organizer, players[:8], rng))
+        made.append(_long_round_robin(organizer, club, players[:8], rng))
     if not Tournament.objects.filter(slug="demo-short-nardy-swiss").exists():
-        made.append(_short_swiss(organizer, players[:12], rng))
-    if not Tournament.objects.filter(slug="demo-double-elimination").exists():
-        made.append(_bracket(organizer, players, rng, "double-elimination", "Double Elimination"))
-    if not Tournament.objects.filter(slug="demo-consolation-cup").exists():
-        made.append(_bracket(organizer, players, rng, "consolation", "Consolation Cup"))
+        made.append(_short_swiss(organizer, club, players[:12], rng))
+    for format, title in (("double-elimination", "Double Elimination"),
+                          ("consolation", "Consolation Cup")):  # fmt: skip
+        slug = f"demo-{format}" if format == "double-elimination" else "demo-consolation-cup"
+        if not Tournament.objects.filter(slug=slug).exists():
+            made.append(_bracket(organizer, club, players, rng, format, title, slug))
+    made += _season(organizer, club, players[8:14], rng)
     return DemoSeedResult(players_created, made)
+
+
+def _season(organizer: User, club: Club, players: list[Player], rng: random.Random) -> list[str]:
+    """The club's season of three Long Nardy evenings: two finished, the third running."""
+    season = Season.objects.filter(club=club, slug=DEMO_SEASON_SLUG).first() or season_create(
+        club=club, by=organizer, name="Autumn Evenings 2026", best_of=2
+    )
+    made = []
+    for number in (1, 2, 3):
+        slug = f"demo-evening-{number}"
+        if Tournament.objects.filter(slug=slug).exists():
+            continue
+        evening = players[number - 1 :] + players[: number - 1]  # a new seeding each week
+        tournament = _entered(
+            organizer, evening, name=f"Tuesday Evening {number}", slug=slug, variant="long",
+            match_length=1, club=club, season=season,
+        )  # fmt: skip
+        _play_open_matches(tournament, organizer, rng, rounds=None if number < 3 else 1)
+        if number < 3:
+            tournament_finish(tournament=tournament, by=organizer)
+        made.append(slug)
+    return made
 
 
 def _entered(organizer: User, players: list[Player], **settings: object) -> Tournament:
@@ -106,10 +146,13 @@ def _entered(organizer: User, players: list[Player], **settings: object) -> Tour
     return tournament_start(tournament=tournament, by=organizer)
 
 
-def _long_round_robin(organizer: User, players: list[Player], rng: random.Random) -> str:
+def _long_round_robin(
+    organizer: User, club: Club, players: list[Player], rng: random.Random
+) -> str:
     tournament = _entered(
         organizer,
         players,
+        club=club,
         name=DEMO_TOURNAMENT_NAME,
         slug=DEMO_TOURNAMENT_SLUG,
         variant="long",
@@ -121,10 +164,11 @@ def _long_round_robin(organizer: User, players: list[Player], rng: random.Random
     return tournament.slug
 
 
-def _short_swiss(organizer: User, players: list[Player], rng: random.Random) -> str:
+def _short_swiss(organizer: User, club: Club, players: list[Player], rng: random.Random) -> str:
     tournament = _entered(
         organizer,
         players,
+        club=club,
         name="Demo Short Nardy Swiss",
         slug="demo-short-nardy-swiss",
         variant="short",
@@ -141,12 +185,18 @@ def _short_swiss(organizer: User, players: list[Player], rng: random.Random) -> 
 
 
 def _bracket(
-    organizer: User, players: list[Player], rng: random.Random, format: str, title: str
+    organizer: User,
+    club: Club,
+    players: list[Player],
+    rng: random.Random,
+    format: str,
+    title: str,
+    slug: str,
 ) -> str:
-    slug = f"demo-{format}" if format == "double-elimination" else "demo-consolation-cup"
     tournament = _entered(
         organizer,
         players,
+        club=club,
         name=f"Demo {title}",
         slug=slug,
         variant="short",
@@ -160,13 +210,13 @@ def _bracket(
 def _play_open_matches(
     tournament: Tournament, organizer: User, rng: random.Random, rounds: int | None = None
 ) -> None:
-    """Record every match that has two sides (in brackets, those of the first ``rounds``)."""
+    """Record every match that has two sides (or those of the first ``rounds``)."""
     variant = tournament.game_variant()
     matches = tournament.matches.filter(
         status=Match.Status.SCHEDULED, home__isnull=False, away__isnull=False
     )
     if rounds is not None:
-        matches = matches.filter(bracket_round__lte=rounds)
+        matches = matches.filter(Q(bracket_round__lte=rounds) | Q(round__number__lte=rounds))
     for match in matches.order_by("pk"):
         played = random_match(variant, tournament.match_length or 1, rng)
         games = [RecordedGame(game.white, game.actions) for game in played]

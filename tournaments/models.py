@@ -1,11 +1,12 @@
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import Variant as GameVariant
+from tournaments.fields import country_field
 from tournaments.formats import elimination
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH, MatchRules
 
@@ -13,17 +14,7 @@ from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH, MatchRules
 class Player(models.Model):
     display_name = models.CharField(_("display name"), max_length=100, unique=True)
     club = models.CharField(_("club"), max_length=100, blank=True)
-    country = models.CharField(
-        _("country"),
-        max_length=2,
-        blank=True,
-        validators=[
-            RegexValidator(
-                r"^[A-Z]{2}\Z", _("Enter a two-letter country code in capitals, such as LV.")
-            )
-        ],
-        help_text=_("ISO 3166-1 alpha-2 code, such as LV."),
-    )
+    country = country_field()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("user account"),
@@ -114,6 +105,24 @@ class Tournament(models.Model):
     )
     players = models.ManyToManyField(
         Player, through="Entry", related_name="tournaments", verbose_name=_("players")
+    )
+    #: The club that runs it: the club's owners and organizers may run it too.
+    club = models.ForeignKey(
+        "tournaments.Club",
+        verbose_name=_("club"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments",
+    )
+    #: The club's season it counts in (a season's events belong to the season's club).
+    season = models.ForeignKey(
+        "tournaments.Season",
+        verbose_name=_("season"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments",
     )
 
     # Match rules: a match is played to N points or as a fixed number of games.
@@ -436,7 +445,9 @@ class Match(models.Model):
         return self.round_id is not None and self.home_id is not None and self.away_id is None
 
 
-# The rating lists' models live with their ledger; imported here so that Django registers them.
+# The models of the sub-packages (clubs, seasons, the rating lists with their ledger) live with
+# their services; imported here so that Django registers them in this app.
+from tournaments.clubs.models import Club, Membership  # noqa: E402, F401
 from tournaments.ratings.models import (  # noqa: E402, F401
     Rating,
     RatingAudit,
@@ -444,3 +455,4 @@ from tournaments.ratings.models import (  # noqa: E402, F401
     RatingHold,
     RatingList,
 )
+from tournaments.seasons.models import Season  # noqa: E402, F401

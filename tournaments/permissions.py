@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
+from tournaments.clubs.permissions import runs_club
 from tournaments.models import Entry, Match, Tournament
 
 
 def is_organizer(tournament: Tournament, user: AbstractBaseUser | AnonymousUser) -> bool:
-    """The organizer, a co-organizer, or staff."""
+    """The organizer, a co-organizer, an owner or organizer of the tournament's club, or staff."""
     if not user.is_authenticated:
         return False
     if getattr(user, "is_staff", False) or tournament.organizer_id == user.pk:
+        return True
+    if tournament.club_id is not None and runs_club(tournament.club_id, user):
         return True
     return tournament.co_organizers.filter(pk=user.pk).exists()
 

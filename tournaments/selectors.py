@@ -140,13 +140,29 @@ def tournament_standings(*, tournament: Tournament) -> list[Standing]:
     Three queries whatever the size: the entries with their players, their current ratings in
     the tournament's rating list (1500 for the unrated), and the decided matches of the rounds.
     """
-    entries = {
-        entry.pk: entry
-        for entry in Entry.objects.filter(tournament=tournament).select_related("player")
-    }
+    entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
     matches = Match.objects.filter(
         tournament=tournament, round__isnull=False, status__in=DECIDED
-    ).values_list("round__number", "home_id", "away_id", "winner_id", "score_home", "score_away")
+    ).values_list(*STANDINGS_MATCH_FIELDS)
+    ratings = entry_ratings(tournament=tournament)
+    return standings_of(tournament, entries, list(matches), ratings)
+
+
+#: The columns of a decided round match that the standings read, as ``standings_of`` takes them.
+STANDINGS_MATCH_FIELDS = (
+    "round__number", "home_id", "away_id", "winner_id", "score_home", "score_away"
+)  # fmt: skip
+
+
+def standings_of(
+    tournament: Tournament,
+    entries: list[Entry],
+    matches: list[tuple[Any, ...]],
+    ratings: dict[int, float],
+) -> list[Standing]:
+    """The standings from rows already read: the entries (with players), the decided round
+    matches (``STANDINGS_MATCH_FIELDS``) and the entries' ratings. No query."""
+    by_id = {entry.pk: entry for entry in entries}
     results = []
     for number, home, away, winner, score_home, score_away in matches:
         if away is None:
@@ -159,15 +175,14 @@ def tournament_standings(*, tournament: Tournament) -> list[Standing]:
         loss=tournament.points_loss,
         bye=tournament.points_bye,
     )
-    ratings = entry_ratings(tournament=tournament)
     rows = compute(
-        [Entrant(entry_id, ratings.get(entry_id, INITIAL_RATING)) for entry_id in entries],
+        [Entrant(entry_id, ratings.get(entry_id, INITIAL_RATING)) for entry_id in by_id],
         results,
         tournament.tiebreaks,
         points=points,
         rounds=tournament.swiss_rounds if tournament.format == Tournament.Format.SWISS else None,
     )
-    return [Standing(row, entries[row.entrant.id]) for row in rows]
+    return [Standing(row, by_id[row.entrant.id]) for row in rows]
 
 
 @dataclass(frozen=True)
@@ -183,13 +198,15 @@ class RatingListRow:
     last_match_at: datetime
 
 
-def rating_list(*, system: str, variant: str) -> list[RatingListRow]:
-    """A rating list, best first (ties share a rank), in one query."""
-    ratings = (
-        Rating.objects.filter(rating_list__system=system, rating_list__variant=variant)
-        .select_related("player")
-        .order_by("-rating", "player__display_name")
-    )
+def rating_list(
+    *, system: str, variant: str, among: QuerySet[Player] | None = None
+) -> list[RatingListRow]:
+    """A rating list, best first (ties share a rank), in one query; ``among``: only these
+    players, ranked among themselves (a club's list)."""
+    ratings = Rating.objects.filter(rating_list__system=system, rating_list__variant=variant)
+    if among is not None:
+        ratings = ratings.filter(player__in=among.values("pk"))
+    ratings = ratings.select_related("player").order_by("-rating", "player__display_name")
     rows: list[RatingListRow] = []
     for position, rating in enumerate(ratings, start=1):
         tied = rows and rows[-1].rating == rating.rating
@@ -380,20 +397,26 @@ def user_matches(*, user: AbstractBaseUser | AnonymousUser) -> dict[str, list[My
 def bracket_places(*, tournament: Tournament) -> list[tuple[int, Entry]]:
     """The final places of an elimination tournament once its bracket is played out (shared
     places as the format has them), best first; empty while a needed match is undecided."""
-    entries = {
-        entry.seed: entry
-        for entry in tournament.entries.filter(seed__isnull=False).select_related("player")
-    }
-    if tournament.status == Tournament.Status.DRAFT or len(entries) < 2:
-        return []
+    entries = list(tournament.entries.filter(seed__isnull=False).select_related("player"))
     decided = Match.objects.filter(
         tournament=tournament, status__in=DECIDED, winner__isnull=False
     ).exclude(slot="")
+    return places_of(tournament, entries, [(m.slot, m.home_id, m.winner_id) for m in decided])
+
+
+def places_of(
+    tournament: Tournament, entries: list[Entry], decided: list[tuple[str, int | None, int]]
+) -> list[tuple[int, Entry]]:
+    """``bracket_places`` from rows already read: the entries, and the decided bracket matches
+    as (slot, home entry id, winner entry id). No query."""
+    seeded = {entry.seed: entry for entry in entries if entry.seed is not None}
+    if tournament.status == Tournament.Status.DRAFT or len(seeded) < 2:
+        return []
     winners: dict[str, Literal["home", "away"]] = {
-        match.slot: "home" if match.winner_id == match.home_id else "away" for match in decided
+        slot: "home" if winner == home else "away" for slot, home, winner in decided if slot
     }
     try:
-        places = elimination.places(tournament.bracket_plan(len(entries)), winners)
+        places = elimination.places(tournament.bracket_plan(len(seeded)), winners)
     except ValueError:  # not played out yet
         return []
-    return sorted(((place, entries[seed]) for seed, place in places.items()), key=lambda p: p[0])
+    return sorted(((place, seeded[seed]) for seed, place in places.items()), key=lambda p: p[0])

@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from tournaments.clubs.permissions import runs_club
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.formats import elimination, round_robin, swiss
 from tournaments.models import Entry, Match, Player, Round, Tournament
@@ -69,6 +70,7 @@ def tournament_create(*, organizer: User, name: str, variant: str, **settings: A
     (format, match rules, format options, standings rules), checked as a form would."""
     if not organizer.is_authenticated:
         raise NotAllowed(_("Sign in to create a tournament."))
+    _require_club_rights(organizer, settings)
     name = name.strip()
     tournament = Tournament(name=name, variant=variant, organizer=organizer, **settings)
     tournament.slug = tournament.slug or _free_slug(name)
@@ -187,6 +189,18 @@ def tournament_finish(*, tournament: Tournament, by: User) -> Tournament:
 
 
 # --- Inside ------------------------------------------------------------------------------------
+
+
+def _require_club_rights(organizer: User, settings: dict[str, Any]) -> None:
+    """A tournament of a club (or of one of its seasons) is made by one who runs the club; a
+    season's tournament belongs to the season's club."""
+    club, season = settings.get("club"), settings.get("season")
+    if season is not None:
+        if club is not None and club.pk != season.club_id:
+            raise InvalidInput(_("The season is another club's."))
+        settings["club"] = club = season.club
+    if club is not None and not runs_club(club, organizer):
+        raise NotAllowed(_("Only the club's owners and organizers may do this."))
 
 
 def _locked(tournament: Tournament) -> Tournament:

@@ -49,7 +49,9 @@ from games.services import RecordedGame
 from nardy_site.accounts.models import ApiToken
 from nardy_site.wsgi import application
 from tournaments import results, services
+from tournaments.clubs.services import club_create
 from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.seasons.services import season_create, season_event_set
 
 SCHEMA_PATH = "/api/schema/?format=json"
 CSRF_TOKEN = "schemathesisschemathesisschemath"  # 32 letters: a valid unmasked CSRF secret
@@ -82,6 +84,8 @@ class Seeded:
 
     def path_parameters(self, path: str) -> list[dict[str, Any]]:
         """Consistent path parameters of seeded rows for an operation's path, if it has any."""
+        if path.startswith("/api/v1/clubs/"):
+            return self.club_parameters(path)
         if "{slug}" in path:
             return self.keys["entry" if "{id}" in path else "slug"]
         if "{position_id}" in path:
@@ -93,6 +97,14 @@ class Seeded:
         if path.startswith("/api/v1/ratings/"):
             return self.keys["rating_list"]
         return []
+
+    def club_parameters(self, path: str) -> list[dict[str, Any]]:
+        (club,) = self.keys["club"]
+        for name in ("user_id", "tournament", "system"):
+            if "{" + name + "}" in path:
+                return self.keys[f"club_{name}"]
+        return [{"slug": club["slug"], "season": club["season"]} if "{season}" in path else
+                {"slug": club["slug"]}]  # fmt: skip
 
 
 def recorded_games(length: int, seed: int) -> list[RecordedGame]:
@@ -155,6 +167,9 @@ def seeded(db) -> Seeded:
     for match in final.matches.all():
         results.match_result_record(match=match, by=olga, score=(0, 1))
     services.tournament_finish(tournament=final, by=olga)
+    riga = club_create(by=olga, name="Riga", country="LV")
+    autumn = season_create(club=riga, by=olga, name="Autumn", best_of=2)
+    season_event_set(tournament=final, season=autumn, by=olga)
     entered(olga, players[4:], name="Open", slug="open", variant="long")
     services.tournament_create(organizer=olga, name="Draft", slug="draft", variant="long")
 
@@ -175,6 +190,10 @@ def seeded(db) -> Seeded:
             "rating_history": [
                 {"id": player.pk, **rating_list} for player in players[:2] for rating_list in lists
             ],  # fmt: skip
+            "club": [{"slug": riga.slug, "season": autumn.slug}],
+            "club_user_id": [{"slug": riga.slug, "user_id": olga.pk}],
+            "club_tournament": [{"slug": riga.slug, "season": autumn.slug, "tournament": "final"}],
+            "club_system": [{"slug": riga.slug, **rating_list} for rating_list in lists],
             "position": [
                 {"position_id": Position.initial(variant).position_id()}
                 for variant in (ShortNardy(), LongNardy())

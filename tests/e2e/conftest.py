@@ -9,6 +9,7 @@ pages go to ``build/screenshots/`` (``SCREENSHOTS_DIR`` overrides it).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,41 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOTS = Path(os.environ.get("SCREENSHOTS_DIR", PROJECT_ROOT / "build" / "screenshots"))
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+#: Words that stay Latin in the Russian interface: names of systems and file formats.
+LATIN_ALLOWED = {
+    "FIBS",
+    "Elo",
+    "CSV",
+    "mat",
+    "REST",
+    "API",
+    "GNU",
+    "Backgammon",
+    "Jellyfish",
+    "SVG",
+}
+
+#: The text of a page as a reader sees it, without what is marked translate="no" (user data).
+VISIBLE_TRANSLATABLE_TEXT = """() => {
+  const body = document.body.cloneNode(true);
+  const skipped = '[translate="no"], script, style, noscript, [hidden]';
+  body.querySelectorAll(skipped).forEach(e => e.remove());
+  const texts = [body.innerText];
+  body.querySelectorAll('[aria-label], [title], [placeholder]').forEach(e => {
+    for (const name of ['aria-label', 'title', 'placeholder']) {
+      if (e.getAttribute(name)) texts.push(e.getAttribute(name));
+    }
+  });
+  return texts.join('\\n');
+}"""
+
+
+def untranslated_words(page) -> list[str]:
+    """The Latin words on the page a Russian reader would see (user data and names left out)."""
+    words = set(re.findall(r"[A-Za-z]{2,}", page.evaluate(VISIBLE_TRANSLATABLE_TEXT)))
+    return sorted(words - LATIN_ALLOWED)
+
 
 #: Chromium with nothing of its own to fetch: no updates, sync, safe-browsing or metrics, and no
 #: host name resolves except the live server's.

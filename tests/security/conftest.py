@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from django.contrib.auth.models import User
+from django.urls import reverse
 
 from nardy_site.accounts.models import ApiToken
 from tournaments.models import Entry, Match, Round, Tournament
@@ -71,3 +72,15 @@ def snapshot() -> dict:
         ),
         "tokens": ApiToken.objects.count(),
     }
+
+
+LOGIN = "login"  # expected: a redirect to the login page
+
+
+def assert_expected(response, expected, persona):
+    """A page's answer as the matrix expects: ``LOGIN``, or a status code."""
+    if expected == LOGIN:
+        assert response.status_code == 302, persona
+        assert response["Location"].startswith(reverse("login") + "?next="), persona
+    else:
+        assert response.status_code == expected, (persona, response.content.decode()[:2000])

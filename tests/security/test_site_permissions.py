@@ -10,9 +10,7 @@ from django.urls import reverse
 from tournaments.models import Match, Tournament
 from tournaments.results import match_result_record
 
-from .conftest import PERSONAS, TOURNAMENT_FORM, snapshot
-
-LOGIN = "login"  # expected: a redirect to the login page
+from .conftest import LOGIN, PERSONAS, TOURNAMENT_FORM, assert_expected, snapshot
 
 ORGANIZERS = {
     "anonymous": LOGIN, "player": 403, "opponent": 403, "another_player": 403,
@@ -111,14 +109,6 @@ def client_as(client, world, persona):
     if user is not None:
         client.force_login(user)
     return client
-
-
-def assert_expected(response, expected, persona):
-    if expected == LOGIN:
-        assert response.status_code == 302, persona
-        assert response["Location"].startswith(reverse("login") + "?next="), persona
-    else:
-        assert response.status_code == expected, (persona, response.content.decode()[:2000])
 
 
 @pytest.mark.parametrize("action", list(ACTIONS))

@@ -5,8 +5,10 @@ from django.core.management import call_command
 
 from games.models import Game
 from games.rules import action_from_json, replay_game
-from tournaments.demo import DEMO_TOURNAMENT_SLUG
+from tournaments.clubs.models import Club
+from tournaments.demo import DEMO_CLUB_SLUG, DEMO_SEASON_SLUG, DEMO_TOURNAMENT_SLUG
 from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.seasons.selectors import season_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -37,6 +39,14 @@ def test_it_creates_a_club_with_tournaments_in_every_state():
     assert double.matches.filter(status=Match.Status.FINAL).count() == 8
     assert by_slug["demo-consolation-cup"].format == "consolation"
     assert "16 players created" in output
+    club = Club.objects.get(slug=DEMO_CLUB_SLUG)
+    assert set(club.tournaments.values_list("slug", flat=True)) == set(by_slug)
+    season = club.seasons.get(slug=DEMO_SEASON_SLUG)
+    evenings = season.tournaments.order_by("slug")
+    assert [t.status for t in evenings] == ["finished", "finished", "running"]
+    assert evenings[2].matches.filter(status=Match.Status.FINAL).count() == 3  # its 1st round
+    table = season_standings(season=season)
+    assert len(table.lines) == 6 and table.provisional == [evenings[2]]
 
 
 def test_every_demo_game_is_a_full_legal_record():

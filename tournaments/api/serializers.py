@@ -5,8 +5,10 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.models import Game
+from tournaments.clubs.models import Club
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
+from tournaments.seasons.models import Season
 from tournaments.services import TIEBREAKS, start_notices
 
 
@@ -32,6 +34,19 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS), required=False, help_text="In order"
     )
+    club = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Club.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="The club that runs it (its owners and organizers may run it too)",
+    )
+    season = serializers.PrimaryKeyRelatedField(
+        queryset=Season.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="The id of the club's season it counts in",
+    )
     notices = serializers.SerializerMethodField(
         help_text="What the start leaves out of the settings, and why (e.g. no third-place match "
         "with fewer than 4 players): before the start, what it will do; after it, what it did"
@@ -45,7 +60,8 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
             "swiss_rounds", "third_place", "grand_final", "consolation_kind", "last_chance",
             "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
-            "rating_system", "rated", "rated_by", "rated_at", "created_at", "notices",
+            "rating_system", "rated", "rated_by", "rated_at", "created_at", "notices", "club",
+            "season",
         ]  # fmt: skip
         read_only_fields = ["id", "status", "organizer", "rated_at", "created_at"]
         extra_kwargs = {"slug": {"required": False}}

@@ -5,6 +5,8 @@ from games.live.api import MatchLive, MatchLiveUndo
 from nardy_site.accounts.api import TokenList, TokenRevoke
 from nardy_site.api_errors import not_found
 from tournaments.api import actions, views
+from tournaments.clubs import api as clubs
+from tournaments.seasons import api as seasons
 
 SYSTEM_AND_VARIANT = "<str:system>/<str:variant>"
 
@@ -64,6 +66,41 @@ urlpatterns = [
         f"ratings/{SYSTEM_AND_VARIANT}/audit/",
         views.RatingAuditTrail.as_view(),
         name="api-rating-audit",
+    ),
+    path("clubs/", clubs.ClubList.as_view(), name="api-clubs"),
+    path("clubs/new", clubs.ClubCreate.as_view(), name="api-club-create"),
+    path("clubs/<slug:slug>/", clubs.ClubDetail.as_view(), name="api-club"),
+    path(
+        f"clubs/<slug:slug>/ratings/{SYSTEM_AND_VARIANT}/",
+        clubs.ClubRatings.as_view(),
+        name="api-club-ratings",
+    ),
+    path("clubs/<slug:slug>/members/new", clubs.MemberAdd.as_view(), name="api-member-add"),
+    path(
+        "clubs/<slug:slug>/members/<int:user_id>/",
+        clubs.MemberRemove.as_view(),
+        name="api-member",
+    ),
+    path("clubs/<slug:slug>/seasons/new", seasons.SeasonCreate.as_view(), name="api-season-create"),
+    path(
+        "clubs/<slug:slug>/seasons/<slug:season>/",
+        seasons.SeasonDetail.as_view(),
+        name="api-season",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<slug:season>/table.csv",
+        seasons.SeasonCsv.as_view(),
+        name="api-season-csv",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<slug:season>/events/new",
+        seasons.SeasonEvents.as_view(),
+        name="api-season-events",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<slug:season>/events/<slug:tournament>/",
+        seasons.SeasonEventRemove.as_view(),
+        name="api-season-event",
     ),
     path("records/validate", RecordValidateView.as_view(), name="api-records-validate"),
     path(

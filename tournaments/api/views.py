@@ -40,6 +40,7 @@ from tournaments.api.serializers import (
     StandingSerializer,
     TournamentSerializer,
 )
+from tournaments.clubs.permissions import RUNS_EVENTS
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.ratings.approvals import is_rating_officer
 from tournaments.ratings.audit import audit_trail
@@ -74,7 +75,11 @@ def visible_tournaments(request: Request) -> QuerySet[Tournament]:
     if user.is_authenticated and user.is_staff:
         return tournaments
     if user.is_authenticated:
-        mine = Q(organizer=user) | Q(co_organizers=user)
+        mine = (
+            Q(organizer=user)
+            | Q(co_organizers=user)
+            | Q(club__memberships__user=user, club__memberships__role__in=RUNS_EVENTS)
+        )
         return tournaments.filter(~Q(status=Tournament.Status.DRAFT) | mine).distinct()
     return tournaments.exclude(status=Tournament.Status.DRAFT)
 

@@ -19,7 +19,9 @@ T = TypeVar("T")
 
 
 def tournament_of(request: HttpRequest, slug: str) -> Tournament:
-    return get_object_or_404(Tournament.objects.select_related("organizer"), slug=slug)
+    return get_object_or_404(
+        Tournament.objects.select_related("organizer", "club", "season"), slug=slug
+    )
 
 
 def has_bracket(tournament: Tournament) -> bool:

@@ -3,6 +3,7 @@ the values to a service, which checks how the rules fit together and says what i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -12,8 +13,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.clubs.models import Club
 from tournaments.models import Entry, Player, Tournament
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH
+from tournaments.seasons.models import Season
 from tournaments.services import SEED_MAX, NewEntry
 
 MATCH_TO_POINTS = "points"
@@ -235,7 +238,7 @@ class TournamentForm(forms.ModelForm):
 
     #: The form's sections, as the page shows them.
     FIELDSETS = [
-        (_("The event"), ["name", "variant", "format", "rating_system"]),
+        (_("The event"), ["name", "club_season", "variant", "format", "rating_system"]),
         (
             _("Match rules"),
             [
@@ -250,8 +253,26 @@ class TournamentForm(forms.ModelForm):
         (_("Standings"), ["tiebreaks", "points_win", "points_draw", "points_loss", "points_bye"]),
     ]  # fmt: skip
 
-    def __init__(self, *args: Any, locked: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        locked: bool = False,
+        clubs: Sequence[Club] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        if not self.instance.pk:  # new: of one of the clubs its creator runs, maybe a season
+            self.fields["club_season"] = forms.ChoiceField(
+                label=_("Club and season"),
+                choices=club_season_choices(clubs),
+                required=False,
+                # Hidden from those who run no club: what they post is still checked.
+                widget=forms.Select(attrs={"translate": "no"}) if clubs else forms.HiddenInput,
+                help_text=_(
+                    "A club's tournament is run by the club's organizers too; a season's counts "
+                    "in its table."
+                ),
+            )
         variant = self.fields["variant"]
         assert isinstance(variant, forms.ChoiceField)
         variant.choices = Tournament.Variant.choices  # no empty choice among the radios
@@ -266,7 +287,10 @@ class TournamentForm(forms.ModelForm):
                 field.disabled = True
 
     def fieldsets(self) -> list[tuple[str, list[forms.BoundField]]]:
-        return [(legend, [self[name] for name in names]) for legend, names in self.FIELDSETS]
+        return [
+            (legend, [self[name] for name in names if name in self.fields])
+            for legend, names in self.FIELDSETS
+        ]
 
     def tournament_settings(self) -> dict[str, Any]:
         """The cleaned values as the tournament services take them: a match is to points or of
@@ -276,7 +300,23 @@ class TournamentForm(forms.ModelForm):
         to_points = data["match_kind"] == MATCH_TO_POINTS
         settings["match_length"] = data["match_size"] if to_points else None
         settings["match_games"] = None if to_points else data["match_size"]
+        if data.get("club_season"):
+            kind, pk = data["club_season"].split(":")
+            model = Club if kind == "club" else Season
+            settings[kind] = model.objects.get(pk=int(pk))
         return settings
+
+
+def club_season_choices(clubs: Sequence[Club]) -> list[tuple[str, Any]]:
+    """ "No club", then each club and each of its seasons: ``club:<id>`` or ``season:<id>``."""
+    seasons: dict[int, list[Season]] = {}
+    for season in Season.objects.filter(club__in=clubs).order_by("-starts_on", "name"):
+        seasons.setdefault(season.club_id, []).append(season)
+    choices: list[tuple[str, Any]] = [("", _("No club"))]
+    for club in clubs:
+        choices.append((f"club:{club.pk}", club.name))
+        choices += [(f"season:{s.pk}", f"{club.name} · {s.name}") for s in seasons.get(club.pk, [])]
+    return choices
 
 
 class EntryAddForm(forms.Form):

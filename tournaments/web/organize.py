@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors, services
+from tournaments.clubs.permissions import clubs_run_by
 from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Tournament
 from tournaments.permissions import is_organizer
@@ -45,9 +46,11 @@ def _require_organizer_to_view(request: HttpRequest, tournament: Tournament) -> 
 
 @login_required
 def tournament_create_page(request: HttpRequest) -> HttpResponse:
+    clubs = clubs_run_by(request.user)
     if request.method != "POST":
-        return render(request, FORM_TEMPLATE, {"form": TournamentForm()})
-    form = TournamentForm(request.POST)
+        form = TournamentForm(clubs=clubs, initial={"club_season": request.GET.get("club", "")})
+        return render(request, FORM_TEMPLATE, {"form": form})
+    form = TournamentForm(request.POST, clubs=clubs)
     if not form.is_valid():
         return render(request, FORM_TEMPLATE, {"form": form}, status=400)
     try:

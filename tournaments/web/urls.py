@@ -4,6 +4,8 @@ services, which decide who may do what."""
 from django.urls import path
 
 from games.live.views import match_record_page
+from tournaments.clubs import views as clubs
+from tournaments.seasons import views as seasons
 from tournaments.web import organize, public, results
 
 urlpatterns = [
@@ -27,4 +29,13 @@ urlpatterns = [
     path("p/<int:pk>/", public.player_page, name="player"),
     path("ratings/<str:variant>/", public.rating_list_page, name="rating-list"),
     path("me/matches/", organize.my_matches_page, name="my-matches"),
+    path("clubs/", clubs.club_list_page, name="club-list"),
+    path("clubs/new/", clubs.club_create_page, name="club-create"),
+    path("c/<slug:slug>/", clubs.club_page, name="club"),
+    path("c/<slug:slug>/edit/", clubs.club_edit_page, name="club-edit"),
+    path("c/<slug:slug>/members/", clubs.club_members_page, name="club-members"),
+    path("c/<slug:slug>/seasons/new/", seasons.season_create_page, name="season-create"),
+    path("c/<slug:slug>/s/<slug:season>/", seasons.season_page, name="season"),
+    path("c/<slug:slug>/s/<slug:season>/edit/", seasons.season_edit_page, name="season-edit"),
+    path("c/<slug:slug>/s/<slug:season>/table.csv", seasons.season_csv, name="season-csv"),
 ]

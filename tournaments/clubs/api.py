@@ -1,0 +1,154 @@
+"""The clubs in the API: read a club (members, seasons, tournaments), create one, and manage
+its members. Who may do what is the services' decision, as on the site."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from nardy_site.api_errors import ApiSchema
+from tournaments.api.serializers import RatingRowSerializer
+from tournaments.clubs import selectors, services
+from tournaments.clubs.models import Club, Membership
+from tournaments.clubs.permissions import runs_club
+from tournaments.models import Tournament
+from tournaments.seasons.models import Season
+
+
+class MembershipSerializer(serializers.ModelSerializer[Membership]):
+    user_id = serializers.IntegerField(source="user.pk", read_only=True)
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ["user_id", "username", "role", "joined_at"]
+
+
+class SeasonSerializer(serializers.ModelSerializer[Season]):
+    club = serializers.CharField(source="club.slug", read_only=True)
+
+    class Meta:
+        model = Season
+        fields = [
+            "id", "club", "name", "slug", "starts_on", "ends_on", "scoring", "place_points",
+            "win_points", "best_of",
+        ]  # fmt: skip
+        read_only_fields = ["id", "slug"]
+
+
+class ClubSerializer(serializers.ModelSerializer[Club]):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "slug", "city", "country", "description", "created_at"]
+        read_only_fields = ["id", "slug", "created_at"]
+        # The service checks the unique name and says so in the one error shape.
+        extra_kwargs = {"name": {"validators": []}}
+
+
+class ClubTournamentSerializer(serializers.ModelSerializer[Tournament]):
+    season = serializers.IntegerField(source="season_id", allow_null=True)
+    entry_count = serializers.IntegerField()
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "slug", "name", "variant", "format", "status", "season", "entry_count"]
+
+
+class ClubDetailSerializer(ClubSerializer):
+    members = MembershipSerializer(many=True, read_only=True)
+    seasons = SeasonSerializer(many=True, read_only=True)
+    tournaments = serializers.DictField(
+        child=ClubTournamentSerializer(many=True),
+        read_only=True,
+        help_text="upcoming, running and finished, each newest first",
+    )
+
+    class Meta(ClubSerializer.Meta):
+        fields = [*ClubSerializer.Meta.fields, "members", "seasons", "tournaments"]
+
+
+class MemberIn(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=Membership.Role.choices, default="member")
+
+
+class ClubList(generics.ListAPIView[Club]):
+    schema = ApiSchema()
+    serializer_class = ClubSerializer
+    queryset = Club.objects.all()
+
+
+class ClubDetail(APIView):
+    schema = ApiSchema()
+
+    @extend_schema(responses=ClubDetailSerializer, summary="A club: members, seasons, events")
+    def get(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        data: dict[str, Any] = dict(ClubSerializer(club).data)
+        data["members"] = MembershipSerializer(selectors.club_members(club=club), many=True).data
+        data["seasons"] = SeasonSerializer(club.seasons.all(), many=True).data
+        groups = selectors.club_tournaments(club=club, drafts=runs_club(club, request.user))
+        data["tournaments"] = {
+            name: ClubTournamentSerializer(rows, many=True).data for name, rows in groups.items()
+        }
+        return Response(data)
+
+
+class ClubRatings(APIView):
+    schema = ApiSchema()
+
+    @extend_schema(
+        responses=RatingRowSerializer(many=True),
+        summary="The club's players in a rating list, ranked within the club",
+    )
+    def get(self, request: Request, slug: str, system: str, variant: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        rows = selectors.club_rating_list(club=club, system=system, variant=variant)
+        return Response(RatingRowSerializer(rows, many=True).data)
+
+
+class ClubCreate(APIView):
+    schema = ApiSchema()
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ClubSerializer, responses={201: ClubSerializer})
+    def post(self, request: Request) -> Response:
+        given = ClubSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        club = services.club_create(by=request.user, **given.validated_data)
+        return Response(ClubSerializer(club).data, status=status.HTTP_201_CREATED)
+
+
+class MemberAdd(APIView):
+    """Add a member or change a member's role: organizers add members, owners any role."""
+
+    schema = ApiSchema()
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=MemberIn, responses={201: MembershipSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        given = MemberIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        membership = services.member_add(club=club, by=request.user, **given.validated_data)
+        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+
+class MemberRemove(APIView):
+    """Remove a member (a member may leave; the last owner stays)."""
+
+    schema = ApiSchema()
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, slug: str, user_id: int) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        services.member_remove(club=club, by=request.user, user_id=user_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)

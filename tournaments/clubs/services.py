@@ -1,0 +1,134 @@
+"""A club's writes: create it, edit it, and manage its members. Each checks who acts and does its
+whole job in one transaction, or raises a ``TournamentError`` having changed nothing."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from tournaments.clubs.models import Club, Membership
+from tournaments.clubs.permissions import User, owns_club, runs_club
+from tournaments.errors import Conflict, InvalidInput, NotAllowed
+
+Role = Membership.Role
+#: What ``club_update`` may change (not the slug: links are out).
+EDITABLE = frozenset({"name", "city", "country", "description"})
+
+
+@transaction.atomic
+def club_create(
+    *, by: User, name: str, city: str = "", country: str = "", description: str = ""
+) -> Club:
+    """A new club; whoever creates it is its first owner."""
+    if not by.is_authenticated:
+        raise NotAllowed(_("Sign in to create a club."))
+    club = Club(
+        name=name.strip(), city=city.strip(), country=country, description=description.strip()
+    )
+    club.slug = _free_slug(club.name)
+    _check(club)
+    club.save()
+    Membership.objects.create(club=club, user_id=by.pk, role=Role.OWNER)
+    return club
+
+
+@transaction.atomic
+def club_update(*, club: Club, by: User, **fields: str) -> Club:
+    unknown = set(fields) - EDITABLE
+    if unknown:
+        raise TypeError(f"not an editable club field: {', '.join(sorted(unknown))}")
+    club = _locked(club)
+    if not runs_club(club, by):
+        raise NotAllowed(_("Only the club's owners and organizers may do this."))
+    for name, value in fields.items():
+        setattr(club, name, value.strip())
+    _check(club)
+    club.save()
+    return club
+
+
+@transaction.atomic
+def member_add(*, club: Club, by: User, username: str, role: str = Role.MEMBER) -> Membership:
+    """Add a user to the club, or change a member's role. Organizers add members; only an owner
+    names organizers and owners, or changes an organizer's or owner's role."""
+    if role not in Role.values:
+        raise InvalidInput(_("Unknown role: %(role)s.") % {"role": role})
+    club = _locked(club)
+    _require_rights(club, by, role)
+    user = get_user_model().objects.filter(username=username.strip()).first()
+    if user is None:
+        raise InvalidInput(_("There is no user %(name)s.") % {"name": username.strip()})
+    membership = Membership.objects.filter(club=club, user=user).first()
+    if membership is None:
+        return Membership.objects.create(club=club, user=user, role=role)
+    _require_rights(club, by, membership.role)
+    if membership.role == Role.OWNER and role != Role.OWNER:
+        _require_another_owner(club, membership)
+    membership.role = role
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def member_remove(*, club: Club, by: User, user_id: int) -> None:
+    """Remove a member. Members may leave by themselves; the last owner stays."""
+    club = _locked(club)
+    membership = Membership.objects.filter(club=club, user_id=user_id).first()
+    if membership is None:
+        raise InvalidInput(_("This user is not a member of the club."))
+    if by.pk != user_id:
+        _require_rights(club, by, membership.role)
+    if membership.role == Role.OWNER:
+        _require_another_owner(club, membership)
+    membership.delete()
+
+
+# --- Inside ------------------------------------------------------------------------------------
+
+
+def _locked(club: Club) -> Club:
+    """The club as it is now, its row locked for this write and its revision raised."""
+    Club.objects.filter(pk=club.pk).update(revision=F("revision") + 1)
+    return Club.objects.get(pk=club.pk)
+
+
+def _require_rights(club: Club, by: User, role: str) -> None:
+    """Organizers manage plain members; owners manage every role."""
+    if role == Role.MEMBER and runs_club(club, by):
+        return
+    if owns_club(club, by):
+        return
+    if runs_club(club, by):
+        raise NotAllowed(_("Only the club's owners may name or change organizers and owners."))
+    raise NotAllowed(_("Only the club's owners and organizers may do this."))
+
+
+def _require_another_owner(club: Club, membership: Membership) -> None:
+    others = Membership.objects.filter(club=club, role=Role.OWNER).exclude(pk=membership.pk)
+    if not others.exists():
+        raise Conflict(_("A club keeps at least one owner: name another owner first."))
+
+
+def _check(club: Club) -> None:
+    """The checks a form makes, with the unique name among them."""
+    if not club.name:
+        raise InvalidInput(_("A club needs a name."))
+    try:
+        club.full_clean()
+    except ValidationError as error:
+        raise InvalidInput(
+            "; ".join(f"{name}: {' '.join(texts)}" for name, texts in error.message_dict.items())
+        ) from None
+
+
+def _free_slug(name: str) -> str:
+    base = slugify(name)[:140] or "club"
+    slug, number = base, 1
+    while Club.objects.filter(slug=slug).exists():
+        number += 1
+        slug = f"{base}-{number}"
+    return slug

@@ -1,0 +1,147 @@
+"""Reads of seasons: a season's table from every event at once, in a constant number of queries
+whatever the number of events and players, and the version its page and API are cached by."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.db.models import Count, F, Max, QuerySet, Sum
+
+from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.ratings.models import Rating
+from tournaments.results import DECIDED
+from tournaments.seasons.models import Season
+from tournaments.seasons.table import EventFinish, SeasonRow, season_table
+from tournaments.selectors import STANDINGS_MATCH_FIELDS, places_of, standings_of
+from tournaments.services import ROUND_FORMATS
+
+
+@dataclass(frozen=True)
+class SeasonLine:
+    """A row of the season table with its player loaded."""
+
+    row: SeasonRow
+    player: Player
+
+
+@dataclass(frozen=True)
+class SeasonTable:
+    season: Season
+    #: The season's tournaments past their draft, in its order (by creation): those started
+    #: earn points.
+    events: list[Tournament]
+    lines: list[SeasonLine]
+
+    @property
+    def provisional(self) -> list[Tournament]:
+        """The events still running: their points are those of the standings so far."""
+        return [event for event in self.events if event.status == Tournament.Status.RUNNING]
+
+
+def season_of(*, club_slug: str, season_slug: str) -> Season | None:
+    return (
+        Season.objects.select_related("club").filter(club__slug=club_slug, slug=season_slug).first()
+    )
+
+
+def season_version(*, club_slug: str, season_slug: str) -> str | None:
+    """The season's revision, with its events' number, newest and revisions summed (a result
+    in any event raises that event's revision); None: no such season."""
+    row = (
+        Season.objects.filter(club__slug=club_slug, slug=season_slug)
+        .annotate(
+            events=Count("tournaments"),
+            newest=Max("tournaments__pk"),
+            revisions=Sum("tournaments__revision"),
+        )
+        .values_list("revision", "events", "newest", "revisions")
+        .first()
+    )
+    return None if row is None else ":".join(str(part) for part in row)
+
+
+def season_events(*, season: Season) -> QuerySet[Tournament]:
+    return Tournament.objects.filter(season=season).order_by("created_at", "pk")
+
+
+def season_standings(*, season: Season) -> SeasonTable:
+    """The season's table. Four queries whatever its size: the events, their entries with the
+    players, their decided matches, and the entries' ratings (a standings tie-break may use
+    them). The finish of a round robin or Swiss is its standings' rank; of a bracket, its final
+    place once the bracket is played out. Wins are the matches won over the board (a draw is
+    half; a bye is no match).
+
+    Started events count, the running ones provisionally: a result corrected while an event
+    runs (a finished event's results no longer change) shows in the table at once. In a running
+    round robin or Swiss only those who have played a match have a place yet."""
+    events = list(season_events(season=season).exclude(status=Tournament.Status.DRAFT))
+    started = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+    counted = [event for event in events if event.status in started]
+    ids = [event.pk for event in counted]
+    entries: dict[int, list[Entry]] = {event.pk: [] for event in counted}
+    for entry in Entry.objects.filter(tournament_id__in=ids).select_related("player"):
+        entries[entry.tournament_id].append(entry)
+    matches: dict[int, list[tuple[object, ...]]] = {event.pk: [] for event in counted}
+    decided = Match.objects.filter(tournament_id__in=ids, status__in=DECIDED).values_list(
+        "tournament_id", "slot", *STANDINGS_MATCH_FIELDS
+    )
+    for row in decided:
+        matches[row[0]].append(row[1:])
+    ratings = _entry_ratings(ids)
+    players = {entry.player_id: entry.player for found in entries.values() for entry in found}
+    finishes = [
+        finish
+        for event in counted
+        for finish in _finishes(event, entries[event.pk], matches[event.pk], ratings)
+    ]
+    rows = season_table([event.pk for event in events], finishes, season.rule())
+    return SeasonTable(season, events, [SeasonLine(row, players[row.player]) for row in rows])
+
+
+# --- Inside ------------------------------------------------------------------------------------
+
+
+def _entry_ratings(tournament_ids: list[int]) -> dict[int, float]:
+    """Each entry's rating in its tournament's rating list, by entry id (one query)."""
+    return dict(
+        Rating.objects.filter(
+            player__entries__tournament_id__in=tournament_ids,
+            rating_list__system=F("player__entries__tournament__rating_system"),
+            rating_list__variant=F("player__entries__tournament__variant"),
+        ).values_list("player__entries__pk", "rating")
+    )
+
+
+def _finishes(
+    event: Tournament,
+    entries: list[Entry],
+    matches: list[tuple[object, ...]],
+    ratings: dict[int, float],
+) -> list[EventFinish]:
+    """Each entrant's place and wins in a started event (see ``season_standings``)."""
+    player_of = {entry.pk: entry.player_id for entry in entries}
+    wins: dict[int, Fraction] = dict.fromkeys(player_of, Fraction(0))
+    for _slot, _round, home, away, winner, _score_home, _score_away in matches:
+        if home is None or away is None:
+            continue  # a bye
+        if winner is None:
+            wins[home] += Fraction(1, 2)  # type: ignore[index]
+            wins[away] += Fraction(1, 2)  # type: ignore[index]
+        else:
+            wins[winner] += 1  # type: ignore[index]
+    if event.format in ROUND_FORMATS:
+        rounds = [row[1:] for row in matches if row[1] is not None]
+        places = [
+            (standing.row.rank, standing.entry)
+            for standing in standings_of(event, entries, rounds, ratings)
+        ]
+    else:
+        bracket = [(str(row[0]), row[2], row[4]) for row in matches if row[0] and row[4]]
+        places = places_of(event, entries, bracket)  # type: ignore[arg-type]
+    if event.status == Tournament.Status.RUNNING:
+        played = {side for row in matches if row[3] is not None for side in (row[2], row[3])}
+        places = [(place, entry) for place, entry in places if entry.pk in played]
+    return [
+        EventFinish(event.pk, player_of[entry.pk], place, wins[entry.pk]) for place, entry in places
+    ]

@@ -1,0 +1,208 @@
+"""The season pages: its table (shared by anonymous readers until the season or any of its
+events changes), the table as CSV, and the forms of the club's organizers."""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from nardy_site.page_cache import shared_page
+from tournaments.api.views import spreadsheet_safe
+from tournaments.charts import RatingChart, rating_chart
+from tournaments.clubs.models import Club
+from tournaments.clubs.permissions import runs_club
+from tournaments.errors import InvalidInput, TournamentError
+from tournaments.seasons import selectors, services
+from tournaments.seasons.forms import EventForm, SeasonForm
+from tournaments.seasons.models import Season
+from tournaments.seasons.selectors import SeasonLine, SeasonTable
+from tournaments.seasons.table import EventPoints
+from tournaments.web.common import refused
+
+FORM_TEMPLATE = "seasons/season_form.html"
+
+
+def season_of(club_slug: str, season_slug: str) -> Season:
+    season = selectors.season_of(club_slug=club_slug, season_slug=season_slug)
+    if season is None:
+        raise Http404
+    return season
+
+
+def _season_version(slug: str, season: str) -> str:
+    version = selectors.season_version(club_slug=slug, season_slug=season)
+    if version is None:
+        raise Http404
+    return version
+
+
+@shared_page(_season_version)
+def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    found = season_of(slug, season)
+    table = selectors.season_standings(season=found)
+    return render(
+        request,
+        "seasons/season.html",
+        {
+            "club": found.club,
+            "season": found,
+            "table": table,
+            "rule": rule_summary(found),
+            "charts": _charts(table),
+            "runs": runs_club(found.club, request.user),
+        },
+    )
+
+
+def season_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    """The table as CSV: rank, player, points, all points, events played, then each event's
+    points (empty: not played; in brackets: not counted)."""
+    found = season_of(slug, season)
+    table = selectors.season_standings(season=found)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{found.club.slug}-{found.slug}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(
+        ["rank", "player", "points", "all_points", "events",
+         *(spreadsheet_safe(event.name) for event in table.events)]
+    )  # fmt: skip
+    for line in table.lines:
+        row = line.row
+        cells = [_csv_cell(item) for item in row.events]
+        writer.writerow(
+            [row.rank, spreadsheet_safe(line.player.display_name), _number(row.points),
+             _number(row.all_points), row.played, *cells]
+        )  # fmt: skip
+    return response
+
+
+def _csv_cell(item: EventPoints | None) -> str:
+    if item is None:
+        return ""
+    return _number(item.points) if item.counted else f"({_number(item.points)})"
+
+
+@login_required
+def season_create_page(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    _require_runs(request, club)
+    context: dict[str, Any] = {"club": club}
+    if request.method != "POST":
+        return render(request, FORM_TEMPLATE, {**context, "form": SeasonForm()})
+    form = SeasonForm(request.POST)
+    context["form"] = form
+    if not form.is_valid():
+        return render(request, FORM_TEMPLATE, context, status=400)
+    try:
+        season = services.season_create(club=club, by=request.user, **form.season_fields())
+    except TournamentError as error:
+        return refused(request, FORM_TEMPLATE, context, error)
+    messages.success(request, _("The season is created. Add its events below."))
+    return redirect(reverse("season-edit", args=[club.slug, season.slug]))
+
+
+@login_required
+def season_edit_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    """The season's rule, and its events: a form to add one, a remove button each (the
+    ``action`` field says which was posted)."""
+    found = season_of(slug, season)
+    _require_runs(request, found.club)
+    context = _edit_context(request, found)
+    if request.method != "POST":
+        return render(request, FORM_TEMPLATE, context)
+    action = request.POST.get("action", "rule")
+    if action in ("add", "remove"):
+        return _event_set(request, found, context, action)
+    form = SeasonForm(request.POST, instance=Season(pk=found.pk, club=found.club))
+    context["form"] = form
+    if not form.is_valid():
+        return render(request, FORM_TEMPLATE, context, status=400)
+    try:
+        services.season_update(season=found, by=request.user, **form.season_fields())
+    except TournamentError as error:
+        return refused(request, FORM_TEMPLATE, context, error)
+    messages.success(request, _("The season's rule is saved."))
+    return redirect(reverse("season", args=[found.club.slug, found.slug]))
+
+
+def _require_runs(request: HttpRequest, club: Club) -> None:
+    """The season's forms are for those who run its club: others get a 403 before any form is
+    read."""
+    if not runs_club(club, request.user):
+        raise PermissionDenied(_("Only the club's owners and organizers may do this."))
+
+
+def _event_set(
+    request: HttpRequest, season: Season, context: dict[str, Any], action: str
+) -> HttpResponse:
+    if action == "add":
+        form = EventForm(request.POST, season=season, user=request.user)
+        context["event_form"] = form
+        if not form.is_valid():
+            return render(request, FORM_TEMPLATE, context, status=400)
+        tournament = form.cleaned_data["tournament"]
+    else:
+        given = request.POST.get("tournament", "")
+        tournament = season.tournaments.filter(pk=int(given)).first() if given.isdigit() else None
+        if tournament is None:
+            error = InvalidInput(_("This tournament is not one of the season's."))
+            return refused(request, FORM_TEMPLATE, context, error)
+    try:
+        services.season_event_set(
+            tournament=tournament, season=season if action == "add" else None, by=request.user
+        )
+    except TournamentError as error:
+        return refused(request, FORM_TEMPLATE, context, error)
+    if action == "add":
+        messages.success(request, _("%(name)s counts in the season.") % {"name": tournament.name})
+    else:
+        messages.success(request, _("%(name)s no longer counts.") % {"name": tournament.name})
+    return redirect(reverse("season-edit", args=[season.club.slug, season.slug]))
+
+
+def _edit_context(request: HttpRequest, season: Season) -> dict[str, Any]:
+    return {
+        "club": season.club,
+        "season": season,
+        "form": SeasonForm(instance=season),
+        "event_form": EventForm(season=season, user=request.user),
+        "events": selectors.season_events(season=season),
+    }
+
+
+# --- Shared by the pages -----------------------------------------------------------------------
+
+
+def rule_summary(season: Season) -> str:
+    """The season's rule in one line, for its page."""
+    if season.scoring == Season.Scoring.WINS:
+        text = _("%(points)s points a match won") % {"points": _number(season.win_points)}
+    else:
+        points = "-".join(_number(value) for value in season.place_points)
+        text = _("Points by place: %(points)s") % {"points": points}
+    if season.best_of:
+        text += "; " + _("each player's best %(count)s events count") % {"count": season.best_of}
+    return text
+
+
+def _charts(table: SeasonTable) -> list[tuple[SeasonLine, RatingChart]]:
+    """Each line with the chart of the player's counted points after each event."""
+    when = [event.created_at for event in table.events]
+    return [
+        (line, rating_chart(list(zip(when, map(float, line.row.running), strict=True))))
+        for line in table.lines
+    ]
+
+
+def _number(value: Any) -> str:
+    """A number as plain as it is: 25, 12.5 (a Fraction of halves shows as a decimal)."""
+    number = float(value)
+    return str(int(number)) if number.is_integer() else f"{number:g}"
