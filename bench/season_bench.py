@@ -4,7 +4,8 @@ Makes a scratch SQLite database (or PostgreSQL ``nardy_season_bench`` with ``--d
 postgres``, dropped and recreated), a club and a season ("best 20 of M"), and ``--events`` (30)
 finished events among ``--players`` (40): each a round robin of 16 of them drawn at random (its
 results written straight to the match rows for speed), every fifth a single elimination of 16
-played through the result service (so the bracket advances). Then, with the page cache empty
+played through the result service (so the bracket advances), every tenth of these a two-stage
+event (four groups of four, the top two of each into the bracket). Then, with the page cache empty
 each time, ``--runs`` (5) requests of the season page and of its API as an anonymous visitor
 (Django's test client), and the selector alone: the SQL queries (the goal: a constant number, at
 most 10) and the median time. Run:
@@ -72,17 +73,27 @@ def build(players: int, events: int, rng: random.Random) -> tuple[object, float]
         tournament_finish,
         tournament_start,
     )
+    from tournaments.stages.services import stage_two_build  # noqa: PLC0415
 
     start = time.perf_counter()
     owner = User.objects.create_user("bench")
     club = club_create(by=owner, name="Bench Club")
     season = season_create(club=club, by=owner, name="Bench Season", best_of=20)
     everyone = Player.objects.bulk_create(Player(display_name=f"P{n:03}") for n in range(players))
+
+    def played_out(tournament: object) -> None:
+        while match := Match.objects.filter(
+            tournament=tournament, status=Match.Status.SCHEDULED, home__isnull=False,
+            away__isnull=False,
+        ).first():  # fmt: skip
+            match_result_record(match=match, by=owner, score=rng.choice([(1, 0), (0, 1)]))
+
     for number in range(events):
-        bracket = number % 5 == 4
+        bracket, staged = number % 5 == 4, number % 10 == 9
+        stages = {"first_stage": "groups", "groups": 4, "advance": 2} if staged else {}
         tournament = tournament_create(
             organizer=owner, name=f"Evening {number + 1}", variant="long", season=season,
-            format="single-elimination" if bracket else "round-robin", match_length=1,
+            format="single-elimination" if bracket else "round-robin", match_length=1, **stages,
         )  # fmt: skip
         field = rng.sample(everyone, min(16, players))
         Entry.objects.bulk_create(
@@ -90,11 +101,12 @@ def build(players: int, events: int, rng: random.Random) -> tuple[object, float]
             for seed, player in enumerate(field, start=1)
         )
         tournament = tournament_start(tournament=tournament, by=owner)
-        if bracket:
-            while match := tournament.matches.filter(
-                status=Match.Status.SCHEDULED, home__isnull=False, away__isnull=False
-            ).first():
-                match_result_record(match=match, by=owner, score=rng.choice([(1, 0), (0, 1)]))
+        if staged:
+            for group in tournament.stages.all():
+                played_out(group)
+            played_out(stage_two_build(event=tournament, by=owner))
+        elif bracket:
+            played_out(tournament)
         else:
             decided = []
             for match in tournament.matches.filter(away__isnull=False):

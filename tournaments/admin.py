@@ -6,12 +6,14 @@ from tournaments.backup import tournament_delete
 from tournaments.clubs.models import Club, Membership
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.players.models import PlayerClaim
 from tournaments.ratings.approvals import ratings_hold_confirm
 from tournaments.ratings.audit import audit_record
 from tournaments.ratings.ledger import rating_list_of
 from tournaments.ratings.models import Rating, RatingAudit, RatingChange, RatingHold, RatingList
 from tournaments.ratings.tasks import ratings_replay
 from tournaments.seasons.models import Season
+from tournaments.signups.models import SignUp
 from tournaments.tasks import enqueue
 
 
@@ -193,3 +195,19 @@ class SeasonAdmin(admin.ModelAdmin):
     list_display = ["name", "club", "starts_on", "ends_on", "scoring", "best_of"]
     list_filter = ["club", "scoring"]
     search_fields = ["name", "slug", "club__name"]
+
+
+@admin.register(SignUp)
+class SignUpAdmin(admin.ModelAdmin):
+    list_display = ["player", "tournament", "state", "created_at", "decided_at"]
+    list_filter = ["state"]
+    search_fields = ["player__display_name", "tournament__name"]
+    raw_id_fields = ["player", "tournament", "user", "entry"]
+
+
+@admin.register(PlayerClaim)
+class PlayerClaimAdmin(admin.ModelAdmin):
+    list_display = ["player", "user", "state", "created_at", "decided_by"]
+    list_filter = ["state"]
+    search_fields = ["player__display_name", "user__username"]
+    raw_id_fields = ["player", "user", "decided_by"]

@@ -7,7 +7,10 @@ every time).
 * a running 16-player Short Nardy double elimination, its first round played;
 * a running 16-player Short Nardy main + consolation bracket, its first round played;
 * all of them run by the club "Demo Nardy Club" (its owner is the demo organizer), whose season
-  "Autumn Evenings 2026" has three Long Nardy evenings: two finished, one running.
+  "Autumn Evenings 2026" has three Long Nardy evenings: two finished (the second of two stages:
+  groups of three, then a final), one running;
+* the club's "Friday Short Nardy Open", open for sign-up now (16 places, 5 taken; check-in 30
+  minutes before its start next Friday at 19:00).
 
 Idempotent: a club, season or tournament whose slug exists is left as it is.
 """
@@ -16,10 +19,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from datetime import datetime, time, timedelta
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from games.rules.selfplay import random_match
 from games.services import RecordedGame
@@ -39,6 +44,7 @@ from tournaments.services import (
     tournament_open_registration,
     tournament_start,
 )
+from tournaments.stages.services import stage_two_build
 
 DEMO_CLUB = "Demo Nardy Club"
 DEMO_ORGANIZER = "demo-organizer"
@@ -65,6 +71,7 @@ DEMO_PLAYERS = [
 DEMO_CLUB_SLUG = "demo-nardy-club"
 DEMO_SEASON_SLUG = "autumn-evenings-2026"
 DEMO_TOURNAMENT_SLUG = "demo-club-long-nardy"
+DEMO_SIGNUP_SLUG = "demo-friday-open"
 DEMO_TOURNAMENT_NAME = "Demo Club Long Nardy Championship"
 
 
@@ -107,7 +114,25 @@ def demo_data_seed() -> DemoSeedResult:
         if not Tournament.objects.filter(slug=slug).exists():
             made.append(_bracket(organizer, club, players, rng, format, title, slug))
     made += _season(organizer, club, players[8:14], rng)
+    if not Tournament.objects.filter(slug=DEMO_SIGNUP_SLUG).exists():
+        made.append(_open_signup(organizer, club, players[:5]))
     return DemoSeedResult(players_created, made)
+
+
+def _open_signup(organizer: User, club: Club, players: list[Player]) -> str:
+    """A tournament open for sign-up, with a check-in before its start next Friday evening."""
+    today = timezone.localdate()
+    friday = today + timedelta(days=(4 - today.weekday()) % 7 or 7)
+    starts_at = timezone.make_aware(datetime.combine(friday, time(19, 0)))
+    tournament = tournament_create(
+        organizer=organizer, name="Friday Short Nardy Open", slug=DEMO_SIGNUP_SLUG,
+        variant="short", format="swiss", swiss_rounds=4, match_length=3, club=club,
+        self_signup=True, capacity=16, starts_at=starts_at, checkin_minutes=30,
+    )  # fmt: skip
+    tournament = tournament_open_registration(tournament=tournament, by=organizer)
+    for player in players:
+        entry_register(tournament=tournament, player=player, by=organizer)
+    return tournament.slug
 
 
 def _season(organizer: User, club: Club, players: list[Player], rng: random.Random) -> list[str]:
@@ -121,11 +146,19 @@ def _season(organizer: User, club: Club, players: list[Player], rng: random.Rand
         if Tournament.objects.filter(slug=slug).exists():
             continue
         evening = players[number - 1 :] + players[: number - 1]  # a new seeding each week
+        # The second evening has two stages: two groups of three, then a final of the winners.
+        stages = {"first_stage": "groups", "groups": 2, "advance": 1,
+                  "format": "single-elimination"} if number == 2 else {}  # fmt: skip
         tournament = _entered(
             organizer, evening, name=f"Tuesday Evening {number}", slug=slug, variant="long",
-            match_length=1, club=club, season=season,
+            match_length=1, club=club, season=season, **stages,
         )  # fmt: skip
-        _play_open_matches(tournament, organizer, rng, rounds=None if number < 3 else 1)
+        if stages:
+            for group in tournament.stages.all():
+                _play_open_matches(group, organizer, rng)
+            _play_open_matches(stage_two_build(event=tournament, by=organizer), organizer, rng)
+        else:
+            _play_open_matches(tournament, organizer, rng, rounds=None if number < 3 else 1)
         if number < 3:
             tournament_finish(tournament=tournament, by=organizer)
         made.append(slug)

@@ -1,3 +1,4 @@
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -79,6 +80,11 @@ class Tournament(models.Model):
     class RatingSystem(models.TextChoices):
         FIBS = "fibs", _("FIBS")
         ELO = "elo", _("Elo")
+
+    class FirstStage(models.TextChoices):
+        NONE = "", _("None: one stage")
+        GROUPS = "groups", _("Round-robin groups")
+        SWISS = "swiss", _("A Swiss")
 
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=200, unique=True)
@@ -180,6 +186,42 @@ class Tournament(models.Model):
     )
     last_chance = models.BooleanField(_("last-chance bracket"), default=False)
 
+    # Two stages: groups (round robins) or a Swiss first, then ``format``'s bracket for the top
+    # players. The stages are tournaments of their own, with this one as their ``parent``.
+    first_stage = models.CharField(
+        _("first stage"), max_length=10, choices=FirstStage.choices, default="", blank=True
+    )
+    groups = models.PositiveSmallIntegerField(
+        _("groups"), null=True, blank=True, validators=[MinValueValidator(2), MaxValueValidator(26)]
+    )
+    advance = models.PositiveSmallIntegerField(
+        _("players who go on"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    parent = models.ForeignKey(
+        "self",
+        verbose_name=_("two-stage event"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="stages",
+    )
+    stage = models.PositiveSmallIntegerField(_("stage"), null=True, blank=True)
+    group = models.CharField(_("group"), max_length=2, blank=True)
+
+    # Sign-up and check-in.
+    self_signup = models.BooleanField(_("players sign up themselves"), default=False)
+    capacity = models.PositiveIntegerField(
+        _("places"), null=True, blank=True, validators=[MinValueValidator(2)]
+    )
+    signup_approval = models.BooleanField(_("sign-ups need approval"), default=False)
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    checkin_minutes = models.PositiveSmallIntegerField(
+        _("check-in opens (minutes before the start)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(5), MaxValueValidator(24 * 60)],
+    )
+
     # Standings and ratings.
     tiebreaks = models.JSONField(_("tie-break order"), default=list, blank=True)
     points_win = models.DecimalField(
@@ -278,6 +320,12 @@ class Tournament(models.Model):
             last_chance=self.last_chance,
         )
 
+    def checkin_opens_at(self) -> datetime | None:
+        """When the check-in opens (None: the tournament has no check-in)."""
+        if self.checkin_minutes is None or self.starts_at is None:
+            return None
+        return self.starts_at - timedelta(minutes=self.checkin_minutes)
+
     def game_variant(self) -> GameVariant:
         """The rules engine's variant with this tournament's switches."""
         return self.match_rules().to_variant()
@@ -297,6 +345,7 @@ class Entry(models.Model):
     )
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
     late_entry = models.BooleanField(_("late entry"), default=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, null=True)
 
@@ -448,6 +497,7 @@ class Match(models.Model):
 # The models of the sub-packages (clubs, seasons, the rating lists with their ledger) live with
 # their services; imported here so that Django registers them in this app.
 from tournaments.clubs.models import Club, Membership  # noqa: E402, F401
+from tournaments.players.models import PlayerClaim  # noqa: E402, F401
 from tournaments.ratings.models import (  # noqa: E402, F401
     Rating,
     RatingAudit,
@@ -456,3 +506,4 @@ from tournaments.ratings.models import (  # noqa: E402, F401
     RatingList,
 )
 from tournaments.seasons.models import Season  # noqa: E402, F401
+from tournaments.signups.models import SignUp  # noqa: E402, F401

@@ -37,6 +37,7 @@ from tournaments.ratings.ledger import rating_list_of
 from tournaments.ratings.models import RatingAudit
 from tournaments.reasons import reason_in_language
 from tournaments.scoring import PlayedGame, match_score, score_from_typed
+from tournaments.stages.guards import require_stage_one_open
 
 User = AbstractBaseUser | AnonymousUser
 DECIDED = (Match.Status.CONFIRMED, Match.Status.FINAL)
@@ -184,6 +185,7 @@ def match_result_correct(
             raise Conflict(_("Only a confirmed or final result can be corrected."))
         if match.tournament.status == Tournament.Status.FINISHED:
             raise Conflict(_("The tournament is finished: its results can no longer change."))
+        require_stage_one_open(match.tournament)
         result, validated = _result(
             match.tournament, score=score, games=games, mat=mat, outcomes=outcomes
         )

@@ -122,8 +122,9 @@ def _ratings_revision(system: str, variant: str) -> Subquery:
 
 
 def tournament_list() -> QuerySet[Tournament]:
-    """All tournaments, newest first, each with ``entry_count``."""
-    return Tournament.objects.annotate(entry_count=Count("entries"))
+    """All tournaments, newest first, each with ``entry_count`` (the stages of a two-stage
+    event are shown on its page, not here)."""
+    return Tournament.objects.filter(parent__isnull=True).annotate(entry_count=Count("entries"))
 
 
 @dataclass(frozen=True)

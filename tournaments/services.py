@@ -38,6 +38,13 @@ from tournaments.results import (
     match_result_resolve,
 )
 from tournaments.selectors import entry_ratings
+from tournaments.signups.services import (
+    entry_withdrawn,
+    no_shows,
+    promote_waiting,
+    signup_entered,
+    signups_at_start,
+)
 
 User = AbstractBaseUser | AnonymousUser
 Format = Tournament.Format
@@ -101,7 +108,9 @@ def entry_register(
         raise Conflict(_("%(player)s is already entered.") % {"player": player})
     if seed is not None and (too_large := _seed_too_large(seed)):
         raise InvalidInput(too_large)  # the column would overflow: a 500 otherwise
-    return Entry.objects.create(tournament=tournament, player=player, seed=seed, late_entry=late)
+    entry = Entry.objects.create(tournament=tournament, player=player, seed=seed, late_entry=late)
+    signup_entered(entry)  # a player waiting on the sign-up list is in now
+    return entry
 
 
 @transaction.atomic
@@ -112,7 +121,9 @@ def entry_withdraw(*, entry: Entry, by: User) -> Entry:
     if tournament.status == Status.FINISHED:
         raise Conflict(_("The tournament is finished."))
     if tournament.status in (Status.DRAFT, Status.REGISTRATION):
+        entry_withdrawn(entry)
         entry.delete()
+        promote_waiting(tournament)
         return entry
     entry.withdrawn = True
     entry.save(update_fields=["withdrawn"])
@@ -124,12 +135,17 @@ def tournament_start(*, tournament: Tournament, by: User) -> Tournament:
     """Close the entries, number the seeds, and make the matches: every round of a round robin,
     the first Swiss round, or the whole bracket."""
     tournament = _for_organizer(tournament, by, Status.REGISTRATION, Status.DRAFT)
+    signups_at_start(tournament)
     entries = _seeded(tournament)
     if len(entries) < 2:
         raise Conflict(_("A tournament needs at least two players."))
     tournament.status = Status.RUNNING
     tournament.save(update_fields=["status"])
-    if tournament.format in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN):
+    if tournament.first_stage:
+        from tournaments.stages.services import first_stage_start  # noqa: PLC0415 (built on these)
+
+        first_stage_start(tournament, entries, by)
+    elif tournament.format in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN):
         double = tournament.format == Format.DOUBLE_ROUND_ROBIN
         for number, pairs in enumerate(round_robin.berger(len(entries), double), start=1):
             round_ = Round.objects.create(tournament=tournament, number=number)
@@ -144,8 +160,18 @@ def tournament_start(*, tournament: Tournament, by: User) -> Tournament:
 
 
 def start_notices(tournament: Tournament) -> list[str]:
-    """What the start leaves out of the tournament's settings, and why: shown to the organizer
-    before the start, and in the API's answers about the tournament after it."""
+    """What the start leaves out, and why: shown to the organizer before the start, and in the
+    API's answers about the tournament (after the start, what it left out of the settings)."""
+    notices = []
+    if tournament.status in (Status.DRAFT, Status.REGISTRATION) and (gone := no_shows(tournament)):
+        names = ", ".join(entry.player.display_name for entry in gone)
+        notices.append(
+            _("Not checked in, so withdrawn at the start: %(names)s.") % {"names": names}
+        )
+    return notices + _third_place_notices(tournament)
+
+
+def _third_place_notices(tournament: Tournament) -> list[str]:
     if not tournament.third_place or tournament.format != Format.SINGLE_ELIMINATION:
         return []
     entrants = tournament.entries.filter(withdrawn=False).count()
@@ -176,6 +202,10 @@ def swiss_round_pair(*, tournament: Tournament, by: User) -> Round:
 @transaction.atomic
 def tournament_finish(*, tournament: Tournament, by: User) -> Tournament:
     tournament = _for_organizer(tournament, by, Status.RUNNING)
+    if tournament.first_stage:
+        from tournaments.stages.services import finish_check  # noqa: PLC0415 (built on these)
+
+        finish_check(tournament)
     open_matches = tournament.matches.exclude(status__in=DECIDED).exclude(
         home__isnull=True, away__isnull=True
     )
@@ -269,6 +299,11 @@ def _validate_rules(tournament: Tournament) -> None:
         raise InvalidInput(_("The Federation draw rule is a Long Nardy rule."))
     if tournament.variant == Tournament.Variant.LONG and short_only:
         raise InvalidInput(_("Koks and no hit-and-hide are Short Nardy rules."))
+    from tournaments.stages.services import validate  # noqa: PLC0415 (built on these services)
+
+    validate(tournament)
+    if tournament.checkin_minutes is not None and tournament.starts_at is None:
+        raise InvalidInput(_("A check-in needs the start time: it opens before it."))
     if tournament.format == Format.SWISS and not tournament.swiss_rounds:
         raise InvalidInput(_("Say how many rounds the Swiss tournament has."))
     if not isinstance(tournament.tiebreaks, list):
@@ -414,7 +449,8 @@ EDITABLE_SETTINGS = frozenset(
         "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
         "dave_progression", "max_stake", "crawford", "swiss_rounds", "third_place",
         "grand_final", "consolation_kind", "last_chance", "tiebreaks", "points_win",
-        "points_draw", "points_loss", "points_bye",
+        "points_draw", "points_loss", "points_bye", "self_signup", "capacity", "signup_approval",
+        "starts_at", "checkin_minutes", "first_stage", "groups", "advance",
     }
 )  # fmt: skip
 #: A players file larger than this is refused before it is read.
@@ -447,7 +483,9 @@ def tournament_update(*, tournament: Tournament, by: User, **settings: Any) -> T
     for name, value in settings.items():
         setattr(tournament, name, value)
     tournament.name = tournament.name.strip()
-    return _saved_checked(tournament)
+    tournament = _saved_checked(tournament)
+    promote_waiting(tournament)  # there may be more places
+    return tournament
 
 
 @dataclass(frozen=True)

@@ -170,7 +170,9 @@ def seeded(db) -> Seeded:
     riga = club_create(by=olga, name="Riga", country="LV")
     autumn = season_create(club=riga, by=olga, name="Autumn", best_of=2)
     season_event_set(tournament=final, season=autumn, by=olga)
-    entered(olga, players[4:], name="Open", slug="open", variant="long")
+    entered(
+        olga, players[4:], name="Open", slug="open", variant="long", self_signup=True, capacity=3
+    )
     services.tournament_create(organizer=olga, name="Draft", slug="draft", variant="long")
 
     systems = [system for system, _ in Tournament.RatingSystem.choices]

@@ -333,7 +333,7 @@ def test_a_worker_killed_mid_replay_leaves_consistent_ratings(own_broker, own_wo
 
     # The very message the first worker took (same task id), delivered again.
     (taken,) = re.findall(
-        r"Task tournaments\.tasks\.ratings_replay\[([\w-]+)\] received", first.output()
+        r"Task tournaments\.ratings\.tasks\.ratings_replay\[([\w-]+)\] received", first.output()
     )
     assert f"task tournaments.ratings.tasks.ratings_replay[{taken}] SUCCESS" in second.output()
     assert RatingChange.objects.count() == 32

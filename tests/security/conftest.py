@@ -84,3 +84,13 @@ def assert_expected(response, expected, persona):
         assert response["Location"].startswith(reverse("login") + "?next="), persona
     else:
         assert response.status_code == expected, (persona, response.content.decode()[:2000])
+
+
+def persona_users(personas: tuple[str, ...]) -> dict[str, User | None]:
+    """A user named after each persona (None for "anonymous"); the one named "staff" is staff."""
+    users: dict[str, User | None] = {
+        name: User.objects.create_user(name, is_staff=name == "staff")
+        for name in personas
+        if name != "anonymous"
+    }
+    return {**users, "anonymous": None}

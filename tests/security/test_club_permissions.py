@@ -14,7 +14,7 @@ from tournaments.seasons.models import Season
 from tournaments.seasons.services import season_create, season_event_set
 from tournaments.services import tournament_create
 
-from .conftest import LOGIN, TOURNAMENT_FORM, assert_expected
+from .conftest import LOGIN, TOURNAMENT_FORM, assert_expected, persona_users
 
 pytestmark = pytest.mark.django_db
 
@@ -27,10 +27,7 @@ RUNNER_PAGES = {**RUNNERS, "organizer": 200, "owner": 200, "staff": 200}
 
 @pytest.fixture
 def world():
-    users = {name: User.objects.create_user(name) for name in PERSONAS if name != "anonymous"}
-    User.objects.filter(username="staff").update(is_staff=True)
-    users["staff"].refresh_from_db()
-    users["anonymous"] = None
+    users = persona_users(PERSONAS)
     User.objects.create_user("newcomer")
     riga = club_create(by=users["owner"], name="Riga")
     member_add(club=riga, by=users["owner"], username="organizer", role=Membership.Role.ORGANIZER)

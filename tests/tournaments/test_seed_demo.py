@@ -6,7 +6,12 @@ from django.core.management import call_command
 from games.models import Game
 from games.rules import action_from_json, replay_game
 from tournaments.clubs.models import Club
-from tournaments.demo import DEMO_CLUB_SLUG, DEMO_SEASON_SLUG, DEMO_TOURNAMENT_SLUG
+from tournaments.demo import (
+    DEMO_CLUB_SLUG,
+    DEMO_SEASON_SLUG,
+    DEMO_SIGNUP_SLUG,
+    DEMO_TOURNAMENT_SLUG,
+)
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.seasons.selectors import season_standings
 
@@ -44,9 +49,17 @@ def test_it_creates_a_club_with_tournaments_in_every_state():
     season = club.seasons.get(slug=DEMO_SEASON_SLUG)
     evenings = season.tournaments.order_by("slug")
     assert [t.status for t in evenings] == ["finished", "finished", "running"]
+    two_stage = evenings[1]  # two groups of three, then a final
+    assert two_stage.first_stage == "groups"
+    assert sorted(two_stage.stages.values_list("stage", "group", "status")) == [
+        (1, "A", "finished"), (1, "B", "finished"), (2, "", "finished"),
+    ]  # fmt: skip
     assert evenings[2].matches.filter(status=Match.Status.FINAL).count() == 3  # its 1st round
     table = season_standings(season=season)
     assert len(table.lines) == 6 and table.provisional == [evenings[2]]
+    friday = by_slug[DEMO_SIGNUP_SLUG]
+    assert (friday.status, friday.self_signup, friday.entries.count()) == ("registration", True, 5)
+    assert friday.starts_at.weekday() == 4 and friday.checkin_opens_at() < friday.starts_at
 
 
 def test_every_demo_game_is_a_full_legal_record():
@@ -77,4 +90,4 @@ def test_it_keeps_existing_players_and_enters_them():
 
     anna = Player.objects.get(display_name="Anna Berzina")
     assert anna.club == "Riga Nardy"
-    assert anna.tournaments.count() == 4
+    assert anna.tournaments.count() == 5  # and the Friday Open's sign-up

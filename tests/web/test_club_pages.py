@@ -243,6 +243,12 @@ def test_the_season_page_takes_the_same_queries_whatever_its_size(
     for _ in range(4):
         evening(olga, large, ["B1", "B2", "B3", "B4", "B5"])
     evening(olga, large, ["B1", "B2", "B3", "B4"], fmt="single-elimination")
+    staged = tournament_create(organizer=olga, name="Two stages", variant="long", season=large,
+                               format="single-elimination", first_stage="groups", groups=2,
+                               advance=1, match_length=3)  # fmt: skip
+    for name in ("B1", "B2", "B3", "B4"):
+        entry_register(tournament=staged, player=Player.objects.get(display_name=name), by=olga)
+    tournament_start(tournament=staged, by=olga)
     counts = []
     for season in (small, large):
         from django.db import connection  # noqa: PLC0415

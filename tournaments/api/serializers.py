@@ -47,6 +47,12 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         allow_null=True,
         help_text="The id of the club's season it counts in",
     )
+    parent = serializers.SlugRelatedField(
+        slug_field="slug",
+        read_only=True,
+        allow_null=True,
+        help_text="The two-stage event this tournament is a stage of (null: none)",
+    )
     notices = serializers.SerializerMethodField(
         help_text="What the start leaves out of the settings, and why (e.g. no third-place match "
         "with fewer than 4 players): before the start, what it will do; after it, what it did"
@@ -61,9 +67,12 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "swiss_rounds", "third_place", "grand_final", "consolation_kind", "last_chance",
             "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
             "rating_system", "rated", "rated_by", "rated_at", "created_at", "notices", "club",
-            "season",
+            "season", "starts_at", "self_signup", "capacity", "signup_approval",
+            "checkin_minutes", "first_stage", "groups", "advance", "parent", "stage", "group",
         ]  # fmt: skip
-        read_only_fields = ["id", "status", "organizer", "rated_at", "created_at"]
+        read_only_fields = [
+            "id", "status", "organizer", "rated_at", "created_at", "stage", "group",
+        ]  # fmt: skip
         extra_kwargs = {"slug": {"required": False}}
 
     def get_notices(self, tournament: Tournament) -> list[str]:

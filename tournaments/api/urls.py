@@ -6,7 +6,10 @@ from nardy_site.accounts.api import TokenList, TokenRevoke
 from nardy_site.api_errors import not_found
 from tournaments.api import actions, views
 from tournaments.clubs import api as clubs
+from tournaments.players import api as players
 from tournaments.seasons import api as seasons
+from tournaments.signups import api as signups
+from tournaments.stages import api as stages
 
 SYSTEM_AND_VARIANT = "<str:system>/<str:variant>"
 
@@ -19,6 +22,8 @@ urlpatterns = [
     path("tournaments/<slug:slug>/start", actions.Start.as_view(), name="api-start"),
     path("tournaments/<slug:slug>/pair", actions.PairNextRound.as_view(), name="api-pair"),
     path("tournaments/<slug:slug>/finish", actions.Finish.as_view(), name="api-finish"),
+    path("tournaments/<slug:slug>/stages/", stages.EventStages.as_view(), name="api-stages"),
+    path("tournaments/<slug:slug>/stage-2", stages.StageTwo.as_view(), name="api-stage-two"),
     path(
         "tournaments/<slug:slug>/rating-approval",
         actions.RatingApproval.as_view(),
@@ -26,6 +31,16 @@ urlpatterns = [
     ),
     path("tournaments/<slug:slug>/entries/new", actions.EntryRegister.as_view()),
     path("tournaments/<slug:slug>/entries/<int:pk>/", actions.EntryWithdraw.as_view()),
+    path(
+        "tournaments/<slug:slug>/entries/<int:pk>/check-in",
+        signups.CheckIn.as_view(),
+        name="api-check-in",
+    ),
+    path("tournaments/<slug:slug>/signups/", signups.SignUpLists.as_view(), name="api-signups"),
+    path("tournaments/<slug:slug>/signups/new", signups.SignUpCreate.as_view()),
+    path("tournaments/<slug:slug>/signups/<int:pk>/", signups.SignUpWithdraw.as_view()),
+    path("tournaments/<slug:slug>/signups/<int:pk>/approve", signups.SignUpApprove.as_view()),
+    path("tournaments/<slug:slug>/signups/<int:pk>/decline", signups.SignUpDecline.as_view()),
     path("matches/<int:pk>/result", actions.ResultReport.as_view(), name="api-result"),
     path("matches/<int:pk>/live", MatchLive.as_view(), name="api-live"),
     path("matches/<int:pk>/live/undo", MatchLiveUndo.as_view(), name="api-live-undo"),
@@ -35,6 +50,11 @@ urlpatterns = [
     path("matches/<int:pk>/correct", actions.ResultCorrect.as_view(), name="api-correct"),
     path("players/", views.PlayerList.as_view(), name="api-players"),
     path("players/<int:pk>/", views.PlayerDetail.as_view(), name="api-player"),
+    path("players/<int:pk>/claim", players.ClaimCreate.as_view(), name="api-player-claim"),
+    path("players/<int:pk>/merge", players.PlayerMerge.as_view(), name="api-player-merge"),
+    path("claims/", players.ClaimList.as_view(), name="api-claims"),
+    path("claims/<int:pk>/approve", players.ClaimDecision.as_view(decision="approve")),
+    path("claims/<int:pk>/decline", players.ClaimDecision.as_view(decision="decline")),
     path(
         f"players/<int:pk>/ratings/{SYSTEM_AND_VARIANT}/",
         views.RatingHistory.as_view(),
@@ -56,6 +76,7 @@ urlpatterns = [
         views.StandingsCsv.as_view(),
         name="api-standings-csv",
     ),
+    path("tournaments/<slug:slug>/places.csv", views.PlacesCsv.as_view(), name="api-places-csv"),
     path("matches/<int:pk>/record.mat", views.MatchRecordExport.as_view(), name="api-match-mat"),
     path("matches/<int:pk>/", views.MatchDetail.as_view(), name="api-match"),
     path("matches/<int:pk>/games/", views.GameList.as_view(), name="api-games"),

@@ -47,6 +47,7 @@ from tournaments.ratings.audit import audit_trail
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.ratings.models import RatingList as RatingListModel
 from tournaments.selectors import (
+    bracket_places,
     player_rating_history,
     rating_list,
     tournament_standings,
@@ -339,6 +340,23 @@ class StandingsCsv(APIView):
                  row["draws"], row["losses"], row["game_points_for"], row["game_points_against"],
                  *(row["tiebreaks"].get(name) for name in tiebreaks)]
             )  # fmt: skip
+        return response
+
+
+class PlacesCsv(APIView):
+    """A bracket's final places as CSV (shared places repeat; empty until it is played out)."""
+
+    schema = ApiSchema()
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR}, summary="Places as CSV")
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        tournament = get_object_or_404(visible_tournaments(request), slug=slug)
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-places.csv"'
+        writer = csv.writer(response)
+        writer.writerow(["place", "player", "seed"])
+        for place, entry in bracket_places(tournament=tournament):
+            writer.writerow([place, spreadsheet_safe(entry.player.display_name), entry.seed])
         return response
 
 

@@ -55,7 +55,7 @@ def club_tournaments(*, club: Club, drafts: bool = False) -> dict[str, list[Tour
     """The club's tournaments: ``upcoming`` (in registration, and drafts when asked: for those
     who run the club), ``running`` and ``finished``, each newest first, with ``entry_count``."""
     groups: dict[str, list[Tournament]] = {"upcoming": [], "running": [], "finished": []}
-    found = Tournament.objects.filter(club=club)
+    found = Tournament.objects.filter(club=club, parent__isnull=True)  # stages: on their event
     if not drafts:
         found = found.exclude(status=Status.DRAFT)
     found = (

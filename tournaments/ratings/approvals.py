@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -98,9 +98,15 @@ def _set_rated(tournament: Tournament, by: User, *, rated: bool) -> Tournament:
         tournament.rated_by = by if rated else None  # type: ignore[assignment]
         tournament.rated_at = timezone.now() if rated else None
         tournament.save(update_fields=["rated", "rated_by", "rated_at"])
+        # The stages of a two-stage event hold its matches: they are rated with it.
+        tournament.stages.update(
+            rated=tournament.rated, rated_by=tournament.rated_by, rated_at=tournament.rated_at
+        )
         action = RatingAudit.Action.APPROVAL if rated else RatingAudit.Action.WITHDRAWAL
         audit_record(action, rating_list=rating_list, by=by, tournament=tournament)
-        first = first_result_key(Match.objects.filter(tournament=tournament))
+        first = first_result_key(
+            Match.objects.filter(Q(tournament=tournament) | Q(tournament__parent=tournament))
+        )
         if first is not None:  # the list is replayed from there once this commits
             from tournaments.ratings.tasks import ratings_replay  # noqa: PLC0415
             from tournaments.tasks import enqueue  # noqa: PLC0415

@@ -121,6 +121,7 @@ class RatingAudit(models.Model):
         DELETION = "deletion", _("rated match deleted")
         HOLD = "hold", _("change held for review")
         RELEASE = "release", _("held change confirmed")
+        MERGE = "merge", _("players merged")
 
     rating_list = models.ForeignKey(
         RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="audit"

@@ -66,11 +66,13 @@ def season_events(*, season: Season) -> QuerySet[Tournament]:
 
 
 def season_standings(*, season: Season) -> SeasonTable:
-    """The season's table. Four queries whatever its size: the events, their entries with the
-    players, their decided matches, and the entries' ratings (a standings tie-break may use
-    them). The finish of a round robin or Swiss is its standings' rank; of a bracket, its final
-    place once the bracket is played out. Wins are the matches won over the board (a draw is
-    half; a bye is no match).
+    """The season's table. Five queries whatever its size: the events, the stages of two-stage
+    events, their entries with the players, their decided matches, and the entries' ratings (a
+    standings tie-break may use them). The finish of a round robin or Swiss is its standings'
+    rank; of a bracket, its final place once the bracket is played out; of a two-stage event,
+    the bracket's places for those who went on, then the rest by their stage-1 places (see
+    ``_staged``). Wins are the matches won over the board in every stage (a draw is half; a bye
+    is no match).
 
     Started events count, the running ones provisionally: a result corrected while an event
     runs (a finished event's results no longer change) shows in the table at once. In a running
@@ -78,11 +80,15 @@ def season_standings(*, season: Season) -> SeasonTable:
     events = list(season_events(season=season).exclude(status=Tournament.Status.DRAFT))
     started = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
     counted = [event for event in events if event.status in started]
-    ids = [event.pk for event in counted]
-    entries: dict[int, list[Entry]] = {event.pk: [] for event in counted}
+    stages: dict[int, list[Tournament]] = {event.pk: [] for event in counted}
+    for stage in Tournament.objects.filter(parent__season=season).order_by("stage", "group"):
+        if stage.parent_id in stages:
+            stages[stage.parent_id].append(stage)
+    ids = [event.pk for event in counted] + [s.pk for found in stages.values() for s in found]
+    entries: dict[int, list[Entry]] = {pk: [] for pk in ids}
     for entry in Entry.objects.filter(tournament_id__in=ids).select_related("player"):
         entries[entry.tournament_id].append(entry)
-    matches: dict[int, list[tuple[object, ...]]] = {event.pk: [] for event in counted}
+    matches: dict[int, list[tuple[object, ...]]] = {pk: [] for pk in ids}
     decided = Match.objects.filter(tournament_id__in=ids, status__in=DECIDED).values_list(
         "tournament_id", "slot", *STANDINGS_MATCH_FIELDS
     )
@@ -90,11 +96,12 @@ def season_standings(*, season: Season) -> SeasonTable:
         matches[row[0]].append(row[1:])
     ratings = _entry_ratings(ids)
     players = {entry.player_id: entry.player for found in entries.values() for entry in found}
-    finishes = [
-        finish
-        for event in counted
-        for finish in _finishes(event, entries[event.pk], matches[event.pk], ratings)
-    ]
+    finishes = []
+    for event in counted:
+        if event.first_stage:
+            finishes += _staged(event, stages[event.pk], entries, matches, ratings)
+        else:
+            finishes += _finishes(event, entries[event.pk], matches[event.pk], ratings)
     rows = season_table([event.pk for event in events], finishes, season.rule())
     return SeasonTable(season, events, [SeasonLine(row, players[row.player]) for row in rows])
 
@@ -111,6 +118,40 @@ def _entry_ratings(tournament_ids: list[int]) -> dict[int, float]:
             rating_list__variant=F("player__entries__tournament__variant"),
         ).values_list("player__entries__pk", "rating")
     )
+
+
+def _staged(
+    event: Tournament,
+    stages: list[Tournament],
+    entries: dict[int, list[Entry]],
+    matches: dict[int, list[tuple[object, ...]]],
+    ratings: dict[int, float],
+) -> list[EventFinish]:
+    """A two-stage event's finishes. With its bracket played out: the bracket's places first,
+    then those who stayed in stage 1 by their place in it (the groups' 3rds share the next
+    place, then the 4ths …; after a Swiss, in its order); one who stayed tied with a qualifier
+    counts as just behind the qualifiers. Before that, provisionally, the stage-1 places alone,
+    shared across the groups the same way."""
+    first = [stage for stage in stages if stage.stage == 1]
+    second = next((stage for stage in stages if stage.stage == 2), None)
+    wins: dict[int, Fraction] = {}
+    in_stage_one: dict[int, int] = {}
+    for stage in first:
+        for finish in _finishes(stage, entries[stage.pk], matches[stage.pk], ratings):
+            in_stage_one[finish.player] = finish.place
+            wins[finish.player] = wins.get(finish.player, Fraction(0)) + finish.wins
+    bracket = [] if second is None else _finishes(
+        second, entries[second.pk], matches[second.pk], ratings
+    )  # fmt: skip
+    for finish in bracket:
+        wins[finish.player] = wins.get(finish.player, Fraction(0)) + finish.wins
+    placed = {finish.player: finish.place for finish in bracket}
+    went_on = len(placed)
+    behind = (event.advance or 0) + 1 if went_on else 1
+    stayed = {p: max(place, behind) for p, place in in_stage_one.items() if p not in placed}
+    for player, place in stayed.items():
+        placed[player] = went_on + 1 + sum(1 for other in stayed.values() if other < place)
+    return [EventFinish(event.pk, player, place, wins[player]) for player, place in placed.items()]
 
 
 def _finishes(

@@ -20,7 +20,7 @@ T = TypeVar("T")
 
 def tournament_of(request: HttpRequest, slug: str) -> Tournament:
     return get_object_or_404(
-        Tournament.objects.select_related("organizer", "club", "season"), slug=slug
+        Tournament.objects.select_related("organizer", "club", "season", "parent"), slug=slug
     )
 
 

@@ -143,8 +143,15 @@ class TournamentForm(forms.ModelForm):
             "dave_progression", "max_stake", "crawford",
             "swiss_rounds", "third_place", "grand_final", "consolation_kind", "last_chance",
             "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
+            "starts_at", "self_signup", "capacity", "signup_approval", "checkin_minutes",
+            "first_stage", "groups", "advance",
         ]  # fmt: skip
-        widgets = {"variant": forms.RadioSelect}
+        widgets = {
+            "variant": forms.RadioSelect,
+            "starts_at": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
+        }
         help_texts = {
             "name": _("As players will see it. The page's address is made from it once."),
             "variant": _(
@@ -224,6 +231,33 @@ class TournamentForm(forms.ModelForm):
                 "The consolation bracket's first-round losers play on in a third bracket. Main "
                 "and consolation only."
             ),
+            "starts_at": _(
+                "When play begins: shown on the sign-up page; the check-in is before it."
+            ),
+            "self_signup": _(
+                "Players sign up themselves on the tournament's sign-up page (its link can be "
+                "shared) while the registration is open. You can still enter players yourself."
+            ),
+            "capacity": _(
+                "The most players; later sign-ups go on a waiting list, which moves up by itself "
+                "when someone withdraws. Empty: no limit."
+            ),
+            "signup_approval": _("Each sign-up waits for an organizer's approval."),
+            "checkin_minutes": _(
+                "Players confirm they came from this many minutes before the start (5 to 1440); "
+                "whoever has not checked in when you start is withdrawn, and you see who before "
+                "starting. Needs the start time. Empty: no check-in."
+            ),
+            "first_stage": _(
+                "Two stages: round-robin groups (dealt by snake from the seeds, players of one "
+                "club kept apart) or a Swiss first, then the bracket of the format above for "
+                "the top players, cross-seeded (A1 meets B2, B1 meets A2 …). You build the "
+                "bracket when stage 1 is over. Elimination formats only."
+            ),
+            "groups": _("How many groups (2 to 26). Round-robin groups only."),
+            "advance": _(
+                "How many players go on to the bracket: from each group, or from the Swiss."
+            ),
             "points_win": _("Tournament points for winning a match."),
             "points_draw": _(
                 "Tournament points for a drawn match (only a match of a fixed number of games "
@@ -248,9 +282,14 @@ class TournamentForm(forms.ModelForm):
         ),
         (
             _("Format options"),
-            ["swiss_rounds", "third_place", "grand_final", "consolation_kind", "last_chance"],
+            ["swiss_rounds", "third_place", "grand_final", "consolation_kind", "last_chance",
+             "first_stage", "groups", "advance"],
         ),
         (_("Standings"), ["tiebreaks", "points_win", "points_draw", "points_loss", "points_bye"]),
+        (
+            _("Sign-up and check-in"),
+            ["starts_at", "self_signup", "capacity", "signup_approval", "checkin_minutes"],
+        ),
     ]  # fmt: skip
 
     def __init__(

@@ -23,6 +23,8 @@ from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Tournament
 from tournaments.permissions import is_organizer
 from tournaments.ratings import approvals
+from tournaments.signups.selectors import user_signups
+from tournaments.stages import services as stages
 from tournaments.web.common import refused, tournament_header, tournament_of
 from tournaments.web.forms import (
     EntriesImportForm,
@@ -199,6 +201,8 @@ STEPS = {
     "finish": services.tournament_finish,
     "rate": approvals.ratings_approve,
     "unrate": approvals.ratings_withdraw,
+    "build-stage-2": lambda tournament, by: stages.stage_two_build(event=tournament, by=by),
+    "reset-stage-2": lambda tournament, by: stages.stage_two_reset(event=tournament, by=by),
 }
 
 
@@ -227,6 +231,8 @@ def tournament_step(request: HttpRequest, slug: str, step: str) -> HttpResponse:
         "finish": _("The tournament is finished."),
         "rate": _("The tournament is rated: its results count on the rating list."),
         "unrate": _("The rating approval is withdrawn: the rating list is replayed without it."),
+        "build-stage-2": _("Stage 2 is built from the standings of stage 1: its bracket is drawn."),
+        "reset-stage-2": _("Stage 2 is reset: correct stage 1, then build it again."),
     }
     messages.success(request, success[step])
     if step == "start":
@@ -241,4 +247,5 @@ def tournament_step(request: HttpRequest, slug: str, step: str) -> HttpResponse:
 @login_required
 def my_matches_page(request: HttpRequest) -> HttpResponse:
     groups = selectors.user_matches(user=request.user)
-    return render(request, "tournaments/my_matches.html", {"groups": groups})
+    signups = user_signups(user=request.user)
+    return render(request, "tournaments/my_matches.html", {"groups": groups, "signups": signups})

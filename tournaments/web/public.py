@@ -23,8 +23,10 @@ from tournaments.bracket_view import bracket_drawings
 from tournaments.charts import rating_chart
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.permissions import is_organizer
+from tournaments.players.selectors import player_actions
 from tournaments.ratings.approvals import may_approve
 from tournaments.services import start_notices
+from tournaments.stages.selectors import event_stages
 from tournaments.web.common import (
     cached_part,
     has_bracket,
@@ -97,6 +99,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
             "entries": cached_part(entries),
             "recorded_now": matches_being_recorded(tournament),
             "rating_officer": may_approve(tournament, request.user),
+            "stages": event_stages(event=tournament),
         },
     )
 
@@ -230,6 +233,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
             "player": player,
             "matches": selectors.player_matches(player=player),
             "histories": histories,
+            "actions": player_actions(player=player, user=request.user),
         },
     )
 
@@ -280,6 +284,14 @@ def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:
         (_("Game"), tournament.get_variant_display()),
         (_("Format"), tournament.get_format_display()),
     ]
+    if tournament.first_stage == Tournament.FirstStage.GROUPS:
+        stage = _("%(groups)s round-robin groups; the top %(advance)s of each go on") % {
+            "groups": tournament.groups, "advance": tournament.advance}  # fmt: skip
+        facts.append((_("First stage"), stage))
+    elif tournament.first_stage == Tournament.FirstStage.SWISS:
+        stage = _("a Swiss of %(rounds)s rounds; the top %(advance)s go on") % {
+            "rounds": tournament.swiss_rounds, "advance": tournament.advance}  # fmt: skip
+        facts.append((_("First stage"), stage))
     if tournament.match_length:
         facts.append((_("Match"), _("to %(n)s points") % {"n": tournament.match_length}))
     else:

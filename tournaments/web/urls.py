@@ -5,7 +5,9 @@ from django.urls import path
 
 from games.live.views import match_record_page
 from tournaments.clubs import views as clubs
+from tournaments.players import views as players
 from tournaments.seasons import views as seasons
+from tournaments.signups import views as signups
 from tournaments.web import organize, public, results
 
 urlpatterns = [
@@ -19,6 +21,7 @@ urlpatterns = [
     path("t/<slug:slug>/edit/", organize.tournament_edit_page, name="tournament-edit"),
     path("t/<slug:slug>/players/", organize.tournament_players_page, name="tournament-players"),
     path("t/<slug:slug>/step/<str:step>/", organize.tournament_step, name="tournament-step"),
+    path("t/<slug:slug>/signup/", signups.signup_page, name="tournament-signup"),
     path("t/<slug:slug>/ratings-status/", results.ratings_status, name="tournament-ratings-status"),
     path("m/<int:pk>/", public.match_page, name="match"),
     path("m/<int:pk>/record/", match_record_page, name="match-record"),
@@ -27,6 +30,9 @@ urlpatterns = [
     path("m/<int:pk>/resolve/", results.match_resolve_page, name="match-resolve"),
     path("m/<int:pk>/correct/", results.match_correct_page, name="match-correct"),
     path("p/<int:pk>/", public.player_page, name="player"),
+    path("p/<int:pk>/claim/", players.player_claim, name="player-claim"),
+    path("p/<int:pk>/merge/", players.merge_page, name="player-merge"),
+    path("claims/", players.claims_page, name="player-claims"),
     path("ratings/<str:variant>/", public.rating_list_page, name="rating-list"),
     path("me/matches/", organize.my_matches_page, name="my-matches"),
     path("clubs/", clubs.club_list_page, name="club-list"),

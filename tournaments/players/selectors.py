@@ -1,0 +1,78 @@
+"""Reads of claims and merges: what a user may do on a player's page, the claims waiting for a
+user's decision, and what a merge would move."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+
+from tournaments.clubs.permissions import User, clubs_run_by
+from tournaments.models import Player, Tournament
+from tournaments.players.models import PlayerClaim
+from tournaments.players.services import may_decide
+from tournaments.ratings.models import RatingList
+
+
+@dataclass(frozen=True)
+class PlayerActions:
+    """What the signed-in user may do about a player: claim it (or has claimed it), merge."""
+
+    can_claim: bool
+    claimed: bool
+    may_merge: bool
+
+
+def player_actions(*, player: Player, user: User) -> PlayerActions | None:
+    if not user.is_authenticated:
+        return None
+    has_player = Player.objects.filter(user_id=user.pk).exists()
+    claimed = player.claims.filter(user_id=user.pk, state=PlayerClaim.State.PENDING).exists()
+    return PlayerActions(
+        can_claim=player.user_id is None and not has_player and not claimed,
+        claimed=claimed,
+        may_merge=may_decide(player, user),
+    )
+
+
+def claims_to_decide(*, user: User) -> QuerySet[PlayerClaim]:
+    """Pending claims of players who played for a club the user runs (staff: all of them)."""
+    pending = PlayerClaim.objects.filter(state=PlayerClaim.State.PENDING).select_related(
+        "player", "user"
+    )
+    if getattr(user, "is_staff", False):
+        return pending
+    clubs = clubs_run_by(user)
+    return pending.filter(player__entries__tournament__club__in=clubs).distinct()
+
+
+def merge_candidates(*, keep: Player, user: User) -> QuerySet[Player]:
+    """The players the user may merge into ``keep``: of a club the user runs (staff: any)."""
+    others = Player.objects.exclude(pk=keep.pk).order_by("display_name")
+    if getattr(user, "is_staff", False):
+        return others
+    clubs = clubs_run_by(user)
+    return others.filter(entries__tournament__club__in=clubs).distinct()
+
+
+@dataclass(frozen=True)
+class MergePreview:
+    """What folding ``drop`` into ``keep`` moves: its tournaments, its account, the rating
+    lists that will be replayed."""
+
+    tournaments: list[Tournament]
+    shared: list[Tournament]
+    account: str | None
+    rating_lists: list[RatingList]
+
+
+def merge_preview(*, keep: Player, drop: Player) -> MergePreview:
+    tournaments = list(Tournament.objects.filter(entries__player=drop).order_by("-created_at"))
+    shared = [t for t in tournaments if t.entries.filter(player=keep).exists()]
+    lists = RatingList.objects.filter(Q(changes__player=drop) | Q(ratings__player=drop))
+    return MergePreview(
+        tournaments,
+        shared,
+        drop.user.get_username() if drop.user else None,
+        list(lists.distinct()),
+    )

@@ -1,0 +1,85 @@
+"""The pages of claims and merges: a user claims a player on its page; organizers decide claims
+at ``/claims/`` and merge a duplicate into a player at ``/p/<id>/merge/`` after a preview. Each
+post calls one service; a refusal is shown under its 4xx status, with nothing changed."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournaments.errors import InvalidInput, TournamentError
+from tournaments.models import Player
+from tournaments.players import selectors, services
+from tournaments.players.models import PlayerClaim
+from tournaments.web.common import refused
+
+
+@login_required
+@require_POST
+def player_claim(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=pk)
+    try:
+        services.claim_request(player=player, by=request.user)
+    except TournamentError as error:
+        return refused(request, "players/refused.html", {"player": player}, error)
+    messages.success(request, _("Claimed: an organizer of a club this player has played for "
+                                "will decide."))  # fmt: skip
+    return redirect(reverse("player", args=[player.pk]))
+
+
+@login_required
+def claims_page(request: HttpRequest) -> HttpResponse:
+    """The claims waiting for the user's decision, with approve and decline buttons."""
+    context = {"claims": selectors.claims_to_decide(user=request.user)}
+    if request.method != "POST":
+        return render(request, "players/claims.html", context)
+    given = request.POST.get("claim", "")
+    claim = PlayerClaim.objects.filter(pk=int(given)).first() if given.isdigit() else None
+    try:
+        if claim is None:
+            raise InvalidInput(_("There is no such claim."))
+        if request.POST.get("decision") == "approve":
+            services.claim_approve(claim=claim, by=request.user)
+            messages.success(request, _("%(player)s is linked to %(user)s.") % {
+                "player": claim.player, "user": claim.user.get_username()})  # fmt: skip
+        else:
+            services.claim_decline(claim=claim, by=request.user)
+            messages.success(request, _("The claim is declined."))
+    except TournamentError as error:
+        return refused(request, "players/claims.html", context, error)
+    return redirect(reverse("player-claims"))
+
+
+@login_required
+def merge_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Choose the duplicate, see what the merge moves, confirm."""
+    keep = get_object_or_404(Player, pk=pk)
+    if not services.may_decide(keep, request.user):
+        raise PermissionDenied(_("Only staff, or an organizer of a club the player has played "
+                                 "for, may merge players."))  # fmt: skip
+    candidates = selectors.merge_candidates(keep=keep, user=request.user)
+    given = request.POST.get("drop") or request.GET.get("drop") or ""
+    drop = candidates.filter(pk=int(given)).first() if given.isdigit() else None
+    context = {
+        "keep": keep,
+        "candidates": candidates,
+        "drop": drop,
+        "preview": selectors.merge_preview(keep=keep, drop=drop) if drop else None,
+    }
+    if request.method != "POST":
+        return render(request, "players/merge.html", context)
+    try:
+        if drop is None:
+            raise InvalidInput(_("Choose the duplicate to merge into this player."))
+        services.players_merge(keep=keep, drop=drop, by=request.user)
+    except TournamentError as error:
+        return refused(request, "players/merge.html", context, error)
+    messages.success(request, _("%(drop)s is merged into %(keep)s; the ratings are replayed.")
+                     % {"drop": drop.display_name, "keep": keep.display_name})  # fmt: skip
+    return redirect(reverse("player", args=[keep.pk]))

@@ -1,0 +1,63 @@
+"""A player's sign-up for a tournament, as the player asked for it: waiting for approval, on the
+waiting list, entered (with its Entry), declined or withdrawn."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class SignUp(models.Model):
+    class State(models.TextChoices):
+        PENDING = "pending", _("Waiting for approval")
+        WAITING = "waiting", _("On the waiting list")
+        ENTERED = "entered", _("Entered")
+        DECLINED = "declined", _("Declined")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    #: A player has at most one sign-up in these states per tournament.
+    ACTIVE = (State.PENDING, State.WAITING, State.ENTERED)
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="signups",
+    )
+    player = models.ForeignKey(
+        "tournaments.Player",
+        verbose_name=_("player"),
+        on_delete=models.CASCADE,
+        related_name="signups",
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("signed up by"),
+        on_delete=models.CASCADE,
+        related_name="signups",
+    )
+    state = models.CharField(_("state"), max_length=10, choices=State.choices)
+    entry = models.OneToOneField(
+        "tournaments.Entry",
+        verbose_name=_("entry"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="signup",
+    )
+    created_at = models.DateTimeField(_("signed up at"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "created_at", "pk"]
+        verbose_name = _("sign-up")
+        verbose_name_plural = _("sign-ups")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=models.Q(state__in=["pending", "waiting", "entered"]),
+                name="signup_active_once_per_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} for {self.tournament} ({self.get_state_display()})"

@@ -1,0 +1,241 @@
+"""Sign-up and check-in writes. Each locks the tournament (raising its revision, so its pages
+show the change at once), checks who acts and in which state, and does its whole job or raises a
+``TournamentError`` having changed nothing.
+
+The waiting list moves up by itself: whenever a place frees before the start (a withdrawal, a
+declined or withdrawn entry, more places), the oldest waiting sign-ups are entered.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.models import Entry, Player, Tournament
+from tournaments.permissions import is_organizer
+from tournaments.signups.models import SignUp
+
+User = AbstractBaseUser | AnonymousUser
+State = SignUp.State
+BEFORE_START = (Tournament.Status.REGISTRATION,)
+
+
+@transaction.atomic
+def signup_request(*, tournament: Tournament, by: User, display_name: str = "") -> SignUp:
+    """The signed-in user signs up with their player (a new one named ``display_name`` when they
+    have none): entered at once, on the waiting list when the places are taken, or waiting for
+    the organizers' approval when the tournament asks for it."""
+    if not by.is_authenticated:
+        raise NotAllowed(_("Sign in to sign up."))
+    tournament = _locked(tournament)
+    if not tournament.self_signup or tournament.status not in BEFORE_START:
+        raise Conflict(_("This tournament is not open for sign-up."))
+    player = _player_of(by, display_name)
+    if tournament.entries.filter(player=player).exists():
+        raise Conflict(_("%(player)s is entered already.") % {"player": player})
+    if tournament.signups.filter(player=player, state__in=SignUp.ACTIVE).exists():
+        raise Conflict(_("%(player)s has signed up already.") % {"player": player})
+    signup = SignUp(tournament=tournament, player=player, user_id=by.pk)
+    if tournament.signup_approval:
+        signup.state = State.PENDING
+        signup.save()
+        return signup
+    return _enter_or_wait(tournament, signup)
+
+
+@transaction.atomic
+def signup_withdraw(*, signup: SignUp, by: User) -> SignUp:
+    """The player (or an organizer) takes a sign-up back before the start; a place it held goes
+    to the waiting list."""
+    tournament = _locked(signup.tournament)
+    signup = SignUp.objects.select_related("entry").get(pk=signup.pk)
+    if by.pk != signup.user_id and not is_organizer(tournament, by):
+        raise NotAllowed(_("Only the player who signed up, or an organizer, may do this."))
+    if signup.state not in SignUp.ACTIVE:
+        raise Conflict(_("This sign-up is no longer active."))
+    if tournament.status not in BEFORE_START:
+        raise Conflict(_("The tournament has started: an organizer withdraws players now."))
+    if signup.entry is not None:
+        signup.entry.delete()
+    _close(signup, State.WITHDRAWN)
+    promote_waiting(tournament)
+    return signup
+
+
+@transaction.atomic
+def signup_approve(*, signup: SignUp, by: User) -> SignUp:
+    """An organizer approves a pending sign-up: entered, or on the waiting list when full."""
+    tournament = _for_organizer(signup.tournament, by)
+    signup = SignUp.objects.get(pk=signup.pk)
+    if signup.state != State.PENDING:
+        raise Conflict(_("This sign-up is not waiting for approval."))
+    signup.decided_at = timezone.now()
+    return _enter_or_wait(tournament, signup)
+
+
+@transaction.atomic
+def signup_decline(*, signup: SignUp, by: User) -> SignUp:
+    """An organizer declines a sign-up that waits for approval or for a place."""
+    _for_organizer(signup.tournament, by)
+    signup = SignUp.objects.get(pk=signup.pk)
+    if signup.state not in (State.PENDING, State.WAITING):
+        raise Conflict(_("Only a sign-up that waits can be declined; withdraw an entry instead."))
+    _close(signup, State.DECLINED)
+    return signup
+
+
+@transaction.atomic
+def entry_check_in(*, entry: Entry, by: User, present: bool = True) -> Entry:
+    """Check an entrant in (``present`` False: undo it). The player does it in the check-in
+    window; an organizer at any time before the start."""
+    tournament = _locked(entry.tournament)
+    entry = Entry.objects.select_related("player").get(pk=entry.pk)
+    organizer = is_organizer(tournament, by)
+    if not organizer and (not by.is_authenticated or entry.player.user_id != by.pk):
+        raise NotAllowed(_("Only the player, or an organizer, may check in."))
+    if tournament.status not in BEFORE_START:
+        raise Conflict(_("The tournament has started: the check-in is over."))
+    opens = tournament.checkin_opens_at()
+    if opens is None:
+        raise Conflict(_("This tournament has no check-in."))
+    if not organizer and not present:
+        raise NotAllowed(_("Only an organizer may undo a check-in."))
+    if not organizer and timezone.now() < opens:
+        raise Conflict(
+            _("The check-in opens at %(time)s.")
+            % {"time": timezone.localtime(opens).strftime("%Y-%m-%d %H:%M")}
+        )
+    entry.checked_in_at = timezone.now() if present else None
+    entry.save(update_fields=["checked_in_at"])
+    return entry
+
+
+# --- Called by the tournament services, inside their transaction -------------------------------
+
+
+def promote_waiting(tournament: Tournament) -> list[SignUp]:
+    """Enter the oldest waiting sign-ups while places are free (before the start only)."""
+    if tournament.status not in (Tournament.Status.DRAFT, *BEFORE_START):
+        return []
+    promoted = []
+    for signup in tournament.signups.filter(state=State.WAITING).order_by("created_at", "pk"):
+        if _is_full(tournament):
+            break
+        _enter(tournament, signup)
+        promoted.append(signup)
+    return promoted
+
+
+def signup_entered(entry: Entry) -> None:
+    """An organizer entered a player whose sign-up waits: the sign-up is entered with it."""
+    SignUp.objects.filter(
+        tournament_id=entry.tournament_id,
+        player_id=entry.player_id,
+        state__in=(State.PENDING, State.WAITING),
+    ).update(state=State.ENTERED, entry=entry, decided_at=timezone.now())
+
+
+def entry_withdrawn(entry: Entry) -> None:
+    """An entry left before the start: its sign-up, if any, is withdrawn too."""
+    SignUp.objects.filter(entry=entry).update(
+        state=State.WITHDRAWN, decided_at=timezone.now(), entry=None
+    )
+
+
+def no_shows(tournament: Tournament) -> list[Entry]:
+    """The entries the start will withdraw: not checked in, when the tournament has a check-in."""
+    if tournament.checkin_opens_at() is None:
+        return []
+    return list(
+        tournament.entries.filter(checked_in_at__isnull=True, withdrawn=False)
+        .select_related("player")
+        .order_by("player__display_name")
+    )
+
+
+def signups_at_start(tournament: Tournament) -> list[Entry]:
+    """At the start: the entries that did not check in are removed (their sign-ups withdrawn),
+    and the sign-ups still waiting are closed: the waiting list does not move up now, its players
+    have not checked in. Returns the removed entries."""
+    gone = no_shows(tournament)
+    for entry in gone:
+        entry_withdrawn(entry)
+        entry.delete()
+    tournament.signups.filter(state__in=(State.WAITING, State.PENDING)).update(
+        state=State.DECLINED, decided_at=timezone.now()
+    )
+    return gone
+
+
+# --- Inside ------------------------------------------------------------------------------------
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    Tournament.lock_for_change(tournament.pk)
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+def _for_organizer(tournament: Tournament, by: User) -> Tournament:
+    tournament = _locked(tournament)
+    if not is_organizer(tournament, by):
+        raise NotAllowed(_("Only the tournament's organizers may do this."))
+    if tournament.status not in BEFORE_START:
+        raise Conflict(_("The tournament has started: sign-ups are closed."))
+    return tournament
+
+
+def _is_full(tournament: Tournament) -> bool:
+    if tournament.capacity is None:
+        return False
+    return tournament.entries.filter(withdrawn=False).count() >= tournament.capacity
+
+
+def _enter_or_wait(tournament: Tournament, signup: SignUp) -> SignUp:
+    if _is_full(tournament):
+        signup.state = State.WAITING
+        signup.save()
+        return signup
+    return _enter(tournament, signup)
+
+
+def _enter(tournament: Tournament, signup: SignUp) -> SignUp:
+    signup.entry = Entry.objects.create(tournament=tournament, player=signup.player)
+    signup.state = State.ENTERED
+    signup.decided_at = signup.decided_at or timezone.now()
+    signup.save()
+    return signup
+
+
+def _close(signup: SignUp, state: str) -> None:
+    signup.state = state
+    signup.entry = None
+    signup.decided_at = timezone.now()
+    signup.save(update_fields=["state", "entry", "decided_at"])
+
+
+def _player_of(user: User, display_name: str) -> Player:
+    """The user's player, or a new one named ``display_name`` linked to the user."""
+    player = Player.objects.filter(user_id=user.pk).order_by("pk").first()
+    if player is not None:
+        return player
+    name = " ".join(display_name.split())
+    if not name:
+        raise InvalidInput(_("Give the name you play under: you have no player yet."))
+    if len(name) > Player._meta.get_field("display_name").max_length:  # type: ignore[operator]
+        raise InvalidInput(_("The name is too long."))
+    if Player.objects.filter(display_name=name).exists():
+        raise InvalidInput(
+            _(
+                "A player named %(name)s is on the site already. If that is you, ask an "
+                "organizer to link it to your account; otherwise choose another name."
+            )
+            % {"name": name}
+        )
+    try:
+        with transaction.atomic():
+            return Player.objects.create(display_name=name, user_id=user.pk)
+    except IntegrityError:
+        raise Conflict(_("This name was just taken: choose another.")) from None
