@@ -36,6 +36,9 @@ PURE: dict[str, tuple[str, ...]] = {
     "tournaments/seasons/table.py": (),
     "tournaments/standings.py": TOURNAMENT_MATHS,
     "games/viewer.py": ("games.rules",),
+    # gnubg_script.py runs inside gnubg (its own Python), never in the project.
+    "games/analysis/__init__.py": (),
+    "games/analysis/runner.py": (),
     "games/live/recording.py": TOURNAMENT_MATHS,
     "tournaments/bracket_layout.py": (),
     "tournaments/charts.py": (),

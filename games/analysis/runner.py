@@ -1,0 +1,231 @@
+"""Analyse a match with GNU Backgammon as a separate program and read back its figures.
+
+``analyse(mat_text)`` writes the .mat text to a scratch file, runs ``gnubg -t -q -p`` on
+``gnubg_script.py`` with a time limit, and parses the JSON it prints (``parse``) into plain
+dataclasses: for each game and player the checker and cube errors, the luck and the unforced
+decisions (gnubg's own statistics), and every decision that lost equity with gnubg's best play.
+
+Equities are gnubg's normalized equity (EMG): 1.0 is one point of the cube. The error rate and
+PR follow gnubg and XG: gnubg's mEMG is the total error over the unforced moves and the close
+cube decisions × 1000, XG's PR the same total × 500.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCRIPT = Path(__file__).with_name("gnubg_script.py")
+MARK = "=====NARDY-ANALYSIS====="
+#: A decision that loses more than this much equity is a blunder; more than ``ERROR``, an error.
+BLUNDER = 0.08
+ERROR = 0.04
+#: Where Debian installs gnubg, looked at after the PATH.
+DEBIAN_GAMES = "/usr/games"
+
+
+class AnalysisError(Exception):
+    """gnubg failed, timed out or printed no analysis."""
+
+
+def gnubg_path() -> str | None:
+    """The gnubg program, or None: analysis is off (``GNUBG`` may name it, or be empty)."""
+    named = os.environ.get("GNUBG")
+    if named is not None:
+        return shutil.which(named) if named else None
+    return shutil.which("gnubg") or shutil.which("gnubg", path=DEBIAN_GAMES)
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """One player's figures over a game or a match."""
+
+    checker_error: float
+    cube_error: float
+    luck: float
+    unforced_moves: int
+    close_cube_decisions: int
+    blunders: int = 0
+    errors: int = 0
+
+    @property
+    def decisions(self) -> int:
+        return self.unforced_moves + self.close_cube_decisions
+
+    @property
+    def error_rate(self) -> float | None:
+        """gnubg's error rate (mEMG): the total error per decision × 1000 (None: none made)."""
+        if not self.decisions:
+            return None
+        return (self.checker_error + self.cube_error) / self.decisions * 1000
+
+    @property
+    def pr(self) -> float | None:
+        """XG's performance rating: the total error per decision × 500."""
+        rate = self.error_rate
+        return None if rate is None else rate / 2
+
+    def __add__(self, other: Figures) -> Figures:
+        return Figures(
+            self.checker_error + other.checker_error,
+            self.cube_error + other.cube_error,
+            self.luck + other.luck,
+            self.unforced_moves + other.unforced_moves,
+            self.close_cube_decisions + other.close_cube_decisions,
+            self.blunders + other.blunders,
+            self.errors + other.errors,
+        )
+
+
+ZERO = Figures(0.0, 0.0, 0.0, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A checker play that lost equity: where, who, what was played, gnubg's best, the loss."""
+
+    game: int
+    ply: int
+    player: str
+    dice: tuple[int, int]
+    played: str
+    best: str
+    loss: float
+
+    @property
+    def mark(self) -> str:
+        return "blunder" if self.loss > BLUNDER else "error" if self.loss > ERROR else ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameAnalysis:
+    number: int
+    figures: Mapping[str, Figures]
+    decisions: Sequence[Decision]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAnalysis:
+    """The analysis of a match, by player name."""
+
+    players: tuple[str, str]
+    plies: int
+    games: Sequence[GameAnalysis]
+    totals: Mapping[str, Figures] = field(default_factory=dict)
+
+
+def analyse(mat_text: str, *, plies: int = 0, timeout: float = 300.0) -> MatchAnalysis:
+    """Run gnubg on a .mat text; raises ``AnalysisError`` when it is off, fails or hangs."""
+    program = gnubg_path()
+    if program is None:
+        raise AnalysisError("gnubg is not installed")
+    with tempfile.TemporaryDirectory(prefix="nardy-analysis-") as folder:
+        mat = Path(folder) / "match.mat"
+        mat.write_text(mat_text, encoding="utf-8")
+        env = {**os.environ, "NARDY_ANALYSIS_MAT": str(mat), "NARDY_ANALYSIS_PLIES": str(plies)}
+        try:
+            done = subprocess.run(
+                [program, "-t", "-q", "-p", str(SCRIPT)],
+                cwd=folder,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                stdin=subprocess.DEVNULL,
+            )
+        except subprocess.TimeoutExpired:
+            raise AnalysisError(f"gnubg took longer than {timeout:.0f} s") from None
+    parts = done.stdout.split(MARK)
+    if len(parts) != 3:
+        raise AnalysisError(f"gnubg printed no analysis: {done.stderr.strip()[-500:]}")
+    found = json.loads(parts[1])
+    if not found or not found.get("games"):
+        raise AnalysisError("gnubg could not read the match file")
+    return parse(found, plies=plies)
+
+
+def parse(match: Mapping[str, Any], *, plies: int = 0) -> MatchAnalysis:
+    """gnubg's ``match(analysis=1, statistics=1)`` dict as a ``MatchAnalysis``."""
+    info = match["match-info"]
+    names = {side: info[side]["name"] for side in ("X", "O")}
+    games = []
+    totals = {name: ZERO for name in names.values()}
+    for number, game in enumerate(match["games"], start=1):
+        decisions = _decisions(number, game["game"], names)
+        figures = {}
+        for side, name in names.items():
+            marked = [d for d in decisions if d.player == name]
+            figures[name] = _figures(game["stats"][side], marked)
+            totals[name] = totals[name] + figures[name]
+        games.append(GameAnalysis(number, figures, decisions))
+    return MatchAnalysis((names["X"], names["O"]), plies, games, totals)
+
+
+def _figures(stats: Mapping[str, Any], decisions: Sequence[Decision]) -> Figures:
+    moves, cube, dice = stats.get("moves", {}), stats.get("cube", {}), stats.get("dice", {})
+    return Figures(
+        checker_error=float(moves.get("error-skill", 0.0)),
+        # The sum of the cube's error kinds: gnubg's own totals add them up so (its "cube
+        # error-skill" entry in a game's statistics is not that total).
+        cube_error=sum(
+            float(v) for k, v in cube.items() if k.startswith("err-") and k.endswith("-skill")
+        ),
+        luck=float(dice.get("luck", 0.0)),
+        unforced_moves=int(moves.get("unforced-moves", 0)),
+        close_cube_decisions=int(cube.get("close-cube", 0)),
+        blunders=sum(1 for d in decisions if d.mark == "blunder"),
+        errors=sum(1 for d in decisions if d.mark == "error"),
+    )
+
+
+def _decisions(
+    number: int, actions: Sequence[Mapping[str, Any]], names: Mapping[str, str]
+) -> list[Decision]:
+    """The checker plays that lost equity, with gnubg's best play."""
+    found = []
+    for ply, action in enumerate(actions, start=1):
+        analysis = action.get("analysis") or {}
+        candidates = analysis.get("moves") or []
+        if action.get("action") != "move" or len(candidates) < 2:
+            continue
+        played = _key(action.get("move") or [])
+        chosen = next((c for c in candidates if _key(c["move"]) == played), None)
+        if chosen is None:
+            continue
+        best = max(candidates, key=lambda candidate: candidate["score"])
+        loss = float(best["score"]) - float(chosen["score"])
+        if loss <= 0:
+            continue
+        dice = tuple(action.get("dice") or (0, 0))
+        found.append(
+            Decision(
+                number,
+                ply,
+                names[action["player"]],
+                (dice[0], dice[1]),
+                _notation(action.get("move") or []),
+                _notation(best["move"]),
+                loss,
+            )  # fmt: skip
+        )
+    return found
+
+
+def _key(move: Sequence[Sequence[int]]) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted((int(step[0]), int(step[1])) for step in move))
+
+
+def _notation(move: Sequence[Sequence[int]]) -> str:
+    """gnubg's points (25 the bar, 0 off) as "24/18 13/9", "bar/22", "6/off"."""
+
+    def point(number: int) -> str:
+        return "bar" if number == 25 else "off" if number <= 0 else str(number)
+
+    return " ".join(f"{point(int(a))}/{point(int(b))}" for a, b in move)

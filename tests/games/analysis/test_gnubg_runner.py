@@ -1,0 +1,103 @@
+"""The analysis runner against gnubg itself: for three corpus matches, the figures the runner reads
+back from gnubg's Python (``gnubg.match``) equal the match statistics gnubg prints for the same
+file when it is driven as a plain command file (``show statistics match``). A differential test:
+two ways out of gnubg, one answer."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from games.analysis.runner import BLUNDER, ERROR, AnalysisError, analyse, gnubg_path
+from tests.support.corpus import corpus_or_skip, match_files
+
+GNUBG = gnubg_path()
+if GNUBG is None and os.environ.get("CI", "").lower() != "true":
+    pytest.skip("gnubg is not installed: apt-get install gnubg", allow_module_level=True)
+
+#: Three matches of different lengths, fixed: their places in the corpus's sorted file list.
+PICKS = (0, 700, 1400)
+
+
+def gnubg_statistics(path: Path) -> dict[str, dict[str, float]]:
+    """``show statistics match`` of gnubg for the file at 0 ply, by player name."""
+    script = (
+        f'import mat "{path}"\n'
+        "set analysis chequerplay evaluation plies 0\n"
+        "set analysis cubedecision evaluation plies 0\n"
+        "analyse match\nshow statistics match\n"
+    )
+    done = subprocess.run(
+        [GNUBG, "-t", "-q"], input=script, capture_output=True, text=True, timeout=300
+    )
+    text = done.stdout
+    names = re.search(r"^Player\s+(\S+)\s+(\S+)", text, re.M)
+    assert names, text[-2000:]
+    sections = {
+        name: text.split(f"{name} statistics", 1)[1]
+        for name in ("Chequerplay", "Luck", "Cube", "Overall")
+    }
+
+    def pair(section: str, label: str, number: str = r"([-+]?\d+(?:\.\d+)?)") -> list[float]:
+        line = next(l for l in sections[section].splitlines() if l.startswith(label))  # noqa: E741
+        return [float(v) for v in re.findall(number, line[len(label) :])][:2]
+
+    emg = r"([-+]?\d+\.\d+) \("
+    figures = {
+        "checker_error": [-v for v in pair("Chequerplay", "Error total EMG", emg)],
+        "unforced_moves": pair("Chequerplay", "Unforced moves"),
+        "luck": pair("Luck", "Luck total EMG", emg),
+        "close_cube_decisions": pair("Cube", "Close or actual cube decisions"),
+        "cube_error": [-v for v in pair("Cube", "Error total EMG", emg)],
+        "error_rate": [-v for v in pair("Overall", "Error rate mEMG", r"([-+]?\d+\.\d+)\s+\(")],
+    }
+    return {
+        name: {key: values[column] for key, values in figures.items()}
+        for column, name in enumerate(names.groups())
+    }
+
+
+@pytest.mark.parametrize("pick", PICKS)
+def test_the_runners_figures_equal_gnubgs_own_statistics(pick):
+    path = match_files(corpus_or_skip())[pick]
+    analysis = analyse(path.read_text(encoding="utf-8", errors="replace"))
+    expected = gnubg_statistics(path)
+    assert set(analysis.totals) == set(expected)
+    for name, figures in analysis.totals.items():
+        want = expected[name]
+        assert figures.unforced_moves == want["unforced_moves"], name
+        assert figures.close_cube_decisions == want["close_cube_decisions"], name
+        for key in ("checker_error", "cube_error", "luck"):
+            assert getattr(figures, key) == pytest.approx(want[key], abs=0.0006), (name, key)
+        assert figures.error_rate == pytest.approx(want["error_rate"], abs=0.06), name
+        assert figures.pr == pytest.approx(figures.error_rate / 2)
+
+
+def test_marked_decisions_follow_the_thresholds():
+    path = match_files(corpus_or_skip())[PICKS[0]]
+    analysis = analyse(path.read_text(encoding="utf-8", errors="replace"))
+    decisions = [d for game in analysis.games for d in game.decisions]
+    assert decisions and all(d.loss > 0 for d in decisions)
+    for decision in decisions:
+        assert decision.mark == ("blunder" if decision.loss > BLUNDER else
+                                 "error" if decision.loss > ERROR else "")  # fmt: skip
+        assert decision.best != decision.played and decision.player in analysis.players
+    for name, total in analysis.totals.items():
+        marked = [d for d in decisions if d.player == name]
+        assert total.blunders == sum(1 for d in marked if d.mark == "blunder")
+
+
+def test_without_gnubg_the_runner_says_so(monkeypatch):
+    monkeypatch.setenv("GNUBG", "")
+    assert gnubg_path() is None
+    with pytest.raises(AnalysisError, match="not installed"):
+        analyse(" 1 point match\n")
+
+
+def test_a_file_gnubg_cannot_read_is_an_analysis_error():
+    with pytest.raises(AnalysisError, match="could not read"):
+        analyse("this is not a match file\n", timeout=60)
