@@ -256,6 +256,16 @@ CELERY_RESULT_BACKEND = env_url("CELERY_RESULT_BACKEND")
 CELERY_TASK_IGNORE_RESULT = CELERY_RESULT_BACKEND is None
 # Tasks are written to be safe to run twice, so a task is acknowledged only once it has run.
 CELERY_TASK_ACKS_LATE = True
+#: Match analysis by GNU Backgammon: "auto" (when gnubg is installed), "on" or "off"; the plies
+#: of its evaluation (0 is fast); the most seconds one match may take (the task's time limit).
+ANALYSIS = (env_str("ANALYSIS", "auto") or "auto").lower()
+if ANALYSIS not in ("auto", "on", "off"):
+    raise ImproperlyConfigured(f"ANALYSIS: auto, on or off, not {ANALYSIS!r}")
+ANALYSIS_PLIES = env_int("ANALYSIS_PLIES", 0, minimum=0, maximum=4)
+#: gnubg's analysis has a queue of its own: ratings never wait behind it.
+CELERY_TASK_ROUTES = {"tournaments.analysis.tasks.analysis_run": {"queue": "analysis"}}
+ANALYSIS_TIMEOUT = env_int("ANALYSIS_TIMEOUT", 600, minimum=10)
+
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 

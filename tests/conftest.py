@@ -247,3 +247,17 @@ def eager_tasks():
     app.conf.task_always_eager = app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+@pytest.fixture(autouse=True)
+def analysis_off() -> Iterator[None]:
+    """No gnubg run behind a recorded result, unless a test turns analysis on (``analysis_on``):
+    a suite of Short Nardy records would otherwise wait for gnubg at every result."""
+    with override_settings(ANALYSIS="off"):
+        yield
+
+
+@pytest.fixture
+def analysis_on(analysis_off: None) -> Iterator[None]:
+    with override_settings(ANALYSIS="on"):
+        yield

@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
+from tournaments.analysis.models import MatchAnalysis
 from tournaments.backup import tournament_delete
 from tournaments.clubs.models import Club, Membership
 from tournaments.errors import TournamentError
@@ -211,3 +212,10 @@ class PlayerClaimAdmin(admin.ModelAdmin):
     list_filter = ["state"]
     search_fields = ["player__display_name", "user__username"]
     raw_id_fields = ["player", "user", "decided_by"]
+
+
+@admin.register(MatchAnalysis)
+class MatchAnalysisAdmin(admin.ModelAdmin):
+    list_display = ["match", "status", "plies", "games", "started_at", "finished_at"]
+    list_filter = ["status", "plies"]
+    raw_id_fields = ["match"]

@@ -496,6 +496,7 @@ class Match(models.Model):
 
 # The models of the sub-packages (clubs, seasons, the rating lists with their ledger) live with
 # their services; imported here so that Django registers them in this app.
+from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures  # noqa: E402, F401
 from tournaments.clubs.models import Club, Membership  # noqa: E402, F401
 from tournaments.players.models import PlayerClaim  # noqa: E402, F401
 from tournaments.ratings.models import (  # noqa: E402, F401

@@ -234,6 +234,7 @@ def _decided(match: Match, by: User) -> None:
         enqueue(ratings_apply, match.pk)
     else:
         enqueue(ratings_replay, [match.decided_at.isoformat(), match.pk])
+    _analyse(match)
     if match.tournament.rated:
         action = RatingAudit.Action.RESULT if first else RatingAudit.Action.CORRECTION
         audit_record(action, rating_list=rating_list_of(match.tournament), by=by, match=match)
@@ -414,12 +415,24 @@ def _advance(match: Match) -> list[Match]:
     return reset
 
 
+def _analyse(match: Match) -> None:
+    """A Short Nardy result is analysed by gnubg once it commits (its analysis replaced, or
+    removed when the new result has no record), when this server analyses matches."""
+    from tournaments.analysis.services import analysis_available  # noqa: PLC0415
+    from tournaments.analysis.tasks import analysis_run  # noqa: PLC0415
+    from tournaments.tasks import enqueue  # noqa: PLC0415
+
+    if match.tournament.variant == Tournament.Variant.SHORT and analysis_available():
+        enqueue(analysis_run, match.pk)
+
+
 def _clear_result(match: Match) -> None:
     if match.decided_at is not None:  # its rating rows go: the list is replayed from it
         from tournaments.ratings.tasks import ratings_replay  # noqa: PLC0415
         from tournaments.tasks import enqueue  # noqa: PLC0415
 
         enqueue(ratings_replay, [match.decided_at.isoformat(), match.pk])
+        _analyse(match)  # its games go: so does its analysis
     match.decided_at = None
     match.games.all().delete()
     match.status = Match.Status.SCHEDULED

@@ -41,3 +41,14 @@ def broker_status() -> str:
     except Exception as exc:  # kombu raises transport-specific errors; any of them means down.
         return _error("broker", exc)
     return "ok"
+
+
+def analysis_status() -> str:
+    """Match analysis: "available" (gnubg is there), "not installed" or "off" (``ANALYSIS``)."""
+    from django.conf import settings  # noqa: PLC0415
+
+    from games.analysis.runner import gnubg_path  # noqa: PLC0415
+
+    if settings.ANALYSIS == "off":
+        return "off"
+    return "available" if gnubg_path() is not None else "not installed"

@@ -16,7 +16,29 @@ def test_it_reports_ok_when_the_database_and_broker_answer(client):
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
     expected_broker = "eager" if django_settings.CELERY_TASK_ALWAYS_EAGER else "ok"
-    assert response.json() == {"status": "ok", "database": "ok", "broker": expected_broker}
+    assert response.json() == {
+        "status": "ok",
+        "database": "ok",
+        "broker": expected_broker,
+        "analysis": "off",
+    }  # fmt: skip  (the tests turn analysis off: tests/conftest.py)
+
+
+@pytest.mark.parametrize(
+    "mode, gnubg, said",
+    [("auto", "gnubg", "available"), ("auto", "", "not installed"), ("on", "", "not installed"),
+     ("off", "gnubg", "off")],
+)  # fmt: skip
+def test_it_reports_whether_matches_are_analysed(client, settings, monkeypatch, mode, gnubg, said):
+    from games.analysis.runner import gnubg_path  # noqa: PLC0415
+
+    installed = gnubg_path()
+    if gnubg and installed is None:
+        pytest.skip("gnubg is not installed")
+    settings.ANALYSIS = mode
+    monkeypatch.setenv("GNUBG", installed if gnubg else "")  # "": as if it were not there
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.json()["analysis"] == said
 
 
 def test_it_says_eager_when_no_broker_is_configured(client, settings):

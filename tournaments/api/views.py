@@ -23,8 +23,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import Game
-from games.rules import MatchGame, action_from_json
-from games.rules.matfile import match_record, write_match
 from nardy_site.api_errors import ApiSchema, error_response
 from nardy_site.page_cache import fresh_or_stale
 from tournaments.api.serializers import (
@@ -46,6 +44,7 @@ from tournaments.ratings.approvals import is_rating_officer
 from tournaments.ratings.audit import audit_trail
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.ratings.models import RatingList as RatingListModel
+from tournaments.records import match_mat_text
 from tournaments.selectors import (
     bracket_places,
     player_rating_history,
@@ -364,30 +363,3 @@ def spreadsheet_safe(text: str) -> str:
     """A cell a spreadsheet will not run as a formula (OWASP "CSV injection"): text starting
     with = + - @ or a tab/CR gets a leading apostrophe."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
-def match_mat_text(match: Match) -> str | None:
-    """The match's recorded games as a .mat text, or None when it has none (games entered
-    without their moves cannot be written as plays)."""
-    games = sorted(match.games.all(), key=lambda game: game.number)
-    if not games or not all(game.actions for game in games):
-        return None
-    if match.home is None or match.away is None:
-        return None
-    tournament = match.tournament
-    played = [
-        MatchGame(game.white, tuple(action_from_json(action) for action in game.actions))
-        for game in games
-    ]
-    record = match_record(
-        tournament.game_variant(),
-        (match.home.player.display_name, match.away.player.display_name),
-        played,
-        length=tournament.match_length,
-        crawford=tournament.crawford,
-        headers=[
-            ("Event", tournament.name),
-            ("Round", str(match.round.number) if match.round else match.slot),
-        ],
-    )
-    return write_match(record)

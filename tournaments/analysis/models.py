@@ -1,0 +1,101 @@
+"""A match's analysis: its state while gnubg works, each player's figures for every game and for
+the whole match, and the plays that lost equity."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.analysis.runner import Figures
+
+
+class MatchAnalysis(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", _("Analysing")
+        DONE = "done", _("Analysed")
+        FAILED = "failed", _("Analysis failed")
+
+    match = models.OneToOneField(
+        "tournaments.Match",
+        verbose_name=_("match"),
+        on_delete=models.CASCADE,
+        related_name="analysis",
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices)
+    plies = models.PositiveSmallIntegerField(_("plies"), default=0)
+    games = models.PositiveSmallIntegerField(_("games"), default=0)
+    #: The .mat text analysed (its SHA-256): an analysis of an older record is replaced.
+    record = models.CharField(_("record digest"), max_length=64)
+    error = models.TextField(_("error"), blank=True)
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match analysis")
+        verbose_name_plural = _("match analyses")
+
+    def __str__(self) -> str:
+        return f"{self.match}: {self.get_status_display()}"
+
+
+class PlayerFigures(models.Model):
+    """One player's figures in one game (``game`` 0: the whole match)."""
+
+    analysis = models.ForeignKey(
+        MatchAnalysis, on_delete=models.CASCADE, related_name="figures", verbose_name=_("analysis")
+    )
+    game = models.PositiveSmallIntegerField(_("game"))
+    side = models.PositiveSmallIntegerField(_("side"))  # 1 home, 2 away
+    checker_error = models.FloatField(_("checker error"))
+    cube_error = models.FloatField(_("cube error"))
+    luck = models.FloatField(_("luck"))
+    unforced_moves = models.PositiveIntegerField(_("unforced moves"))
+    close_cube_decisions = models.PositiveIntegerField(_("close cube decisions"))
+    blunders = models.PositiveIntegerField(_("blunders"))
+    errors = models.PositiveIntegerField(_("errors"))
+
+    class Meta:
+        ordering = ["analysis", "game", "side"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["analysis", "game", "side"], name="figures_once_per_game_and_side"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game or 'all'}, side {self.side}: {self.checker_error:.3f}"
+
+    def figures(self) -> Figures:
+        return Figures(
+            self.checker_error, self.cube_error, self.luck, self.unforced_moves,
+            self.close_cube_decisions, self.blunders, self.errors,
+        )  # fmt: skip
+
+    @property
+    def error_rate(self) -> float | None:
+        return self.figures().error_rate
+
+    @property
+    def pr(self) -> float | None:
+        return self.figures().pr
+
+
+class Mistake(models.Model):
+    """A checker play that lost equity, with gnubg's best play."""
+
+    analysis = models.ForeignKey(
+        MatchAnalysis, on_delete=models.CASCADE, related_name="mistakes", verbose_name=_("analysis")
+    )
+    game = models.PositiveSmallIntegerField(_("game"))
+    ply = models.PositiveIntegerField(_("ply"))
+    side = models.PositiveSmallIntegerField(_("side"))
+    dice = models.CharField(_("dice"), max_length=2)
+    played = models.CharField(_("played"), max_length=60)
+    best = models.CharField(_("best play"), max_length=60)
+    loss = models.FloatField(_("equity lost"))
+
+    class Meta:
+        ordering = ["analysis", "game", "ply"]
+
+    def __str__(self) -> str:
+        return (
+            f"game {self.game}, ply {self.ply}: {self.played} (best {self.best}) −{self.loss:.3f}"
+        )
