@@ -9,8 +9,10 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import CharField, Count, Max, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Cast, Concat
 
+from tournaments.analysis.models import MatchAnalysis
 from tournaments.formats import elimination
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.ratings import history
@@ -57,8 +59,16 @@ def match_version(*, pk: int) -> str | None:
         .annotate(
             rated=_newest_change(match=OuterRef("pk")),
             ratings=_ratings_revision("tournament__rating_system", "tournament__variant"),
+            analysed=_analysis_state(),
         )
-        .values_list("updated_at", "tournament__status", "rated", "tournament__revision", "ratings")
+        .values_list(
+            "updated_at",
+            "tournament__status",
+            "rated",
+            "tournament__revision",
+            "ratings",
+            "analysed",
+        )  # fmt: skip
         .first()
     )
     # The tournament's revision (its rating approval) and its list's (an unrated match shows the
@@ -80,11 +90,11 @@ def player_version(*, pk: int) -> str | None:
     if row is None:
         return None
     matches = Match.objects.filter(Q(home__player=pk) | Q(away__player=pk)).aggregate(
-        count=Count("pk"), newest=Max("updated_at")
+        count=Count("pk"), newest=Max("updated_at"), analysed=Max("analysis__finished_at")
     )
     newest = matches["newest"].isoformat() if matches["newest"] else ""
     details = hashlib.sha256("\n".join(row[:3]).encode()).hexdigest()[:16]
-    return f"{details}:{row[3]}:{matches['count']}:{newest}"
+    return f"{details}:{row[3]}:{matches['count']}:{newest}:{matches['analysed']}"
 
 
 def tournament_list_version() -> str:
@@ -114,6 +124,20 @@ def rating_lists_version(*, variant: str) -> str:
 def _newest_change(**where: Any) -> Subquery:
     changes = RatingChange.objects.filter(**where).order_by("-pk")
     return Subquery(changes.values("pk")[:1])
+
+
+def _analysis_state() -> Subquery:
+    """The match's analysis: its state and when it ended (the page shows it)."""
+    analyses = MatchAnalysis.objects.filter(match=OuterRef("pk")).annotate(
+        state=Concat(
+            "status",
+            Value("@"),
+            Cast("games_done", CharField()),
+            Value("@"),
+            Cast("finished_at", CharField()),
+        )  # fmt: skip
+    )
+    return Subquery(analyses.values("state")[:1])
 
 
 def _ratings_revision(system: str, variant: str) -> Subquery:

@@ -17,13 +17,15 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 SCRIPT = Path(__file__).with_name("gnubg_script.py")
 MARK = "=====NARDY-ANALYSIS====="
+PROGRESS = "=====NARDY-PROGRESS====="
 #: A decision that loses more than this much equity is a blunder; more than ``ERROR``, an error.
 BLUNDER = 0.08
 ERROR = 0.04
@@ -92,7 +94,9 @@ class Decision:
     """A checker play that lost equity: where, who, what was played, gnubg's best, the loss."""
 
     game: int
+    #: Its place among the game's actions, and among its checker plays (the board viewer's turns).
     ply: int
+    move: int
     player: str
     dice: tuple[int, int]
     played: str
@@ -121,8 +125,15 @@ class MatchAnalysis:
     totals: Mapping[str, Figures] = field(default_factory=dict)
 
 
-def analyse(mat_text: str, *, plies: int = 0, timeout: float = 300.0) -> MatchAnalysis:
-    """Run gnubg on a .mat text; raises ``AnalysisError`` when it is off, fails or hangs."""
+def analyse(
+    mat_text: str,
+    *,
+    plies: int = 0,
+    timeout: float = 300.0,
+    progress: Callable[[int, int], None] | None = None,
+) -> MatchAnalysis:
+    """Run gnubg on a .mat text; ``progress(done, total)`` is called after each game. Raises
+    ``AnalysisError`` when analysis is off, gnubg fails or it takes longer than ``timeout``."""
     program = gnubg_path()
     if program is None:
         raise AnalysisError("gnubg is not installed")
@@ -130,21 +141,35 @@ def analyse(mat_text: str, *, plies: int = 0, timeout: float = 300.0) -> MatchAn
         mat = Path(folder) / "match.mat"
         mat.write_text(mat_text, encoding="utf-8")
         env = {**os.environ, "NARDY_ANALYSIS_MAT": str(mat), "NARDY_ANALYSIS_PLIES": str(plies)}
+        process = subprocess.Popen(
+            [program, "-t", "-q", "-p", str(SCRIPT)],
+            cwd=folder,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        watchdog = threading.Timer(timeout, process.kill)
+        watchdog.start()
         try:
-            done = subprocess.run(
-                [program, "-t", "-q", "-p", str(SCRIPT)],
-                cwd=folder,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-                stdin=subprocess.DEVNULL,
-            )
-        except subprocess.TimeoutExpired:
-            raise AnalysisError(f"gnubg took longer than {timeout:.0f} s") from None
-    parts = done.stdout.split(MARK)
+            lines = []
+            assert process.stdout is not None
+            for line in process.stdout:
+                if line.startswith(PROGRESS) and progress is not None:
+                    done, total = (int(part) for part in line.split()[1:3])
+                    progress(done, total)
+                lines.append(line)
+            errors = process.stderr.read() if process.stderr else ""
+            process.wait()
+        finally:
+            killed = not watchdog.is_alive() and process.returncode not in (0, None)
+            watchdog.cancel()
+    if killed:
+        raise AnalysisError(f"gnubg took longer than {timeout:.0f} s")
+    parts = "".join(lines).split(MARK)
     if len(parts) != 3:
-        raise AnalysisError(f"gnubg printed no analysis: {done.stderr.strip()[-500:]}")
+        raise AnalysisError(f"gnubg printed no analysis: {errors.strip()[-500:]}")
     found = json.loads(parts[1])
     if not found or not found.get("games"):
         raise AnalysisError("gnubg could not read the match file")
@@ -190,10 +215,13 @@ def _decisions(
 ) -> list[Decision]:
     """The checker plays that lost equity, with gnubg's best play."""
     found = []
+    moves = 0
     for ply, action in enumerate(actions, start=1):
-        analysis = action.get("analysis") or {}
-        candidates = analysis.get("moves") or []
-        if action.get("action") != "move" or len(candidates) < 2:
+        if action.get("action") != "move":
+            continue
+        moves += 1
+        candidates = (action.get("analysis") or {}).get("moves") or []
+        if len(candidates) < 2:
             continue
         played = _key(action.get("move") or [])
         chosen = next((c for c in candidates if _key(c["move"]) == played), None)
@@ -208,6 +236,7 @@ def _decisions(
             Decision(
                 number,
                 ply,
+                moves,
                 names[action["player"]],
                 (dice[0], dice[1]),
                 _notation(action.get("move") or []),

@@ -36,6 +36,8 @@ LATIN_ALLOWED = {
     "Backgammon",
     "Jellyfish",
     "SVG",
+    "PR",
+    "mEMG",
 }
 
 #: The text of a page as a reader sees it, without what is marked translate="no" (user data).

@@ -22,6 +22,8 @@ class MatchAnalysis(models.Model):
     status = models.CharField(_("status"), max_length=10, choices=Status.choices)
     plies = models.PositiveSmallIntegerField(_("plies"), default=0)
     games = models.PositiveSmallIntegerField(_("games"), default=0)
+    #: How many games gnubg has analysed so far (the page says "game 3 of 9").
+    games_done = models.PositiveSmallIntegerField(_("games analysed"), default=0)
     #: The .mat text analysed (its SHA-256): an analysis of an older record is replaced.
     record = models.CharField(_("record digest"), max_length=64)
     error = models.TextField(_("error"), blank=True)
@@ -86,6 +88,8 @@ class Mistake(models.Model):
     )
     game = models.PositiveSmallIntegerField(_("game"))
     ply = models.PositiveIntegerField(_("ply"))
+    #: The how-many-th checker play of its game it is (the board viewer's turn).
+    move = models.PositiveIntegerField(_("move"))
     side = models.PositiveSmallIntegerField(_("side"))
     dice = models.CharField(_("dice"), max_length=2)
     played = models.CharField(_("played"), max_length=60)

@@ -38,15 +38,33 @@ def match_analyse(match_id: int) -> str:
     MatchAnalysis.objects.update_or_create(
         match_id=match_id,
         defaults={"status": MatchAnalysis.Status.RUNNING, "record": digest, "games": games,
-                  "plies": settings.ANALYSIS_PLIES, "error": "", "finished_at": None},
+                  "games_done": 0, "plies": settings.ANALYSIS_PLIES, "error": "",
+                  "finished_at": None},
     )  # fmt: skip
+
+    def progress(done: int, total: int) -> None:
+        MatchAnalysis.objects.filter(match_id=match_id, record=digest).update(
+            games_done=done, games=total
+        )
+
     try:
-        result = analyse(text, plies=settings.ANALYSIS_PLIES, timeout=settings.ANALYSIS_TIMEOUT)
+        result = analyse(
+            text,
+            plies=settings.ANALYSIS_PLIES,
+            timeout=settings.ANALYSIS_TIMEOUT,
+            progress=progress,
+        )
     except AnalysisError as error:
         MatchAnalysis.objects.filter(match_id=match_id, record=digest).update(
             status=MatchAnalysis.Status.FAILED, error=str(error)[:2000]
         )
         raise
+    if len(result.games) != games:  # gnubg stopped reading the file early: no half analysis
+        message = f"gnubg read {len(result.games)} of the record's {games} games"
+        MatchAnalysis.objects.filter(match_id=match_id, record=digest).update(
+            status=MatchAnalysis.Status.FAILED, error=message
+        )
+        return "incomplete"
     with transaction.atomic():
         found = MatchAnalysis.objects.select_for_update().filter(match_id=match_id).first()
         if found is None or found.record != digest:
@@ -65,7 +83,7 @@ def match_analyse(match_id: int) -> str:
         ]
         PlayerFigures.objects.bulk_create(rows)
         Mistake.objects.bulk_create(
-            Mistake(analysis=found, game=d.game, ply=d.ply, side=sides[d.player],
+            Mistake(analysis=found, game=d.game, ply=d.ply, move=d.move, side=sides[d.player],
                     dice=f"{d.dice[0]}{d.dice[1]}", played=d.played[:60], best=d.best[:60],
                     loss=d.loss)
             for game in result.games

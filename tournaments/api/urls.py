@@ -4,6 +4,7 @@ from games.api import PositionPlaysView, RecordValidateView
 from games.live.api import MatchLive, MatchLiveUndo
 from nardy_site.accounts.api import TokenList, TokenRevoke
 from nardy_site.api_errors import not_found
+from tournaments.analysis import api as analysis
 from tournaments.api import actions, views
 from tournaments.clubs import api as clubs
 from tournaments.players import api as players
@@ -66,6 +67,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/rounds/", views.RoundList.as_view(), name="api-rounds"),
     path("tournaments/<slug:slug>/matches/", views.MatchList.as_view(), name="api-matches"),
     path("tournaments/<slug:slug>/standings/", views.Standings.as_view(), name="api-standings"),
+    path("tournaments/<slug:slug>/pr-table/", analysis.PrTable.as_view(), name="api-pr-table"),
     path(
         "tournaments/<slug:slug>/games.mat",
         views.TournamentRecordsExport.as_view(),
@@ -80,6 +82,7 @@ urlpatterns = [
     path("matches/<int:pk>/record.mat", views.MatchRecordExport.as_view(), name="api-match-mat"),
     path("matches/<int:pk>/", views.MatchDetail.as_view(), name="api-match"),
     path("matches/<int:pk>/games/", views.GameList.as_view(), name="api-games"),
+    path("matches/<int:pk>/analysis", analysis.MatchAnalysisView.as_view(), name="api-analysis"),
     path(f"ratings/{SYSTEM_AND_VARIANT}/", views.RatingList.as_view(), name="api-ratings"),
     path(f"ratings/{SYSTEM_AND_VARIANT}/holds/", views.RatingHolds.as_view(), name="api-holds"),
     path("ratings/holds/<int:pk>/confirm", actions.RatingHoldConfirm.as_view(), name="api-hold"),

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from games.live.services import being_recorded, matches_being_recorded
 from nardy_site.page_cache import shared_page
 from tournaments import selectors
+from tournaments.analysis.selectors import match_analysis, player_pr_history
 from tournaments.board import board_frames
 from tournaments.bracket_view import bracket_drawings
 from tournaments.charts import rating_chart
@@ -197,6 +198,7 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "board_frames": board_frames(match, games),
         "actions": match_actions(request, match),
         "ratings_pending": selectors.match_ratings_pending(match=match),
+        "analysis": match_analysis(match=match) if games else None,
         "rating_effect": effect,
         "rated_summary": format_html(_("Rated: {summary}"), summary=rated_summary(tournament))
         if effect is not None and effect.rated
@@ -234,8 +236,15 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
             "matches": selectors.player_matches(player=player),
             "histories": histories,
             "actions": player_actions(player=player, user=request.user),
+            "pr_chart": _pr_chart(player),
         },
     )
+
+
+def _pr_chart(player: Player) -> Any:
+    """The player's PR over time (None: no analysed match)."""
+    points = player_pr_history(player_id=player.pk)
+    return rating_chart(points) if points else None
 
 
 @shared_page(

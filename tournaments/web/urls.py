@@ -4,6 +4,7 @@ services, which decide who may do what."""
 from django.urls import path
 
 from games.live.views import match_record_page
+from tournaments.analysis import views as analysis
 from tournaments.clubs import views as clubs
 from tournaments.players import views as players
 from tournaments.seasons import views as seasons
@@ -22,6 +23,7 @@ urlpatterns = [
     path("t/<slug:slug>/players/", organize.tournament_players_page, name="tournament-players"),
     path("t/<slug:slug>/step/<str:step>/", organize.tournament_step, name="tournament-step"),
     path("t/<slug:slug>/signup/", signups.signup_page, name="tournament-signup"),
+    path("t/<slug:slug>/pr/", analysis.pr_table_page, name="tournament-pr"),
     path("t/<slug:slug>/ratings-status/", results.ratings_status, name="tournament-ratings-status"),
     path("m/<int:pk>/", public.match_page, name="match"),
     path("m/<int:pk>/record/", match_record_page, name="match-record"),

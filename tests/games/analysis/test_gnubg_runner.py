@@ -101,3 +101,18 @@ def test_without_gnubg_the_runner_says_so(monkeypatch):
 def test_a_file_gnubg_cannot_read_is_an_analysis_error():
     with pytest.raises(AnalysisError, match="could not read"):
         analyse("this is not a match file\n", timeout=60)
+
+
+def test_progress_is_reported_game_by_game():
+    path = match_files(corpus_or_skip())[PICKS[1]]
+    seen = []
+    analysis = analyse(path.read_text(encoding="utf-8", errors="replace"),
+                       progress=lambda done, total: seen.append((done, total)))  # fmt: skip
+    total = len(analysis.games)
+    assert seen == [(n, total) for n in range(1, total + 1)]
+
+
+def test_a_match_that_takes_too_long_is_stopped():
+    path = match_files(corpus_or_skip())[PICKS[2]]
+    with pytest.raises(AnalysisError, match="longer than"):
+        analyse(path.read_text(encoding="utf-8", errors="replace"), plies=2, timeout=0.5)

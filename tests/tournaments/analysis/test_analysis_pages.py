@@ -1,0 +1,113 @@
+"""The analysis on the match page and in the API: gnubg's figures once analysed (the shared page
+follows at once), "not available" without gnubg, and no engine for Long Nardy."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.test import override_settings
+from django.urls import reverse
+
+from games.analysis.runner import gnubg_path
+from tournaments.analysis.tasks import analysis_run
+
+from .test_analysis_task import corpus_match, recorded
+
+pytestmark = pytest.mark.django_db
+if gnubg_path() is None and os.environ.get("CI", "").lower() != "true":
+    pytest.skip("gnubg is not installed: apt-get install gnubg", allow_module_level=True)
+
+
+def test_the_page_and_the_api_show_the_analysis_once_it_is_done(client, analysis_on):
+    text, home, away, length = corpus_match()
+    match, _ = recorded(text, home, away, length)  # on commit: not run in this test's transaction
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert 'data-state="none"' in page
+    assert client.get(f"/api/v1/matches/{match.pk}/analysis").json()["state"] == "none"
+    assert analysis_run(match.pk) == "analysed"
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert 'data-state="done"' in page and 'data-role="analysis-totals"' in page
+    data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
+    assert data["state"] == "done" and data["plies"] == 0
+    assert sorted(row["side"] for row in data["totals"]) == [1, 2]
+    assert len(data["per_game"]) == 2 * data["games"]
+    assert all(row["pr"] == pytest.approx(row["error_rate"] / 2) for row in data["totals"])
+    assert {m["mark"] for m in data["mistakes"]} <= {"blunder", "error", ""}
+    blunders = sum(row["blunders"] for row in data["totals"])
+    assert blunders == sum(1 for m in data["mistakes"] if m["mark"] == "blunder")
+
+
+def test_without_gnubg_the_page_and_the_api_say_so(client, monkeypatch):
+    monkeypatch.setenv("GNUBG", "")
+    text, home, away, length = corpus_match()
+    with override_settings(ANALYSIS="auto"):
+        match, _ = recorded(text, home, away, length)
+        page = client.get(reverse("match", args=[match.pk])).content.decode()
+        data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
+    assert "Analysis is not available on this server." in page
+    assert data == {"state": "unavailable", "plies": None, "games": None, "totals": [],
+                    "per_game": [], "mistakes": []}  # fmt: skip
+
+
+def test_a_long_nardy_match_has_no_engine(client, analysis_on):
+    from django.contrib.auth.models import User  # noqa: PLC0415
+
+    from tests.web.conftest import make_site  # noqa: PLC0415
+    from tournaments.results import match_result_record  # noqa: PLC0415
+
+    site = make_site(variant="long", rated=False)
+    match = site.match("Anna", "Boris")
+    match_result_record(match=match, by=site.organizer, games=site.recorded_games())
+    assert User.objects.filter(username="olga").exists()
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert "Long Nardy has no analysis engine" in page
+    assert client.get(f"/api/v1/matches/{match.pk}/analysis").json()["state"] == "long"
+
+
+def test_while_gnubg_works_the_page_says_how_far_and_follows(client, analysis_on):
+    from tournaments.analysis.models import MatchAnalysis  # noqa: PLC0415
+
+    text, home, away, length = corpus_match()
+    match, _ = recorded(text, home, away, length)
+    MatchAnalysis.objects.create(match=match, status="running", games=9, games_done=2,
+                                 record="x" * 64)  # fmt: skip
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert "Analysing: 2 of 9 games done." in page and 'http-equiv="refresh"' in page
+    MatchAnalysis.objects.filter(match=match).update(games_done=3)
+    assert "3 of 9 games done" in client.get(reverse("match", args=[match.pk])).content.decode()
+
+
+def test_the_pr_table_ranks_the_entrants_by_their_analysed_matches(client, analysis_on):
+    from tournaments.analysis.models import PlayerFigures  # noqa: PLC0415
+
+    text, home, away, length = corpus_match()
+    match, _ = recorded(text, home, away, length)
+    tournament = match.tournament
+    assert client.get(f"/api/v1/tournaments/{tournament.slug}/pr-table/").json() == []
+    assert (
+        "No analysed matches yet."
+        in client.get(reverse("tournament-pr", args=[tournament.slug])).content.decode()
+    )
+    analysis_run(match.pk)
+    rows = client.get(f"/api/v1/tournaments/{tournament.slug}/pr-table/").json()
+    assert [row["rank"] for row in rows] == [1, 2] and rows[0]["pr"] <= rows[1]["pr"]
+    by_side = {f.side: f for f in PlayerFigures.objects.filter(game=0)}
+    home_row = next(row for row in rows if row["player"] == home)
+    assert home_row["pr"] == pytest.approx(by_side[1].pr)
+    assert home_row["matches"] == 1
+    page = client.get(reverse("tournament-pr", args=[tournament.slug])).content.decode()
+    assert 'data-role="pr-table"' in page and home in page
+
+
+def test_the_player_page_charts_the_pr_over_time(client, analysis_on):
+    text, home, away, length = corpus_match()
+    match, _ = recorded(text, home, away, length)
+    player = match.home.player
+    assert (
+        'data-role="pr-history"'
+        not in client.get(reverse("player", args=[player.pk])).content.decode()
+    )
+    analysis_run(match.pk)
+    page = client.get(reverse("player", args=[player.pk])).content.decode()
+    assert 'data-role="pr-history"' in page and "PR over time" in page

@@ -1,0 +1,112 @@
+"""A match's analysis in the API: ``GET /api/v1/matches/<id>/analysis``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.analysis.runner import BLUNDER, ERROR
+from nardy_site.api_errors import ApiSchema
+from tournaments.analysis.models import Mistake, PlayerFigures
+from tournaments.analysis.selectors import match_analysis, pr_table
+from tournaments.api.views import visible_tournaments
+from tournaments.models import Match
+
+
+class FiguresSerializer(serializers.ModelSerializer[PlayerFigures]):
+    side = serializers.ChoiceField(choices=[1, 2], help_text="1 home, 2 away")
+    pr = serializers.FloatField(allow_null=True, help_text="Equity lost per decision × 500")
+    error_rate = serializers.FloatField(allow_null=True, help_text="gnubg's mEMG")
+
+    class Meta:
+        model = PlayerFigures
+        fields = ["game", "side", "pr", "error_rate", "checker_error", "cube_error", "luck",
+                  "unforced_moves", "close_cube_decisions", "blunders", "errors"]  # fmt: skip
+
+
+class MistakeSerializer(serializers.ModelSerializer[Mistake]):
+    mark = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Mistake
+        fields = ["game", "ply", "move", "side", "dice", "played", "best", "loss", "mark"]
+
+    def get_mark(self, mistake: Mistake) -> str:
+        return "blunder" if mistake.loss > BLUNDER else "error" if mistake.loss > ERROR else ""
+
+
+AnalysisOut = inline_serializer(
+    "MatchAnalysis",
+    {
+        "state": serializers.ChoiceField(
+            choices=["long", "unavailable", "none", "running", "done", "failed"],
+            help_text="long: Long Nardy has no engine; unavailable: no gnubg on this server",
+        ),
+        "plies": serializers.IntegerField(allow_null=True),
+        "games": serializers.IntegerField(allow_null=True),
+        "totals": FiguresSerializer(many=True, help_text="The whole match, by side"),
+        "per_game": FiguresSerializer(many=True),
+        "mistakes": MistakeSerializer(many=True, help_text="Every play that lost equity"),
+    },
+)
+
+
+class MatchAnalysisView(APIView):
+    schema = ApiSchema()
+
+    @extend_schema(responses=AnalysisOut, summary="The match's analysis by GNU Backgammon")
+    def get(self, request: Request, pk: int) -> Response:
+        match = get_object_or_404(
+            Match.objects.filter(tournament__in=visible_tournaments(request)).select_related(
+                "tournament"
+            ),
+            pk=pk,
+        )
+        view = match_analysis(match=match)
+        found: Any = view.analysis
+        return Response(
+            {
+                "state": view.state,
+                "plies": found.plies if found else None,
+                "games": found.games if found else None,
+                "totals": FiguresSerializer(list((view.totals or {}).values()), many=True).data,
+                "per_game": FiguresSerializer(
+                    [row for _, sides in view.games or [] for row in sides.values()], many=True
+                ).data,
+                "mistakes": MistakeSerializer(view.mistakes or [], many=True).data,
+            }
+        )
+
+
+class PrRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    entry_id = serializers.IntegerField(source="entry.pk")
+    player_id = serializers.IntegerField(source="entry.player.pk")
+    player = serializers.CharField(source="entry.player.display_name")
+    pr = serializers.FloatField(source="figures.pr")
+    error_rate = serializers.FloatField(source="figures.error_rate")
+    matches = serializers.IntegerField(help_text="Analysed matches")
+    decisions = serializers.IntegerField(source="figures.decisions")
+    checker_error = serializers.FloatField(source="figures.checker_error")
+    cube_error = serializers.FloatField(source="figures.cube_error")
+    luck = serializers.FloatField(source="figures.luck")
+    blunders = serializers.IntegerField(source="figures.blunders")
+    errors = serializers.IntegerField(source="figures.errors")
+
+
+class PrTable(APIView):
+    schema = ApiSchema()
+
+    @extend_schema(
+        responses=PrRowSerializer(many=True),
+        summary="The entrants by PR over their analysed matches, best first",
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = get_object_or_404(visible_tournaments(request), slug=slug)
+        return Response(PrRowSerializer(pr_table(tournament=tournament), many=True).data)

@@ -1,0 +1,115 @@
+"""Reads of a match's analysis for its page and the API."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Max, Q
+
+from games.analysis.runner import ZERO, Figures
+from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
+from tournaments.analysis.services import analysis_available
+from tournaments.models import Entry, Match, Tournament
+
+
+@dataclass(frozen=True)
+class AnalysisView:
+    """What the match page and the API say of a match's analysis.
+
+    ``state``: "long" (Long Nardy: no engine), "unavailable" (this server has no gnubg), "none"
+    (no record to analyse, or not yet queued), "running", "done" or "failed".
+    """
+
+    state: str
+    analysis: MatchAnalysis | None = None
+    #: Side 1 (home) and 2 (away): the whole match's figures.
+    totals: dict[int, PlayerFigures] | None = None
+    #: Per game: {side: figures}, in game order.
+    games: list[tuple[int, dict[int, PlayerFigures]]] | None = None
+    mistakes: list[Mistake] | None = None
+
+
+def match_analysis(*, match: Match) -> AnalysisView:
+    if match.tournament.variant == Tournament.Variant.LONG:
+        return AnalysisView("long")
+    found = MatchAnalysis.objects.filter(match=match).first()
+    if found is None:
+        return AnalysisView("none" if analysis_available() else "unavailable")
+    if found.status != MatchAnalysis.Status.DONE:
+        return AnalysisView(found.status, found)
+    totals: dict[int, PlayerFigures] = {}
+    games: dict[int, dict[int, PlayerFigures]] = {}
+    for row in found.figures.all():
+        if row.game == 0:
+            totals[row.side] = row
+        else:
+            games.setdefault(row.game, {})[row.side] = row
+    return AnalysisView("done", found, totals, sorted(games.items()), list(found.mistakes.all()))
+
+
+@dataclass(frozen=True)
+class PrRow:
+    """A line of a tournament's PR table: an entrant's figures over its analysed matches."""
+
+    rank: int
+    entry: Entry
+    matches: int
+    figures: Figures
+
+
+def pr_table(*, tournament: Tournament) -> list[PrRow]:
+    """The entrants with analysed matches, best PR (lowest) first; equal PRs share the rank.
+    Two queries: the entries, and the whole-match figures of the tournament's analyses."""
+    entries = {e.pk: e for e in tournament.entries.select_related("player")}
+    rows = PlayerFigures.objects.filter(
+        game=0,
+        analysis__status=MatchAnalysis.Status.DONE,
+        analysis__match__tournament=tournament,
+    ).select_related("analysis__match")
+    totals: dict[int, Figures] = {}
+    counts: dict[int, int] = {}
+    for row in rows:
+        match = row.analysis.match
+        entry_id = match.home_id if row.side == 1 else match.away_id
+        if entry_id is None:
+            continue
+        totals[entry_id] = totals.get(entry_id, ZERO) + row.figures()
+        counts[entry_id] = counts.get(entry_id, 0) + 1
+    ordered = sorted(
+        (entry_id for entry_id in totals if totals[entry_id].pr is not None),
+        key=lambda entry_id: (totals[entry_id].pr, entries[entry_id].player.display_name),
+    )
+    table: list[PrRow] = []
+    for position, entry_id in enumerate(ordered, start=1):
+        figures = totals[entry_id]
+        tied = table and table[-1].figures.pr == figures.pr
+        rank = table[-1].rank if tied else position
+        table.append(PrRow(rank, entries[entry_id], counts[entry_id], figures))
+    return table
+
+
+def pr_table_version(*, tournament: Tournament) -> str:
+    """What the PR table depends on: its analyses (their number and the newest end)."""
+    found = MatchAnalysis.objects.filter(match__tournament=tournament).aggregate(
+        count=Count("pk"), newest=Max("finished_at")
+    )
+    return f"{found['count']}:{found['newest']}"
+
+
+def player_pr_history(*, player_id: int) -> list[tuple[datetime, float]]:
+    """The player's PR in each analysed match, by when the match was decided (one query)."""
+    rows = (
+        PlayerFigures.objects.filter(game=0, analysis__status=MatchAnalysis.Status.DONE)
+        .filter(
+            Q(side=1, analysis__match__home__player_id=player_id)
+            | Q(side=2, analysis__match__away__player_id=player_id)
+        )
+        .select_related("analysis__match")
+    )
+    points = [
+        (row.analysis.match.decided_at, row.pr)
+        for row in rows
+        if row.pr is not None and row.analysis.match.decided_at is not None
+    ]
+    return sorted(points, key=lambda point: point[0])  # type: ignore[return-value]

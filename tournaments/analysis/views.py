@@ -1,0 +1,36 @@
+"""The tournament's PR table page: its entrants ranked by their PR over their analysed matches
+(Short Nardy; a Long Nardy tournament says it has no engine)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from nardy_site.page_cache import shared_page
+from tournaments import selectors
+from tournaments.analysis.selectors import pr_table, pr_table_version
+from tournaments.analysis.services import analysis_available
+from tournaments.models import Tournament
+from tournaments.web.common import tournament_header, tournament_of
+
+
+def _version(slug: str) -> str:
+    tournament = Tournament.objects.filter(slug=slug).first()
+    own = selectors.tournament_version(slug=slug) or ""
+    return own if tournament is None else f"{own}:{pr_table_version(tournament=tournament)}"
+
+
+@shared_page(_version)
+def pr_table_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_of(request, slug)
+    short = tournament.variant == Tournament.Variant.SHORT
+    return render(
+        request,
+        "analysis/pr_table.html",
+        {
+            **tournament_header(request, tournament, "pr"),
+            "rows": pr_table(tournament=tournament) if short else [],
+            "short": short,
+            "available": analysis_available(),
+        },
+    )
