@@ -111,3 +111,15 @@ def test_the_player_page_charts_the_pr_over_time(client, analysis_on):
     analysis_run(match.pk)
     page = client.get(reverse("player", args=[player.pk])).content.decode()
     assert 'data-role="pr-history"' in page and "PR over time" in page
+
+
+def test_a_failed_analysis_says_why(client, analysis_on):
+    from tournaments.analysis.models import MatchAnalysis  # noqa: PLC0415
+
+    text, home, away, length = corpus_match()
+    match, _ = recorded(text, home, away, length)
+    MatchAnalysis.objects.create(match=match, status="failed", games=3, record="x" * 64,
+                                 error="gnubg read 1 of the record's 3 games")  # fmt: skip
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert 'data-role="analysis-failed"' in page and "gnubg read 1 of the record" in page
+    assert client.get(f"/api/v1/matches/{match.pk}/analysis").json()["state"] == "failed"
