@@ -26,6 +26,12 @@ class InvalidInput(TournamentError):
 
     status = 400
 
+    @classmethod
+    def of_fields(cls, message_dict: dict[str, list[str]]) -> InvalidInput:
+        """The field errors of a model's ``full_clean`` (``ValidationError.message_dict``) as
+        one message: "name: … ; country: …"."""
+        return cls("; ".join(f"{name}: {' '.join(texts)}" for name, texts in message_dict.items()))
+
 
 class NotAllowed(TournamentError):
     """The user may not do this (not an organizer, not a player of the match)."""

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from games.rules import Variant as GameVariant
 from tournaments.fields import country_field
 from tournaments.formats import elimination
+from tournaments.rows import lock
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH, MatchRules
 
 
@@ -278,7 +279,7 @@ class Tournament(models.Model):
     def lock_for_change(cls, pk: int) -> None:
         """Lock the tournament's row for a write, raising its revision on the way (one UPDATE):
         writers wait for each other here, and what the pages cached of it is retired."""
-        cls.objects.filter(pk=pk).update(revision=models.F("revision") + 1)
+        lock(cls, pk)
 
     def match_rules(self) -> MatchRules:
         """The match rules as the pure scoring module takes them."""

@@ -20,10 +20,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import IntegrityError, transaction
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournaments.clubs.permissions import runs_club
+from tournaments.clubs.permissions import require_runs_club
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.formats import elimination, round_robin, swiss
 from tournaments.models import Entry, Match, Player, Round, Tournament
@@ -37,6 +36,7 @@ from tournaments.results import (
     match_result_record,
     match_result_resolve,
 )
+from tournaments.rows import free_slug, locked
 from tournaments.selectors import entry_ratings
 from tournaments.signups.services import (
     entry_withdrawn,
@@ -80,7 +80,9 @@ def tournament_create(*, organizer: User, name: str, variant: str, **settings: A
     _require_club_rights(organizer, settings)
     name = name.strip()
     tournament = Tournament(name=name, variant=variant, organizer=organizer, **settings)
-    tournament.slug = tournament.slug or _free_slug(name)
+    tournament.slug = tournament.slug or free_slug(
+        Tournament.objects.all(), name, fallback="tournament", limit=180
+    )
     return _saved_checked(tournament)
 
 
@@ -229,14 +231,12 @@ def _require_club_rights(organizer: User, settings: dict[str, Any]) -> None:
         if club is not None and club.pk != season.club_id:
             raise InvalidInput(_("The season is another club's."))
         settings["club"] = club = season.club
-    if club is not None and not runs_club(club, organizer):
-        raise NotAllowed(_("Only the club's owners and organizers may do this."))
+    if club is not None:
+        require_runs_club(club, organizer)
 
 
 def _locked(tournament: Tournament) -> Tournament:
-    """The tournament as it is now, locked for this write: what the caller holds may be stale."""
-    Tournament.lock_for_change(tournament.pk)
-    return Tournament.objects.get(pk=tournament.pk)
+    return locked(Tournament, tournament.pk)
 
 
 def _for_organizer(tournament: Tournament, by: User, *statuses: str) -> Tournament:
@@ -271,24 +271,12 @@ def _saved_checked(tournament: Tournament) -> Tournament:
     return tournament
 
 
-def _free_slug(name: str) -> str:
-    base = slugify(name)[:180] or "tournament"
-    slug, number = base, 1
-    while Tournament.objects.filter(slug=slug).exists():
-        number += 1
-        slug = f"{base}-{number}"
-    return slug
-
-
 def _validate_rules(tournament: Tournament) -> None:
     """Field checks as a form makes them, then the rules that fields alone cannot say."""
     try:
         tournament.full_clean(validate_constraints=False)
     except ValidationError as error:
-        fields = "; ".join(
-            f"{name}: {' '.join(messages)}" for name, messages in error.message_dict.items()
-        )
-        raise InvalidInput(fields) from None
+        raise InvalidInput.of_fields(error.message_dict) from None
     if (tournament.match_length is None) == (tournament.match_games is None):
         raise InvalidInput(_("A match is played to a number of points or as a number of games."))
     if tournament.match_length == 0 or tournament.match_games == 0:

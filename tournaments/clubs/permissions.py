@@ -5,8 +5,10 @@ another club."""
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.translation import gettext as _
 
 from tournaments.clubs.models import Club, Membership
+from tournaments.errors import NotAllowed
 
 User = AbstractBaseUser | AnonymousUser
 RUNS_EVENTS = (Membership.Role.OWNER, Membership.Role.ORGANIZER)
@@ -47,3 +49,9 @@ def clubs_run_by(user: User) -> list[Club]:
     return list(
         Club.objects.filter(memberships__user_id=user.pk, memberships__role__in=RUNS_EVENTS)
     )
+
+
+def require_runs_club(club: Club | int, user: User) -> None:
+    """Refuse (``NotAllowed``) whoever does not run the club."""
+    if not runs_club(club, user):
+        raise NotAllowed(_("Only the club's owners and organizers may do this."))

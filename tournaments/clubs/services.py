@@ -6,13 +6,12 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.models import Club, Membership
-from tournaments.clubs.permissions import User, owns_club, runs_club
+from tournaments.clubs.permissions import User, owns_club, require_runs_club, runs_club
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.rows import free_slug, locked
 
 Role = Membership.Role
 #: What ``club_update`` may change (not the slug: links are out).
@@ -29,7 +28,7 @@ def club_create(
     club = Club(
         name=name.strip(), city=city.strip(), country=country, description=description.strip()
     )
-    club.slug = _free_slug(club.name)
+    club.slug = free_slug(Club.objects.all(), club.name, fallback="club", limit=140)
     _check(club)
     club.save()
     Membership.objects.create(club=club, user_id=by.pk, role=Role.OWNER)
@@ -41,9 +40,8 @@ def club_update(*, club: Club, by: User, **fields: str) -> Club:
     unknown = set(fields) - EDITABLE
     if unknown:
         raise TypeError(f"not an editable club field: {', '.join(sorted(unknown))}")
-    club = _locked(club)
-    if not runs_club(club, by):
-        raise NotAllowed(_("Only the club's owners and organizers may do this."))
+    club = locked(Club, club.pk)
+    require_runs_club(club, by)
     for name, value in fields.items():
         setattr(club, name, value.strip())
     _check(club)
@@ -57,7 +55,7 @@ def member_add(*, club: Club, by: User, username: str, role: str = Role.MEMBER) 
     names organizers and owners, or changes an organizer's or owner's role."""
     if role not in Role.values:
         raise InvalidInput(_("Unknown role: %(role)s.") % {"role": role})
-    club = _locked(club)
+    club = locked(Club, club.pk)
     _require_rights(club, by, role)
     user = get_user_model().objects.filter(username=username.strip()).first()
     if user is None:
@@ -76,7 +74,7 @@ def member_add(*, club: Club, by: User, username: str, role: str = Role.MEMBER) 
 @transaction.atomic
 def member_remove(*, club: Club, by: User, user_id: int) -> None:
     """Remove a member. Members may leave by themselves; the last owner stays."""
-    club = _locked(club)
+    club = locked(Club, club.pk)
     membership = Membership.objects.filter(club=club, user_id=user_id).first()
     if membership is None:
         raise InvalidInput(_("This user is not a member of the club."))
@@ -88,12 +86,6 @@ def member_remove(*, club: Club, by: User, user_id: int) -> None:
 
 
 # --- Inside ------------------------------------------------------------------------------------
-
-
-def _locked(club: Club) -> Club:
-    """The club as it is now, its row locked for this write and its revision raised."""
-    Club.objects.filter(pk=club.pk).update(revision=F("revision") + 1)
-    return Club.objects.get(pk=club.pk)
 
 
 def _require_rights(club: Club, by: User, role: str) -> None:
@@ -120,15 +112,4 @@ def _check(club: Club) -> None:
     try:
         club.full_clean()
     except ValidationError as error:
-        raise InvalidInput(
-            "; ".join(f"{name}: {' '.join(texts)}" for name, texts in error.message_dict.items())
-        ) from None
-
-
-def _free_slug(name: str) -> str:
-    base = slugify(name)[:140] or "club"
-    slug, number = base, 1
-    while Club.objects.filter(slug=slug).exists():
-        number += 1
-        slug = f"{base}-{number}"
-    return slug
+        raise InvalidInput.of_fields(error.message_dict) from None

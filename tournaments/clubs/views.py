@@ -84,7 +84,7 @@ def club_create_page(request: HttpRequest) -> HttpResponse:
 @login_required
 def club_edit_page(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_of(slug)
-    _require_runs(request, club)
+    require_runs_to_view(request, club)
     context: dict[str, Any] = {"club": club}
     if request.method != "POST":
         return render(request, FORM_TEMPLATE, {**context, "form": ClubForm(instance=club)})
@@ -107,7 +107,7 @@ def club_members_page(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_of(slug)
     if request.method == "POST" and request.POST.get("action") == "remove":
         return _member_remove(request, club)  # a member may leave: the service decides
-    _require_runs(request, club)
+    require_runs_to_view(request, club)
     if request.method != "POST":
         return _members_page(request, club, MemberForm())
     form = MemberForm(request.POST)
@@ -125,8 +125,9 @@ def club_members_page(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(reverse("club-members", args=[club.slug]))
 
 
-def _require_runs(request: HttpRequest, club: Club) -> None:
-    """The club's forms are for those who run it: others get a 403 before any form is read."""
+def require_runs_to_view(request: HttpRequest, club: Club) -> None:
+    """The club's forms (and its seasons') are for those who run it: others get a 403 before
+    any form is read."""
     if not runs_club(club, request.user):
         raise PermissionDenied(_("Only the club's owners and organizers may do this."))
 

@@ -10,15 +10,14 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.models import Club
-from tournaments.clubs.permissions import User, runs_club
+from tournaments.clubs.permissions import User, require_runs_club
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Tournament
 from tournaments.permissions import is_organizer
+from tournaments.rows import free_slug, lock, locked
 from tournaments.seasons.models import Season
 
 #: What ``season_update`` may change (not the club, nor the slug: links are out).
@@ -38,12 +37,12 @@ def season_create(
     **rule: Any,
 ) -> Season:
     """A new season of the club; ``rule``: scoring, place_points, win_points, best_of."""
-    _require_runs(club, by)
+    require_runs_club(club, by)
     unknown = set(rule) - EDITABLE
     if unknown:
         raise TypeError(f"not a season setting: {', '.join(sorted(unknown))}")
     season = Season(club=club, name=name.strip(), starts_on=starts_on, ends_on=ends_on, **rule)
-    season.slug = _free_slug(club, season.name)
+    season.slug = free_slug(club.seasons.all(), season.name, fallback="season", limit=140)
     return _saved_checked(season)
 
 
@@ -52,8 +51,8 @@ def season_update(*, season: Season, by: User, **fields: Any) -> Season:
     unknown = set(fields) - EDITABLE
     if unknown:
         raise TypeError(f"not a season setting: {', '.join(sorted(unknown))}")
-    season = _locked(season)
-    _require_runs(season.club, by)
+    season = locked(Season, season.pk, "club")
+    require_runs_club(season.club, by)
     for name, value in fields.items():
         setattr(season, name, value.strip() if isinstance(value, str) else value)
     return _saved_checked(season)
@@ -63,37 +62,26 @@ def season_update(*, season: Season, by: User, **fields: Any) -> Season:
 def season_event_set(*, tournament: Tournament, season: Season | None, by: User) -> Tournament:
     """Count the tournament in ``season`` (None: in no season). Whoever does it runs the season's
     club and organizes the tournament; a tournament of another club cannot join."""
-    Tournament.lock_for_change(tournament.pk)
-    tournament = Tournament.objects.get(pk=tournament.pk)
+    tournament = locked(Tournament, tournament.pk)
     if not is_organizer(tournament, by):
         raise NotAllowed(_("Only the tournament's organizers may do this."))
     before = tournament.season_id
     if season is not None:
-        season = _locked(season)
-        _require_runs(season.club, by)
+        season = locked(Season, season.pk, "club")
+        require_runs_club(season.club, by)
         if tournament.club_id not in (None, season.club_id):
             raise Conflict(_("The tournament belongs to another club: it cannot count here."))
         tournament.club_id = season.club_id
     elif before is not None:
-        _require_runs(Season.objects.get(pk=before).club, by)
+        require_runs_club(Season.objects.get(pk=before).club, by)
     if before is not None and (season is None or season.pk != before):
-        Season.objects.filter(pk=before).update(revision=F("revision") + 1)
+        lock(Season, before)
     tournament.season = season
     tournament.save(update_fields=["season", "club"])
     return tournament
 
 
 # --- Inside ------------------------------------------------------------------------------------
-
-
-def _require_runs(club: Club, by: User) -> None:
-    if not runs_club(club, by):
-        raise NotAllowed(_("Only the club's owners and organizers may do this."))
-
-
-def _locked(season: Season) -> Season:
-    Season.objects.filter(pk=season.pk).update(revision=F("revision") + 1)
-    return Season.objects.select_related("club").get(pk=season.pk)
 
 
 def _saved_checked(season: Season) -> Season:
@@ -104,9 +92,7 @@ def _saved_checked(season: Season) -> Season:
     try:
         season.full_clean(validate_constraints=False)
     except ValidationError as error:
-        raise InvalidInput(
-            "; ".join(f"{name}: {' '.join(texts)}" for name, texts in error.message_dict.items())
-        ) from None
+        raise InvalidInput.of_fields(error.message_dict) from None
     if season.starts_on and season.ends_on and season.ends_on < season.starts_on:
         raise InvalidInput(_("A season cannot end before it starts."))
     try:
@@ -115,12 +101,3 @@ def _saved_checked(season: Season) -> Season:
     except IntegrityError:
         raise Conflict(_("The club has a season with this address already.")) from None
     return season
-
-
-def _free_slug(club: Club, name: str) -> str:
-    base = slugify(name)[:140] or "season"
-    slug, number = base, 1
-    while Season.objects.filter(club=club, slug=slug).exists():
-        number += 1
-        slug = f"{base}-{number}"
-    return slug

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,6 +18,7 @@ from tournaments.api.views import spreadsheet_safe
 from tournaments.charts import RatingChart, rating_chart
 from tournaments.clubs.models import Club
 from tournaments.clubs.permissions import runs_club
+from tournaments.clubs.views import require_runs_to_view
 from tournaments.errors import InvalidInput, TournamentError
 from tournaments.seasons import selectors, services
 from tournaments.seasons.forms import EventForm, SeasonForm
@@ -93,7 +93,7 @@ def _csv_cell(item: EventPoints | None) -> str:
 @login_required
 def season_create_page(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
-    _require_runs(request, club)
+    require_runs_to_view(request, club)
     context: dict[str, Any] = {"club": club}
     if request.method != "POST":
         return render(request, FORM_TEMPLATE, {**context, "form": SeasonForm()})
@@ -114,7 +114,7 @@ def season_edit_page(request: HttpRequest, slug: str, season: str) -> HttpRespon
     """The season's rule, and its events: a form to add one, a remove button each (the
     ``action`` field says which was posted)."""
     found = season_of(slug, season)
-    _require_runs(request, found.club)
+    require_runs_to_view(request, found.club)
     context = _edit_context(request, found)
     if request.method != "POST":
         return render(request, FORM_TEMPLATE, context)
@@ -131,13 +131,6 @@ def season_edit_page(request: HttpRequest, slug: str, season: str) -> HttpRespon
         return refused(request, FORM_TEMPLATE, context, error)
     messages.success(request, _("The season's rule is saved."))
     return redirect(reverse("season", args=[found.club.slug, found.slug]))
-
-
-def _require_runs(request: HttpRequest, club: Club) -> None:
-    """The season's forms are for those who run its club: others get a 403 before any form is
-    read."""
-    if not runs_club(club, request.user):
-        raise PermissionDenied(_("Only the club's owners and organizers may do this."))
 
 
 def _event_set(

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Entry, Player, Tournament
 from tournaments.permissions import is_organizer
+from tournaments.rows import locked
 from tournaments.signups.models import SignUp
 
 User = AbstractBaseUser | AnonymousUser
@@ -30,7 +31,7 @@ def signup_request(*, tournament: Tournament, by: User, display_name: str = "") 
     the organizers' approval when the tournament asks for it."""
     if not by.is_authenticated:
         raise NotAllowed(_("Sign in to sign up."))
-    tournament = _locked(tournament)
+    tournament = locked(Tournament, tournament.pk)
     if not tournament.self_signup or tournament.status not in BEFORE_START:
         raise Conflict(_("This tournament is not open for sign-up."))
     player = _player_of(by, display_name)
@@ -50,7 +51,7 @@ def signup_request(*, tournament: Tournament, by: User, display_name: str = "") 
 def signup_withdraw(*, signup: SignUp, by: User) -> SignUp:
     """The player (or an organizer) takes a sign-up back before the start; a place it held goes
     to the waiting list."""
-    tournament = _locked(signup.tournament)
+    tournament = locked(Tournament, signup.tournament_id)
     signup = SignUp.objects.select_related("entry").get(pk=signup.pk)
     if by.pk != signup.user_id and not is_organizer(tournament, by):
         raise NotAllowed(_("Only the player who signed up, or an organizer, may do this."))
@@ -91,7 +92,7 @@ def signup_decline(*, signup: SignUp, by: User) -> SignUp:
 def entry_check_in(*, entry: Entry, by: User, present: bool = True) -> Entry:
     """Check an entrant in (``present`` False: undo it). The player does it in the check-in
     window; an organizer at any time before the start."""
-    tournament = _locked(entry.tournament)
+    tournament = locked(Tournament, entry.tournament_id)
     entry = Entry.objects.select_related("player").get(pk=entry.pk)
     organizer = is_organizer(tournament, by)
     if not organizer and (not by.is_authenticated or entry.player.user_id != by.pk):
@@ -173,13 +174,8 @@ def signups_at_start(tournament: Tournament) -> list[Entry]:
 # --- Inside ------------------------------------------------------------------------------------
 
 
-def _locked(tournament: Tournament) -> Tournament:
-    Tournament.lock_for_change(tournament.pk)
-    return Tournament.objects.get(pk=tournament.pk)
-
-
 def _for_organizer(tournament: Tournament, by: User) -> Tournament:
-    tournament = _locked(tournament)
+    tournament = locked(Tournament, tournament.pk)
     if not is_organizer(tournament, by):
         raise NotAllowed(_("Only the tournament's organizers may do this."))
     if tournament.status not in BEFORE_START:

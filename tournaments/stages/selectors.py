@@ -32,4 +32,4 @@ def event_stages(*, event: Tournament) -> Stages | None:
     ]
     second = next((stage for stage in stages if stage.stage == 2), None)
     complete = stage_one_complete(event)
-    return Stages(first, second, complete, qualifiers(event) if complete else [])
+    return Stages(first, second, complete, qualifiers(event, first) if complete else [])

@@ -3,6 +3,7 @@ who acts and in which state, and raises a ``TournamentError`` having changed not
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -15,7 +16,8 @@ from tournaments.formats import groups as grouping
 from tournaments.models import Entry, Player, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.results import DECIDED
-from tournaments.selectors import tournament_standings
+from tournaments.rows import locked
+from tournaments.selectors import Standing, tournament_standings
 
 User = services.User
 Format = Tournament.Format
@@ -105,15 +107,21 @@ def stage_one_complete(event: Tournament) -> bool:
     return True
 
 
-def qualifiers(event: Tournament) -> list[Qualifier]:
+def qualifiers(
+    event: Tournament, standings: Sequence[tuple[Tournament, Sequence[Standing]]] | None = None
+) -> list[Qualifier]:
     """Who goes on, by bracket seed: each group's top ``advance`` cross-seeded (A1–B2, B1–A2 …),
-    or the Swiss's top ``advance`` in order."""
-    stages = list(event.stages.filter(stage=1).order_by("group"))
+    or the Swiss's top ``advance`` in order. ``standings``: the stage-1 tournaments by group with
+    their standings, when the caller has them already."""
+    if standings is None:
+        stages = event.stages.filter(stage=1).order_by("group")
+        standings = [(stage, tournament_standings(tournament=stage)) for stage in stages]
     advance = event.advance or 0
     if event.first_stage == FirstStage.SWISS:
-        rows = tournament_standings(tournament=stages[0])[:advance]
+        rows = standings[0][1][:advance]
         return [Qualifier(n, row.entry.player, "", n) for n, row in enumerate(rows, start=1)]
-    tables = [tournament_standings(tournament=stage)[:advance] for stage in stages]
+    stages = [stage for stage, _ in standings]
+    tables = [rows[:advance] for _, rows in standings]
     return [
         Qualifier(seed, tables[group][place - 1].entry.player, stages[group].group, place)
         for seed, (group, place) in enumerate(grouping.cross_seeding(len(stages), advance), start=1)
@@ -167,8 +175,7 @@ def finish_check(event: Tournament) -> None:
 
 
 def _for_organizer(event: Tournament, by: User) -> Tournament:
-    Tournament.lock_for_change(event.pk)
-    event = Tournament.objects.get(pk=event.pk)
+    event = locked(Tournament, event.pk)
     if not is_organizer(event, by):
         raise NotAllowed(_("Only the tournament's organizers may do this."))
     if not event.first_stage or event.status != Tournament.Status.RUNNING:
