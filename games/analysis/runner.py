@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,10 +135,76 @@ def analyse(
     progress: Callable[[int, int], None] | None = None,
 ) -> MatchAnalysis:
     """Run gnubg on a .mat text; ``progress(done, total)`` is called after each game. Raises
-    ``AnalysisError`` when analysis is off, gnubg fails or it takes longer than ``timeout``."""
+    ``AnalysisError`` when analysis is off, gnubg fails or it takes longer than ``timeout``.
+
+    gnubg scores each game itself and always counts a backgammon as 3, so on a record where
+    backgammons count 2 (Short Nardy without koks) it may think the match won before its last
+    game and stop reading. The rest is then read on its own, from the score its header gives.
+    """
     program = gnubg_path()
     if program is None:
         raise AnalysisError("gnubg is not installed")
+    header, games = split_games(mat_text)
+    if not games:
+        raise AnalysisError("gnubg could not read the match file: it has no games")
+    deadline = time.monotonic() + timeout
+    parts: list[MatchAnalysis] = []
+    done = 0
+    while done < len(games):
+        text = header + joined_games(games[done:])
+        report = _counted_from(done, len(games), progress)
+        found = _run(program, text, plies=plies, deadline=deadline, limit=timeout, progress=report)
+        part = parse(found, plies=plies, first=done + 1)
+        if not part.games:
+            raise AnalysisError(f"gnubg could not read game {done + 1} of the match file")
+        parts.append(part)
+        done += len(part.games)
+    return _joined(parts)
+
+
+def split_games(mat_text: str) -> tuple[str, list[str]]:
+    """A .mat text as its header (up to the first `` Game 1`` line) and its games' blocks."""
+    blocks = _GAME.split(mat_text)
+    return blocks[0], blocks[1:]
+
+
+def joined_games(blocks: Sequence[str]) -> str:
+    """Game blocks as the games of a file of their own, numbered from 1 (gnubg reads no file
+    whose first game is not game 1); each keeps the score its header line gives."""
+    return "".join(
+        _GAME_LINE.sub(f" Game {number}", block, count=1)
+        for number, block in enumerate(blocks, start=1)
+    )
+
+
+def _counted_from(
+    before: int, total: int, progress: Callable[[int, int], None] | None
+) -> Callable[[int, int], None]:
+    """A part's progress as the whole match's: ``before`` games were read by earlier parts."""
+
+    def report(read: int, _part_total: int) -> None:
+        if progress is not None:
+            progress(before + read, total)
+
+    return report
+
+
+_GAME = re.compile(r"^(?= Game \d+[ \t]*$)", re.MULTILINE)
+_GAME_LINE = re.compile(r"\A Game \d+")
+
+
+def _run(
+    program: str,
+    mat_text: str,
+    *,
+    plies: int,
+    deadline: float,
+    limit: float,
+    progress: Callable[[int, int], None],
+) -> Mapping[str, Any]:
+    """One gnubg run on one .mat text, killed at ``deadline``: the ``gnubg.match(...)`` dict
+    its script prints."""
+    timeout = deadline - time.monotonic()
     with tempfile.TemporaryDirectory(prefix="nardy-analysis-") as folder:
         mat = Path(folder) / "match.mat"
         mat.write_text(mat_text, encoding="utf-8")
@@ -150,13 +218,13 @@ def analyse(
             stderr=subprocess.PIPE,
             text=True,
         )
-        watchdog = threading.Timer(timeout, process.kill)
+        watchdog = threading.Timer(max(timeout, 0.0), process.kill)
         watchdog.start()
         try:
             lines = []
             assert process.stdout is not None
             for line in process.stdout:
-                if line.startswith(PROGRESS) and progress is not None:
+                if line.startswith(PROGRESS):
                     done, total = (int(part) for part in line.split()[1:3])
                     progress(done, total)
                 lines.append(line)
@@ -166,23 +234,24 @@ def analyse(
             killed = not watchdog.is_alive() and process.returncode not in (0, None)
             watchdog.cancel()
     if killed:
-        raise AnalysisError(f"gnubg took longer than {timeout:.0f} s")
+        raise AnalysisError(f"gnubg took longer than {limit:.0f} s")
     parts = "".join(lines).split(MARK)
     if len(parts) != 3:
         raise AnalysisError(f"gnubg printed no analysis: {errors.strip()[-500:]}")
-    found = json.loads(parts[1])
+    found: Mapping[str, Any] = json.loads(parts[1])
     if not found or not found.get("games"):
         raise AnalysisError("gnubg could not read the match file")
-    return parse(found, plies=plies)
+    return found
 
 
-def parse(match: Mapping[str, Any], *, plies: int = 0) -> MatchAnalysis:
-    """gnubg's ``match(analysis=1, statistics=1)`` dict as a ``MatchAnalysis``."""
+def parse(match: Mapping[str, Any], *, plies: int = 0, first: int = 1) -> MatchAnalysis:
+    """gnubg's ``match(analysis=1, statistics=1)`` dict as a ``MatchAnalysis`` (its games
+    numbered from ``first``)."""
     info = match["match-info"]
     names = {side: info[side]["name"] for side in ("X", "O")}
     games = []
     totals = {name: ZERO for name in names.values()}
-    for number, game in enumerate(match["games"], start=1):
+    for number, game in enumerate(match["games"], start=first):
         decisions = _decisions(number, game["game"], names)
         figures = {}
         for side, name in names.items():
@@ -191,6 +260,17 @@ def parse(match: Mapping[str, Any], *, plies: int = 0) -> MatchAnalysis:
             totals[name] = totals[name] + figures[name]
         games.append(GameAnalysis(number, figures, decisions))
     return MatchAnalysis((names["X"], names["O"]), plies, games, totals)
+
+
+def _joined(parts: Sequence[MatchAnalysis]) -> MatchAnalysis:
+    """The analyses of a match's consecutive parts as one."""
+    players = parts[0].players
+    totals = {name: ZERO for name in players}
+    for part in parts:
+        for name in players:
+            totals[name] = totals[name] + part.totals[name]
+    games = [game for part in parts for game in part.games]
+    return MatchAnalysis(players, parts[0].plies, games, totals)
 
 
 def _figures(stats: Mapping[str, Any], decisions: Sequence[Decision]) -> Figures:

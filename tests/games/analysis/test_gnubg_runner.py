@@ -12,7 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from games.analysis.runner import BLUNDER, ERROR, AnalysisError, analyse, gnubg_path
+from games.analysis.runner import (
+    BLUNDER,
+    ERROR,
+    AnalysisError,
+    analyse,
+    gnubg_path,
+    joined_games,
+    split_games,
+)
+from games.rules import Double, MatchGame, ShortNardy
+from games.rules.matfile import match_record, read_match, write_match
 from tests.support.corpus import corpus_or_skip, match_files
 
 GNUBG = gnubg_path()
@@ -116,3 +126,38 @@ def test_a_match_that_takes_too_long_is_stopped():
     path = match_files(corpus_or_skip())[PICKS[2]]
     with pytest.raises(AnalysisError, match="longer than"):
         analyse(path.read_text(encoding="utf-8", errors="replace"), plies=2, timeout=0.5)
+
+
+def test_a_match_where_backgammons_count_two_is_read_to_its_last_game():
+    """gnubg counts every backgammon as 3: at 3 points, the backgammon of game 1 (2 points here,
+    without koks) ends the match for gnubg, so the runner reads game 2 in a run of its own."""
+    path = corpus_or_skip() / "lasse" / "raw" / "match12496474.txt"
+    source = read_match(path.read_text(encoding="utf-8", errors="replace"))
+    backgammon = source.games[0]  # won with a backgammon, no cube turned: fit for game 2 too,
+    assert not any(isinstance(action, Double) for action in backgammon.actions)  # the Crawford
+    record = match_record(
+        ShortNardy(koks=False),
+        source.players,
+        [MatchGame(game.first, game.actions) for game in (backgammon, backgammon)],
+        length=3,
+    )
+    text = write_match(record)
+    assert [game.score for game in record.games] == [(0, 0), (0, 2)]  # game 1 won by player 2
+    seen: list[tuple[int, int]] = []
+    analysis = analyse(text, progress=lambda done, total: seen.append((done, total)))
+    assert [game.number for game in analysis.games] == [1, 2]
+    assert seen == [(1, 2), (2, 2)]
+    alone = analyse(split_games(text)[0] + joined_games(split_games(text)[1][1:]))
+    assert analysis.games[1].figures == alone.games[0].figures
+    for name in analysis.players:
+        assert analysis.totals[name] == (
+            analysis.games[0].figures[name] + analysis.games[1].figures[name]
+        )
+
+
+def test_a_files_games_are_split_and_numbered_again_from_one():
+    text = " 3 point match\n\n Game 1\n a : 0    b : 0\n x\n\n Game 2\n a : 1    b : 0\n y\n"
+    header, games = split_games(text)
+    assert header == " 3 point match\n\n"
+    assert joined_games(games) == text[len(header) :]
+    assert joined_games(games[1:]) == " Game 1\n a : 1    b : 0\n y\n"
