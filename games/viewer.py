@@ -15,9 +15,11 @@ counter-clockwise, its head (its 24) on White's 12 at bottom left.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal, TypedDict
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Literal, NamedTuple, NotRequired, TypedDict
 
+from games.rules.errors import NotationError
 from games.rules.game import (
     Action,
     Double,
@@ -31,7 +33,7 @@ from games.rules.game import (
     Turn,
     replay_game,
 )
-from games.rules.moves import Dice
+from games.rules.moves import Dice, LegalPlay, legal_plays
 from games.rules.notation import Play
 from games.rules.position import BAR, OFF, Colour, Position
 from games.rules.variants import Variant
@@ -90,6 +92,26 @@ class Result(TypedDict):
     points: int
 
 
+class Verdict(NamedTuple):
+    """An engine's verdict on one checker play: the equity it lost, its mark ("blunder",
+    "error" or ""), and the best play in the mover's own numbering (gnubg's ``24/18 13/9``)."""
+
+    loss: float
+    mark: str
+    best: str
+
+
+class PlayAnalysis(TypedDict):
+    """A turn frame's verdict, with the board the best play leads to and the points it moves
+    (None and [] when the best play cannot be found among the legal ones)."""
+
+    loss: float
+    mark: str
+    best: str
+    board: Board | None
+    moved: list[int]
+
+
 class Frame(TypedDict):
     """One step of the replay: the position after an action, and everything shown beside it.
 
@@ -122,6 +144,8 @@ class Frame(TypedDict):
     score_after: list[float]
     description: str
     result: Result | None
+    #: On a turn an engine has judged: what its play cost and the best play.
+    analysis: NotRequired[PlayAnalysis]
 
 
 class BoardReplay(TypedDict):
@@ -145,9 +169,11 @@ def match_frames(
     names: tuple[str, str],
     length: int | None,
     crawford: bool,
+    verdicts: Mapping[tuple[int, int], Verdict] | None = None,
 ) -> BoardReplay:
     """The replay of a match: for each game (which match player, 1 or 2, played White, and its
-    actions) a start frame, one frame after every action and an end frame.
+    actions) a start frame, one frame after every action and an end frame. ``verdicts`` by
+    (game, k) mark the k-th checker play of a game with an engine's verdict (``PlayAnalysis``).
 
     Every game is replayed by the engine, so an illegal record raises ``GameError`` here as it
     does everywhere else. The score follows the engine's ``MatchScore``, which also says which
@@ -170,7 +196,8 @@ def match_frames(
             score_before=before,
             score_after=after,
         )
-        frames.extend(game.frames(actions, replay.positions, replay.plays, replay.outcome))
+        judged = {k: v for (game_number, k), v in (verdicts or {}).items() if game_number == number}
+        frames.extend(game.frames(actions, replay.positions, replay.plays, replay.outcome, judged))
     return {
         "variant": variant.name,
         "layout": board_layout(variant),
@@ -279,6 +306,37 @@ def moved_points(variant: Variant, mover: Colour, play: Play) -> list[int]:
     )
 
 
+def play_analysis(before: Position, dice: Dice, verdict: Verdict) -> PlayAnalysis:
+    """A verdict with the board its best play leads to, found among the legal plays by where
+    its checkers leave and land (an engine may not mark its hits)."""
+    best = _legal_play_like(before, dice, verdict.best)
+    mover = before.turn
+    return {
+        "loss": round(verdict.loss, 4),
+        "mark": verdict.mark,
+        "best": verdict.best if best is None else str(best.play),
+        "board": None if best is None else display_board(best.position),
+        "moved": [] if best is None else moved_points(before.variant, mover, best.play),
+    }
+
+
+def _legal_play_like(before: Position, dice: Dice, text: str) -> LegalPlay | None:
+    try:
+        wanted = _landings(Play.parse(text))
+    except NotationError:
+        return None
+    return next((p for p in legal_plays(before, dice) if _landings(p.play) == wanted), None)
+
+
+def _landings(play: Play) -> Counter[int]:
+    """How many checkers a play takes from (-) and brings to (+) each point."""
+    balance: Counter[int] = Counter()
+    for move in play.moves:
+        balance[move.source] -= 1
+        balance[move.target] += 1
+    return Counter({point: count for point, count in balance.items() if count})
+
+
 class _GameFrames:
     """The frames of one game: walks its actions beside the engine's positions.
 
@@ -320,6 +378,7 @@ class _GameFrames:
         positions: Sequence[Position],
         plays: Sequence[Play],
         outcome: Outcome,
+        verdicts: Mapping[int, Verdict],
     ) -> list[Frame]:
         position = positions[0]
         frames = [self.frame(0, "start", position, None, self.start_text())]
@@ -328,10 +387,15 @@ class _GameFrames:
             on_roll = position.turn
             if isinstance(action, Turn):
                 play = plays[turns]
+                before = position
                 turns += 1
                 position = positions[turns]
                 self.numbering = on_roll
-                frames.append(self.turn_frame(step, position, on_roll, action, play))
+                frame = self.turn_frame(step, position, on_roll, action, play)
+                verdict = verdicts.get(turns)
+                if verdict is not None:
+                    frame["analysis"] = play_analysis(before, action.dice, verdict)
+                frames.append(frame)
             elif isinstance(action, Double):
                 self.offered = self.variant.dave.next_stake(self.stake)
                 text = f"{_name(on_roll)} doubles to {self.offered}"

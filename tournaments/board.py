@@ -1,9 +1,12 @@
 """The board replay a match page embeds: every recorded play of the match replayed by the rules
 engine (``games.viewer.match_frames``), as the JSON script element the board viewer reads.
 
+A Short Nardy match's analysis marks each play that lost equity with its loss and gnubg's best
+play (``games.viewer.Verdict``).
+
 A replay costs tens of milliseconds, so it is made once per set of games (a correction writes
-new Game rows, a confirmation none) and kept in the cache: by the worker right after a record
-is stored (``tasks.board_frames_prepare``), or else by the first view.
+new Game rows, a confirmation none) and analysis, and kept in the cache: by the worker right
+after a record is stored (``tasks.board_frames_prepare``) or analysed, or else by the first view.
 """
 
 from __future__ import annotations
@@ -17,20 +20,32 @@ from django.utils.safestring import SafeString
 
 from games.models import Game
 from games.rules import action_from_json
-from games.viewer import BoardReplay, match_frames
+from games.viewer import BoardReplay, Verdict, match_frames
+from tournaments.analysis.selectors import AnalysisView, match_analysis
 from tournaments.models import Match
 
 FRAMES_SECONDS = 7 * 24 * 3600
 
 
-def board_frames(match: Match, games: Sequence[Game]) -> SafeString | None:
+def board_frames(
+    match: Match, games: Sequence[Game], analysis: AnalysisView | None = None
+) -> SafeString | None:
     """The ``<script id="board-frames">`` element of the match's recorded games (None when it
-    has none). ``match`` comes with its tournament and both sides' players."""
+    has none), with the verdicts of its analysis when it is done. ``match`` comes with its
+    tournament and both sides' players."""
     recorded = [game for game in games if game.actions]
     home, away = match.home, match.away
     if not recorded or home is None or away is None:
         return None
     names = (home.player.display_name, away.player.display_name)
+    verdicts: dict[tuple[int, int], Verdict] = {}
+    analysed = ""
+    if analysis is not None and analysis.state == "done" and analysis.analysis is not None:
+        verdicts = {
+            (mistake.game, mistake.move): Verdict(mistake.loss, mistake.mark, mistake.best)
+            for mistake in analysis.mistakes or ()
+        }
+        analysed = f"{analysis.analysis.pk}:{analysis.analysis.finished_at}"
 
     def replayed() -> BoardReplay:
         tournament = match.tournament
@@ -40,10 +55,13 @@ def board_frames(match: Match, games: Sequence[Game]) -> SafeString | None:
             names=names,
             length=tournament.match_length,
             crawford=tournament.crawford,
+            verdicts=verdicts,
         )
 
     games_key = ",".join(str(game.pk) for game in recorded)
-    version = hashlib.sha256(f"{names[0]}\n{names[1]}\n{games_key}".encode()).hexdigest()[:24]
+    version = hashlib.sha256(
+        f"{names[0]}\n{names[1]}\n{games_key}\n{analysed}".encode()
+    ).hexdigest()[:24]
     frames: SafeString = cache.get_or_set(
         f"match-frames:{match.pk}:{version}",
         lambda: json_script(replayed(), "board-frames"),
@@ -61,4 +79,4 @@ def board_frames_of(match_id: int) -> SafeString | None:
     )
     if match is None:
         return None
-    return board_frames(match, list(match.games.order_by("number")))
+    return board_frames(match, list(match.games.order_by("number")), match_analysis(match=match))

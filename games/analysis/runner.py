@@ -35,6 +35,11 @@ ERROR = 0.04
 DEBIAN_GAMES = "/usr/games"
 
 
+def mark_of(loss: float) -> str:
+    """What a play that lost ``loss`` equity is called: "blunder", "error" or ""."""
+    return "blunder" if loss > BLUNDER else "error" if loss > ERROR else ""
+
+
 class AnalysisError(Exception):
     """gnubg failed, timed out or printed no analysis."""
 
@@ -107,7 +112,7 @@ class Decision:
 
     @property
     def mark(self) -> str:
-        return "blunder" if self.loss > BLUNDER else "error" if self.loss > ERROR else ""
+        return mark_of(self.loss)
 
 
 @dataclass(frozen=True, slots=True)

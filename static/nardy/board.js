@@ -76,7 +76,7 @@
   }
 
   // Placeholders that hold what players typed or played (names, plays), not interface text.
-  var USER_DATA = { name1: 1, name2: 1, white: 1, black: 1, winner: 1, play: 1 };
+  var USER_DATA = { name1: 1, name2: 1, white: 1, black: 1, winner: 1, play: 1, best: 1 };
 
   // The nodes of a filled template: user data in <span translate="no">, so that translation
   // tools (and the test for untranslated text) leave it alone. A value may itself be nodes.
@@ -394,11 +394,24 @@
     this.live = container.querySelector('[data-role="live"]');
     this.select = container.querySelector('[data-role="game"]');
     this.buttons = container.querySelectorAll("button[data-step]");
+    this.verdict = container.querySelector('[data-role="verdict"]');
+    this.bestButton = container.querySelector('[data-role="best"]');
+    this.showingBest = false;
     this.gameStarts = [];
+    this.blunders = [];
     var self = this;
+    var judged = false;
     this.frames.forEach(function (frame, index) {
       if (frame.step === 0) self.gameStarts.push(index);
+      if (frame.analysis) judged = true;
+      if (frame.analysis && frame.analysis.mark === "blunder") self.blunders.push(index);
     });
+    var analysis = container.querySelector('[data-role="verdicts"]');
+    if (analysis && judged) {
+      analysis.hidden = false;
+      var count = container.querySelector('[data-role="blunders"]');
+      if (count) count.textContent = format(this.word("textBlunders", "{count}"), { count: this.blunders.length });
+    }
     this.board.setAttribute("viewBox", "0 0 " + WIDTH + " " + HEIGHT);
     this.board.setAttribute("width", "100%");
     this.board.setAttribute("role", "img");
@@ -561,11 +574,24 @@
     this.show(this.frames.length - 1, true);
   };
 
-  Viewer.prototype.show = function (index, announce) {
+  // The frame with the engine's best play in place of the play made (the verdict's board).
+  Viewer.prototype.bestFrame = function (frame) {
+    var best = Object.assign({}, frame);
+    best.board = frame.analysis.board;
+    best.moved = frame.analysis.moved;
+    best.play = frame.analysis.best;
+    return best;
+  };
+
+  // Show a frame; ``best`` shows the engine's best play instead of the play made, on demand.
+  Viewer.prototype.show = function (index, announce, best) {
     var last = this.frames.length - 1;
     this.index = Math.max(0, Math.min(last, index));
-    var frame = this.frames[this.index];
+    var made = this.frames[this.index];
+    this.showingBest = Boolean(best && made.analysis && made.analysis.board);
+    var frame = this.showingBest ? this.bestFrame(made) : made;
     var stepText = this.stepText(frame);
+    if (this.showingBest) stepText = format(this.word("textBestShown", "{best}"), { best: made.analysis.best });
     var label = format(this.word("textLabel", "{game}.{step}: {text}"), {
       game: frame.game,
       step: frame.step,
@@ -575,7 +601,16 @@
     if (this.counter) this.counter.textContent = this.index + 1 + " / " + this.frames.length;
     var labelTemplate = this.word("textLabel", "{game}.{step}: {text}");
     var labelValues = { game: frame.game, step: frame.step, text: this.stepNodes(frame) };
-    fill(this.play, this.stepNodes(frame));
+    fill(this.play, this.showingBest ? formatNodes(this.word("textBestShown", "{best}"), { best: made.analysis.best }) : this.stepNodes(frame));
+    var symbol = made.analysis && !this.showingBest ? SYMBOLS[made.analysis.mark] : "";
+    if (symbol) {
+      var sign = document.createElement("span");
+      sign.className = "board-viewer__mark";
+      sign.setAttribute("aria-hidden", "true");
+      sign.textContent = " " + symbol;
+      this.play.appendChild(sign);
+    }
+    this.showVerdict(made);
     if (this.score) fill(this.score, this.scoreNodes(frame));
     if (this.select) this.select.value = String(frame.game);
     if (announce && this.live) fill(this.live, formatNodes(labelTemplate, labelValues));
@@ -585,11 +620,55 @@
       var atEnd = self.index === last;
       var step = button.dataset.step;
       var off = ((step === "first" || step === "prev") && atStart) || ((step === "next" || step === "last") && atEnd);
+      if (step === "prev-blunder" || step === "next-blunder") off = self.blunderFrom(step) < 0;
       button.setAttribute("aria-disabled", off ? "true" : "false");
     });
   };
 
+  // Chess's and backgammon's signs after a play that was a blunder or an error.
+  var SYMBOLS = { blunder: "??", error: "?" };
+
+  // The verdict on the play of a frame (its mark, the equity it lost and the engine's best
+  // play), and the button that shows the best play on the board.
+  Viewer.prototype.showVerdict = function (frame) {
+    if (!this.verdict) return;
+    var verdict = frame.analysis;
+    this.container.dataset.mark = verdict ? verdict.mark || "slight" : "";
+    if (!verdict) {
+      fill(this.verdict, document.createDocumentFragment());
+      if (this.bestButton) this.bestButton.hidden = true;
+      return;
+    }
+    var mark = this.word({ blunder: "markBlunder", error: "markError" }[verdict.mark] || "markSlight", verdict.mark);
+    fill(this.verdict, formatNodes(this.word("textVerdict", "{mark}: -{loss} ({best})"), {
+      mark: mark,
+      loss: verdict.loss.toFixed(3),
+      best: verdict.best,
+    }));
+    if (this.bestButton) {
+      this.bestButton.hidden = !verdict.board;
+      this.bestButton.setAttribute("aria-pressed", this.showingBest ? "true" : "false");
+      this.bestButton.textContent = this.word(this.showingBest ? "textShowPlayed" : "textShowBest", "");
+    }
+  };
+
+  // The frame of the previous or next blunder (-1: none that way).
+  Viewer.prototype.blunderFrom = function (step) {
+    var index = this.index;
+    if (step === "next-blunder") {
+      for (var k = 0; k < this.blunders.length; k++) if (this.blunders[k] > index) return this.blunders[k];
+    } else {
+      for (var j = this.blunders.length - 1; j >= 0; j--) if (this.blunders[j] < index) return this.blunders[j];
+    }
+    return -1;
+  };
+
   Viewer.prototype.go = function (step) {
+    if (step === "prev-blunder" || step === "next-blunder") {
+      var blunder = this.blunderFrom(step);
+      if (blunder >= 0) this.show(blunder, true);
+      return;
+    }
     var targets = { first: 0, prev: this.index - 1, next: this.index + 1, last: this.frames.length - 1 };
     if (!(step in targets)) return;
     var target = Math.max(0, Math.min(this.frames.length - 1, targets[step]));
@@ -609,12 +688,13 @@
   };
 
   var KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+  var SHIFT_KEYS = { ArrowLeft: "prev-blunder", ArrowRight: "next-blunder" };
 
   Viewer.prototype.handleKey = function (event) {
-    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return false;
+    if (event.altKey || event.ctrlKey || event.metaKey) return false;
     var target = event.target;
     if (target && target.closest && target.closest("input, select, textarea, [contenteditable]")) return false;
-    var step = KEYS[event.key];
+    var step = (event.shiftKey ? SHIFT_KEYS : KEYS)[event.key];
     if (!step) return false;
     event.preventDefault();
     this.go(step);
@@ -628,6 +708,11 @@
         self.go(button.dataset.step);
       });
     });
+    if (this.bestButton) {
+      this.bestButton.addEventListener("click", function () {
+        self.show(self.index, true, !self.showingBest);
+      });
+    }
     if (this.select) {
       this.select.addEventListener("change", function () {
         var start = self.gameStarts[Number(self.select.value) - 1];

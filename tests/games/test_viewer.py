@@ -19,12 +19,16 @@ from games.rules import (
     Take,
     Turn,
     Variant,
+    check_play,
+    legal_plays,
+    replay_game,
     replay_match,
 )
+from games.rules.game import GameState
 from games.rules.matfile import read_match
 from games.rules.position import Colour
 from games.rules.selfplay import random_match, random_turns
-from games.viewer import BoardReplay, board_layout, match_frames
+from games.viewer import BoardReplay, Verdict, board_layout, display_board, match_frames
 from tests.support.corpus import corpus_or_skip
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -222,6 +226,58 @@ def test_the_layout_gives_rows_and_blacks_numbers_in_whites_numbering(variant):
         assert layout["black_numbers"][12:] == list(range(1, 13))
         assert layout["homes"]["black"] == [13, 14, 15, 16, 17, 18]
         assert layout["bar"] is False
+
+
+def test_a_verdict_marks_the_kth_checker_play_of_its_game():
+    """(game, k) is the k-th turn of the game, not its k-th action: a dave offer between turns
+    does not count."""
+    games, _ = self_play_replay(ShortNardy())
+    assert len(games) >= 2
+    actions = [(game.white, game.actions) for game in games]
+    turn_steps = [i + 1 for i, a in enumerate(games[1].actions) if isinstance(a, Turn)]
+    verdicts = {(2, 3): Verdict(0.1234567, "blunder", "not a play at all")}
+    replay = match_frames(
+        ShortNardy(), actions, names=NAMES, length=3, crawford=True, verdicts=verdicts
+    )
+    marked = [frame for frame in replay["frames"] if "analysis" in frame]
+    assert [(frame["game"], frame["step"]) for frame in marked] == [(2, turn_steps[2])]
+    assert marked[0]["analysis"] == {
+        "loss": 0.1235, "mark": "blunder", "best": "not a play at all", "board": None, "moved": []
+    }  # fmt: skip
+
+
+def test_a_verdicts_best_play_is_shown_on_the_board_it_leads_to():
+    """White opens 31 with 24/23 13/10 where 8/5 6/5 is best; Black's 64 is then judged too."""
+    variant = ShortNardy()
+    opening = [Turn.of((3, 1), "24/23 13/10"), Turn.of((6, 4), "24/18 13/9")]
+    verdicts = {(1, 1): Verdict(0.2, "blunder", "8/5 6/5"), (1, 2): Verdict(0.05, "error", "24/14")}
+    frames = match_frames(
+        variant, [(1, opening)], names=NAMES, length=None, crawford=False, verdicts=verdicts
+    )["frames"]
+    start = GameState.new(variant).position
+    best = check_play(start, (3, 1), "8/5 6/5")
+    first = frames[1]["analysis"]
+    assert first["board"] == display_board(best.position)
+    assert first["moved"] == [5, 6, 8]
+    assert first["best"] == "8/5 6/5" and first["mark"] == "blunder"
+    after_first = check_play(start, (3, 1), "24/23 13/10").position
+    second = frames[2]["analysis"]
+    assert second["board"] == display_board(check_play(after_first, (6, 4), "24/14").position)
+    assert frames[2]["side"] == "black" and second["mark"] == "error"
+
+
+def test_a_verdicts_best_play_hits_without_a_hit_mark():
+    variant = ShortNardy()
+    opening = [Turn.of((6, 2), "24/18 13/11"), Turn.of((6, 1), "13/7 8/7")]
+    after_first = replay_game(variant, opening[:1]).positions[-1]
+    hit = next(p for p in legal_plays(after_first, (6, 1)) if any(m.hit for m in p.play.moves))
+    written = str(hit.play).replace("*", "")
+    frames = match_frames(
+        variant, [(1, opening)], names=NAMES, length=None, crawford=False,
+        verdicts={(1, 2): Verdict(0.3, "blunder", written)},
+    )["frames"]  # fmt: skip
+    assert frames[2]["analysis"]["board"] == display_board(hit.position)
+    assert "*" in frames[2]["analysis"]["best"]
 
 
 def test_the_replay_is_plain_json():

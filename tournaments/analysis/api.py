@@ -31,14 +31,14 @@ class FiguresSerializer(serializers.ModelSerializer[PlayerFigures]):
 
 
 class MistakeSerializer(serializers.ModelSerializer[Mistake]):
-    mark = serializers.SerializerMethodField()
+    mark = serializers.CharField(
+        read_only=True,
+        help_text=f'"blunder" (lost more than {BLUNDER}), "error" (more than {ERROR}) or ""',
+    )
 
     class Meta:
         model = Mistake
         fields = ["game", "ply", "move", "side", "dice", "played", "best", "loss", "mark"]
-
-    def get_mark(self, mistake: Mistake) -> str:
-        return "blunder" if mistake.loss > BLUNDER else "error" if mistake.loss > ERROR else ""
 
 
 AnalysisOut = inline_serializer(

@@ -4,7 +4,7 @@ the whole match, and the plays that lost equity."""
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.analysis.runner import Figures
+from games.analysis.runner import Figures, mark_of
 
 
 class MatchAnalysis(models.Model):
@@ -103,3 +103,7 @@ class Mistake(models.Model):
         return (
             f"game {self.game}, ply {self.ply}: {self.played} (best {self.best}) −{self.loss:.3f}"
         )
+
+    @property
+    def mark(self) -> str:
+        return mark_of(self.loss)

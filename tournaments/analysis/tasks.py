@@ -9,6 +9,7 @@ from django.conf import settings
 
 from games.analysis.runner import AnalysisError
 from tournaments.analysis.services import match_analyse
+from tournaments.board import board_frames_of
 
 
 @shared_task(
@@ -23,10 +24,14 @@ from tournaments.analysis.services import match_analyse
 def analysis_run(self: Task, match_id: int) -> str:  # type: ignore[type-arg]
     """Analyse the match's record with gnubg and store it (idempotent: a rerun replaces it). A
     failure is retried on a worker; run in-process (no broker) it is stored as failed and the
-    result that enqueued it stands."""
-    if not self.request.is_eager:
-        return match_analyse(match_id)
+    result that enqueued it stands. Once analysed, the match page's replay is made with its
+    verdicts, ready for the first view."""
     try:
-        return match_analyse(match_id)
+        outcome = match_analyse(match_id)
     except AnalysisError:
+        if not self.request.is_eager:
+            raise
         return "failed"
+    if outcome == "analysed":
+        board_frames_of(match_id)
+    return outcome

@@ -191,14 +191,15 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     tournament = match.tournament
     games = list(match.games.order_by("number"))
     effect = selectors.match_rating_effect(match=match)
+    analysis = match_analysis(match=match) if games else None
     return {
         "tournament": tournament,
         "match": match,
         "games": games,
-        "board_frames": board_frames(match, games),
+        "board_frames": board_frames(match, games, analysis),
         "actions": match_actions(request, match),
         "ratings_pending": selectors.match_ratings_pending(match=match),
-        "analysis": match_analysis(match=match) if games else None,
+        "analysis": analysis,
         "rating_effect": effect,
         "rated_summary": format_html(_("Rated: {summary}"), summary=rated_summary(tournament))
         if effect is not None and effect.rated

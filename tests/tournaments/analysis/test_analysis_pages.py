@@ -3,13 +3,17 @@ follows at once), "not available" without gnubg, and no engine for Long Nardy.""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 
 import pytest
 from django.test import override_settings
 from django.urls import reverse
 
 from games.analysis.runner import gnubg_path
+from games.rules import Play
+from tournaments.analysis.models import Mistake
 from tournaments.analysis.tasks import analysis_run
 
 from .test_analysis_task import corpus_match, recorded
@@ -36,6 +40,38 @@ def test_the_page_and_the_api_show_the_analysis_once_it_is_done(client, analysis
     assert {m["mark"] for m in data["mistakes"]} <= {"blunder", "error", ""}
     blunders = sum(row["blunders"] for row in data["totals"])
     assert blunders == sum(1 for m in data["mistakes"] if m["mark"] == "blunder")
+
+
+def embedded_frames(page: str) -> dict:
+    return json.loads(re.search(r'id="board-frames"[^>]*>(.*?)</script>', page, re.S).group(1))
+
+
+def test_the_board_viewer_marks_each_play_that_lost_equity(client, analysis_on):
+    """Each stored mistake marks the turn frame of its game's k-th checker play (the play the
+    frame shows is the one gnubg judged), with gnubg's best play and the board it leads to."""
+    text, home, away, length = corpus_match()
+    match, _ = recorded(text, home, away, length)
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert not any("analysis" in frame for frame in embedded_frames(page)["frames"])
+    assert analysis_run(match.pk) == "analysed"
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    frames = embedded_frames(page)
+    turns: dict[int, list[dict]] = {}
+    for frame in frames["frames"]:
+        if frame["kind"] == "turn":
+            turns.setdefault(frame["game"], []).append(frame)
+    mistakes = list(Mistake.objects.filter(analysis__match=match))
+    assert sum(1 for f in frames["frames"] if "analysis" in f) == len(mistakes) > 0
+    for mistake in mistakes:
+        frame = turns[mistake.game][mistake.move - 1]
+        unmarked = Play.parse(frame["play"].replace("*", ""))
+        assert unmarked == Play.parse(mistake.played)
+        verdict = frame["analysis"]
+        assert verdict["loss"] == pytest.approx(mistake.loss, abs=1e-4)
+        assert verdict["mark"] == mistake.mark
+        assert verdict["board"] is not None and verdict["moved"]
+        assert Play.parse(verdict["best"].replace("*", "")) == Play.parse(mistake.best)
+    assert 'data-step="next-blunder"' in page
 
 
 def test_without_gnubg_the_page_and_the_api_say_so(client, monkeypatch):
