@@ -150,21 +150,23 @@ def _started(command: list[str], log: Path, env: dict[str, str]) -> subprocess.P
 
 @pytest.fixture
 def own_worker(own_redis: OwnRedis, tmp_path: Path) -> Iterator[Callable[..., Worker]]:
-    """Start workers on the own Redis: ``own_worker(include=..., env={...})``, all on ``QUEUE``
-    (a second worker takes what the first left); all stop at teardown."""
+    """Start workers on the own Redis: ``own_worker(include=..., env={...}, queue=...)``, on
+    ``QUEUE`` unless told (a second worker takes what the first left); all stop at teardown."""
     started: list[Worker] = []
 
-    def start(include: str | None = None, env: dict[str, str] | None = None) -> Worker:
+    def start(
+        include: str | None = None, env: dict[str, str] | None = None, queue: str = QUEUE
+    ) -> Worker:
         name = f"fault-{len(started)}"
         command = [
             sys.executable, "-m", "celery", "-A", "nardy_site", "worker", "--pool=solo",
-            "--without-gossip", "--without-mingle", "--without-heartbeat", f"--queues={QUEUE}",
+            "--without-gossip", "--without-mingle", "--without-heartbeat", f"--queues={queue}",
             f"--hostname={name}@%h", "--loglevel=info",
         ]  # fmt: skip
         if include:
             command.append(f"--include={include}")
         log = tmp_path / f"{name}.log"
-        worker = Worker(QUEUE, log, _started(command, log, _environment(own_redis, env)))
+        worker = Worker(queue, log, _started(command, log, _environment(own_redis, env)))
         started.append(worker)
         return worker
 
