@@ -30,7 +30,7 @@ worker: $(INSTALLED)
 	@test -n "$$CELERY_BROKER_URL" || { \
 		echo "make worker: set CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0);" \
 		     "without it tasks run in-process and no worker is needed." >&2; exit 1; }
-	$(BIN)/celery -A nardy_site worker -l info
+	$(BIN)/celery -A nardy_site worker -l info -Q celery,analysis
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

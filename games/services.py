@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from games.rules import Action, Colour, GameError, Outcome, RulesError, Variant, replay_game
+from games.rules import (
+    Action,
+    Colour,
+    GameError,
+    Outcome,
+    RulesError,
+    Variant,
+    actions_as_made,
+    replay_game,
+)
 from games.rules.game import MatchScore
 from games.rules.matfile import MatchFormatError, RecordError, check_match, read_match
 
@@ -26,7 +35,8 @@ class RecordedGame:
 
 @dataclass(frozen=True, slots=True)
 class ValidatedGame:
-    """A replayed game: its record and outcome, the winner as a match side (1, 2 or None)."""
+    """A replayed game: its record (each play as the engine made it: ``actions_as_made``) and
+    outcome, the winner as a match side (1, 2 or None)."""
 
     number: int
     white: int
@@ -86,7 +96,8 @@ def games_validate(
         winner = None
         if outcome.winner is not None:
             winner = game.white if outcome.winner is Colour.WHITE else 3 - game.white
-        validated.append(ValidatedGame(number, game.white, game.actions, outcome, winner))
+        actions = actions_as_made(game.actions, replay.made)
+        validated.append(ValidatedGame(number, game.white, actions, outcome, winner))
     return validated
 
 
@@ -120,7 +131,13 @@ def games_from_mat(
             play=illegal.play,
         )
     return [
-        ValidatedGame(check.number, game.first, game.actions, check.outcome, check.winner)
+        ValidatedGame(
+            check.number,
+            game.first,
+            actions_as_made(game.actions, check.made),
+            check.outcome,
+            check.winner,
+        )
         for game, check in zip(record.games, checked.games, strict=True)
     ]
 

@@ -72,6 +72,18 @@ def action_to_json(action: Action) -> dict[str, Any]:
     return {"resign": action.side.value, "value": action.value}
 
 
+def actions_as_made(actions: Sequence[Action], made: Sequence[LegalPlay]) -> tuple[Action, ...]:
+    """The actions with each turn's play as the engine made it (``GameReplay.made``): every step
+    made and every hit marked. This is the form to store: a written play may join a checker's
+    steps and leave a hit unmarked (``13/3`` for ``13/7* 7/3``), and read again, it would take
+    the path that hits nothing."""
+    plays = iter(made)
+    return tuple(
+        Turn(action.dice, next(plays).play) if isinstance(action, Turn) else action
+        for action in actions
+    )
+
+
 def action_from_json(data: Any) -> Action:
     """Read what ``action_to_json`` writes; ``NotationError`` says what is wrong otherwise."""
     if not isinstance(data, dict):

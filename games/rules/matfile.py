@@ -34,6 +34,7 @@ from games.rules.game import (
     Turn,
     replay_game,
 )
+from games.rules.moves import LegalPlay
 from games.rules.notation import Play
 from games.rules.position import CHECKERS, OFF, Colour
 from games.rules.variants import DaveRules, LongNardy, ShortNardy, Variant
@@ -520,6 +521,8 @@ class GameCheck:
     number: int
     winner: int | None
     outcome: Outcome
+    #: Each turn's play as the engine made it (``games.rules.actions_as_made``).
+    made: tuple[LegalPlay, ...] = ()
 
     @property
     def points(self) -> int:
@@ -574,15 +577,16 @@ def check_match(record: MatchRecord) -> MatchCheck:
                 f"the replay gives {score.points[0]}-{score.points[1]}"
             )
         try:
-            outcome = replay_game(record.variant, game.actions, crawford=score.start_game()).outcome
+            replay = replay_game(record.variant, game.actions, crawford=score.start_game())
         except GameError as error:
             place = game.places[error.action] if game.places else Place(0, 1, error.play)
             failure = RecordError(
                 error.reason, game=number, move=place.move, player=place.player, play=place.text
             )
             return MatchCheck(tuple(checks), tuple(warnings), failure)
+        outcome = replay.outcome
         winner = None if outcome.winner is None else game.player(outcome.winner)
-        checks.append(GameCheck(number, winner, outcome))
+        checks.append(GameCheck(number, winner, outcome, replay.made))
         score.add(game.first, outcome)
         warnings.extend(_claim_warnings(number, game.claim, winner, outcome, score))
     return MatchCheck(tuple(checks), tuple(warnings), None)

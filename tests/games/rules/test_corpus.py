@@ -12,9 +12,21 @@ from pathlib import Path
 
 import pytest
 
-from games.rules import Play, Position, Turn, legal_plays, most_dice_playable
+from games.rules import (
+    GameError,
+    Play,
+    Position,
+    Turn,
+    action_from_json,
+    action_to_json,
+    actions_as_made,
+    legal_plays,
+    most_dice_playable,
+    replay_game,
+)
 from games.rules.matfile import MatchRecord, check_match, read_match, replay_record, write_match
 from games.rules.position import BAR
+from games.services import games_from_mat
 
 
 @pytest.fixture(scope="session")
@@ -60,6 +72,41 @@ def test_read_write_read_gives_the_same_games_for_every_file(records):
         if not same_match or again.headers != record.headers or replays(again) != replays(record):
             differ.append(path.name)
     assert differ == []
+
+
+def test_games_stored_as_json_replay_to_the_files_positions_for_every_file(records):
+    """What the result service stores, each play as the engine made it (``actions_as_made``)
+    as JSON, replays read back to every position of the file's own replay. Stored as written,
+    some would not: a file may write a checker's steps joined or leave a hit unmarked."""
+    differ = []
+    for path, record in records.items():
+        checked = check_match(record)
+        games = zip(record.games, checked.games, replay_record(record), strict=True)
+        for game, check, replay in games:
+            stored = [action_to_json(a) for a in actions_as_made(game.actions, check.made)]
+            again = replay_game(record.variant, [action_from_json(a) for a in stored])
+            if again.positions != replay.positions or again.outcome != replay.outcome:
+                differ.append(path.name)
+    assert differ == []
+
+
+def test_a_file_whose_written_plays_hide_a_hit_is_stored_as_played(records):
+    """match1238642: a 64 written "13/7 7/3" hits on 7 unmarked; written joined as "13/3" it
+    would be read as the path that hits nothing, and a later play would be illegal."""
+    path = next(p for p in records if p.name == "match1238642.txt")
+    record = records[path]
+    validated = games_from_mat(
+        path.read_text(encoding="utf-8"),
+        variant=record.variant,
+        length=record.length,
+        crawford=record.crawford,
+    )
+    as_written = [action_from_json(action_to_json(a)) for a in record.games[0].actions]
+    with pytest.raises(GameError, match="no checker on the bar"):
+        replay_game(record.variant, as_written)
+    for game, replay in zip(validated, replay_record(record), strict=True):
+        stored = [action_from_json(action_to_json(a)) for a in game.actions]
+        assert replay_game(record.variant, stored).positions == replay.positions
 
 
 # --- Mutations: a real play made illegal --------------------------------------------------
