@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
@@ -31,8 +30,6 @@ from tests.support.corpus import corpus_folder, match_files  # noqa: E402
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432/nardy_analysis_bench"
 REDIS_DB = 7
-PLAYERS = re.compile(r'^; \[Player \d "([^"]+)"\]', re.M)
-LENGTH = re.compile(r"^\s*(\d+) point match", re.M)
 
 
 def main() -> None:
@@ -119,6 +116,7 @@ def seed(files: list[Path], wanted: int) -> tuple[list[int], int]:
     from django.contrib.auth.models import User  # noqa: PLC0415
     from django.db import transaction  # noqa: PLC0415
 
+    from games.rules.matfile import read_match  # noqa: PLC0415
     from tournaments.errors import InvalidInput  # noqa: PLC0415
     from tournaments.models import Entry, Match, Player, Round, Tournament  # noqa: PLC0415
     from tournaments.results import match_result_record  # noqa: PLC0415
@@ -130,7 +128,10 @@ def seed(files: list[Path], wanted: int) -> tuple[list[int], int]:
         if len(matches) == wanted:
             break
         text = path.read_text(encoding="utf-8", errors="replace")
-        length = int(LENGTH.search(text).group(1))
+        record = read_match(text)
+        if record.length is None or len(set(record.players)) < 2:
+            continue
+        length = record.length
         if length not in tournaments:
             tournament = Tournament.objects.create(
                 name=f"Bench {length}", slug=f"bench-{length}", variant="short",
@@ -145,7 +146,7 @@ def seed(files: list[Path], wanted: int) -> tuple[list[int], int]:
             Entry.objects.get_or_create(
                 tournament=tournament, player=Player.objects.get_or_create(display_name=name)[0]
             )[0]
-            for name in PLAYERS.findall(text)[:2]
+            for name in record.players
         )
         match = Match.objects.create(tournament=tournament, round=round_, home=home, away=away)
         try:
