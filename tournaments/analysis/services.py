@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.analysis.runner import AnalysisError, analyse, gnubg_path
+from games.rules import GameError
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
 from tournaments.models import Match, Tournament
 from tournaments.records import match_mat_text
@@ -29,7 +30,15 @@ def match_analyse(match_id: int) -> str:
     if not analysis_available():
         return "unavailable"
     match = _match(match_id)
-    text = _record(match)
+    try:
+        text = _record(match)
+    except GameError as error:  # stored before plays were stored as the engine made them
+        MatchAnalysis.objects.update_or_create(
+            match_id=match_id,
+            defaults={"status": MatchAnalysis.Status.FAILED, "record": "", "games_done": 0,
+                      "error": f"the stored record does not replay: {error}"[:2000]},
+        )  # fmt: skip
+        return "unreplayable"
     if text is None:  # no record to analyse (any more): an old analysis goes
         MatchAnalysis.objects.filter(match_id=match_id).delete()
         return "no record"

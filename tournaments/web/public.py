@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 from decimal import Decimal
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.live.services import being_recorded, matches_being_recorded
+from games.rules import GameError
 from nardy_site.page_cache import shared_page
 from tournaments import selectors
 from tournaments.analysis.selectors import match_analysis, player_pr_history
@@ -37,6 +39,7 @@ from tournaments.web.common import (
 )
 
 Format = Tournament.Format
+logger = logging.getLogger(__name__)
 
 
 def _found(version: str | None) -> str:
@@ -192,11 +195,17 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     games = list(match.games.order_by("number"))
     effect = selectors.match_rating_effect(match=match)
     analysis = match_analysis(match=match) if games else None
+    try:
+        frames, unreplayable = board_frames(match, games, analysis), ""
+    except GameError as error:  # stored before plays were stored as the engine made them
+        logger.error("match %s: its stored record does not replay: %s", match.pk, error)
+        frames, unreplayable = None, str(error)
     return {
         "tournament": tournament,
         "match": match,
         "games": games,
-        "board_frames": board_frames(match, games, analysis),
+        "board_frames": frames,
+        "unreplayable": unreplayable,
         "actions": match_actions(request, match),
         "ratings_pending": selectors.match_ratings_pending(match=match),
         "analysis": analysis,

@@ -6,13 +6,18 @@ from __future__ import annotations
 import json
 import os
 import re
+from io import StringIO
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.test import override_settings
 from django.urls import reverse
 
 from games.analysis.runner import gnubg_path
-from games.rules import Play
+from games.rules import Play, action_to_json
+from games.rules.matfile import read_match
+from games.services import games_from_mat
+from tests.support.corpus import corpus_or_skip
 from tournaments.analysis.models import Mistake
 from tournaments.analysis.tasks import analysis_run
 
@@ -159,3 +164,40 @@ def test_a_failed_analysis_says_why(client, analysis_on):
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     assert 'data-role="analysis-failed"' in page and "gnubg read 1 of the record" in page
     assert client.get(f"/api/v1/matches/{match.pk}/analysis").json()["state"] == "failed"
+
+
+def test_a_record_stored_as_written_before_is_unreplayable_not_a_crash(client, analysis_on):
+    """Before plays were stored as the engine made them, match1238642's game 1 was stored as
+    written (a hit on the way left unmarked, the steps joined), which replays to an illegal play:
+    the match page says so instead of failing, the analysis is marked failed with why, and
+    ``records_check`` lists it until it is stored again."""
+    path = corpus_or_skip() / "lasse" / "raw" / "match1238642.txt"
+    text = path.read_text(encoding="utf-8")
+    record = read_match(text)
+    match, _ = recorded(text, *record.players, record.length)
+    first = match.games.get(number=1)
+    first.actions = [action_to_json(action) for action in record.games[0].actions]
+    first.save(update_fields=["actions"])
+    page = client.get(reverse("match", args=[match.pk]))
+    assert page.status_code == 200
+    content = page.content.decode()
+    assert 'data-role="unreplayable"' in content and "no checker on the bar" in content
+    assert 'id="board-frames"' not in content
+    assert analysis_run(match.pk) == "unreplayable"
+    data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
+    assert data["state"] == "failed"
+    out = StringIO()
+    with pytest.raises(CommandError, match="1 stored records do not replay"):
+        call_command("records_check", stdout=out)
+    assert f"match {match.pk} (cup): turn 15" in out.getvalue()
+    first.actions = [action_to_json(a) for a in validated_first_game(text, record)]
+    first.save(update_fields=["actions"])
+    call_command("records_check", stdout=out)
+    assert "Every stored record replays." in out.getvalue()
+
+
+def validated_first_game(text: str, record) -> tuple:
+    """Game 1 as the result service stores it now."""
+    return games_from_mat(
+        text, variant=record.variant, length=record.length, crawford=record.crawford
+    )[0].actions
