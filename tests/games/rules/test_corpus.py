@@ -80,10 +80,8 @@ def test_games_stored_as_json_replay_to_the_files_positions_for_every_file(recor
     some would not: a file may write a checker's steps joined or leave a hit unmarked."""
     differ = []
     for path, record in records.items():
-        checked = check_match(record)
-        games = zip(record.games, checked.games, replay_record(record), strict=True)
-        for game, check, replay in games:
-            stored = [action_to_json(a) for a in actions_as_made(game.actions, check.made)]
+        for game, replay in zip(record.games, replay_record(record), strict=True):
+            stored = [action_to_json(a) for a in actions_as_made(game.actions, replay.made)]
             again = replay_game(record.variant, [action_from_json(a) for a in stored])
             if again.positions != replay.positions or again.outcome != replay.outcome:
                 differ.append(path.name)
