@@ -15,7 +15,6 @@ counter-clockwise, its head (its 24) on White's 12 at bottom left.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Literal, NamedTuple, NotRequired, TypedDict
 
@@ -196,8 +195,9 @@ def match_frames(
             score_before=before,
             score_after=after,
         )
-        judged = {k: v for (game_number, k), v in (verdicts or {}).items() if game_number == number}
-        frames.extend(game.frames(actions, replay.positions, replay.plays, replay.outcome, judged))
+        frames.extend(
+            game.frames(actions, replay.positions, replay.plays, replay.outcome, verdicts or {})
+        )
     return {
         "variant": variant.name,
         "layout": board_layout(variant),
@@ -295,14 +295,8 @@ def display_point(variant: Variant, colour: Colour, point: int) -> int:
 def moved_points(variant: Variant, mover: Colour, play: Play) -> list[int]:
     """The display points where a play left or added checkers; a point only passed through (a
     checker's stop between two dice) does not count, so the highlight matches the written play."""
-    balance: dict[int, int] = {}
-    for move in play.moves:
-        balance[move.source] = balance.get(move.source, 0) - 1
-        balance[move.target] = balance.get(move.target, 0) + 1
     return sorted(
-        display_point(variant, mover, point)
-        for point, change in balance.items()
-        if change and OFF < point < BAR
+        display_point(variant, mover, point) for point in play.balance() if OFF < point < BAR
     )
 
 
@@ -322,19 +316,10 @@ def play_analysis(before: Position, dice: Dice, verdict: Verdict) -> PlayAnalysi
 
 def _legal_play_like(before: Position, dice: Dice, text: str) -> LegalPlay | None:
     try:
-        wanted = _landings(Play.parse(text))
+        wanted = Play.parse(text).balance()
     except NotationError:
         return None
-    return next((p for p in legal_plays(before, dice) if _landings(p.play) == wanted), None)
-
-
-def _landings(play: Play) -> Counter[int]:
-    """How many checkers a play takes from (-) and brings to (+) each point."""
-    balance: Counter[int] = Counter()
-    for move in play.moves:
-        balance[move.source] -= 1
-        balance[move.target] += 1
-    return Counter({point: count for point, count in balance.items() if count})
+    return next((p for p in legal_plays(before, dice) if p.play.balance() == wanted), None)
 
 
 class _GameFrames:
@@ -378,7 +363,7 @@ class _GameFrames:
         positions: Sequence[Position],
         plays: Sequence[Play],
         outcome: Outcome,
-        verdicts: Mapping[int, Verdict],
+        verdicts: Mapping[tuple[int, int], Verdict],
     ) -> list[Frame]:
         position = positions[0]
         frames = [self.frame(0, "start", position, None, self.start_text())]
@@ -392,7 +377,7 @@ class _GameFrames:
                 position = positions[turns]
                 self.numbering = on_roll
                 frame = self.turn_frame(step, position, on_roll, action, play)
-                verdict = verdicts.get(turns)
+                verdict = verdicts.get((self.number, turns))
                 if verdict is not None:
                     frame["analysis"] = play_analysis(before, action.dice, verdict)
                 frames.append(frame)

@@ -91,13 +91,18 @@ class Play:
     def __repr__(self) -> str:
         return f"Play.parse({str(self)!r})"
 
-    def _effect(self) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+    def balance(self) -> dict[int, int]:
+        """How many checkers the play takes from (-) and brings to (+) each point, hits aside; a
+        point a checker only passes through (a stop between two dice) is not in it."""
         balance: Counter[int] = Counter()
         for move in self.moves:
             balance[move.source] -= 1
             balance[move.target] += 1
+        return {point: count for point, count in balance.items() if count}
+
+    def _effect(self) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
         hits = sorted(move.target for move in self.moves if move.hit)
-        return tuple(sorted((p, n) for p, n in balance.items() if n)), tuple(hits)
+        return tuple(sorted(self.balance().items())), tuple(hits)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):

@@ -453,6 +453,7 @@
       side: frame.side ? this.sideName(frame.side) : "",
       dice: frame.dice ? frame.dice.join("") : "",
       play: frame.play || "",
+      best: frame.play || "",
       stake: frame.offered || frame.stake,
       white: this.playerName(frame, "white"),
       black: this.playerName(frame, "black"),
@@ -464,6 +465,7 @@
       start: frame.crawford ? "textStartCrawford" : "textStart",
       roll: "textRoll",
       turn: frame.play ? "textTurn" : "textNoMove",
+      best: "textBestShown",
       double: "textDouble",
       take: "textTake",
       drop: "textDrop",
@@ -577,6 +579,7 @@
   // The frame with the engine's best play in place of the play made (the verdict's board).
   Viewer.prototype.bestFrame = function (frame) {
     var best = Object.assign({}, frame);
+    best.kind = "best";
     best.board = frame.analysis.board;
     best.moved = frame.analysis.moved;
     best.play = frame.analysis.best;
@@ -591,7 +594,6 @@
     this.showingBest = Boolean(best && made.analysis && made.analysis.board);
     var frame = this.showingBest ? this.bestFrame(made) : made;
     var stepText = this.stepText(frame);
-    if (this.showingBest) stepText = format(this.word("textBestShown", "{best}"), { best: made.analysis.best });
     var label = format(this.word("textLabel", "{game}.{step}: {text}"), {
       game: frame.game,
       step: frame.step,
@@ -601,7 +603,7 @@
     if (this.counter) this.counter.textContent = this.index + 1 + " / " + this.frames.length;
     var labelTemplate = this.word("textLabel", "{game}.{step}: {text}");
     var labelValues = { game: frame.game, step: frame.step, text: this.stepNodes(frame) };
-    fill(this.play, this.showingBest ? formatNodes(this.word("textBestShown", "{best}"), { best: made.analysis.best }) : this.stepNodes(frame));
+    fill(this.play, this.stepNodes(frame));
     var symbol = made.analysis && !this.showingBest ? SYMBOLS[made.analysis.mark] : "";
     if (symbol) {
       var sign = document.createElement("span");
