@@ -120,7 +120,7 @@ def games_from_mat(
             f"the file is a {record.variant.title} match, the tournament plays {variant.title}"
         )
     under_our_rules = replace(record, variant=variant, length=length, crawford=crawford)
-    checked = check_match(under_our_rules)  # the one replay: the check, the games and the error
+    checked = check_match(under_our_rules, keep_plays=True)  # the one replay: all we store
     illegal = checked.error
     if illegal is not None:
         raise IllegalRecordError(

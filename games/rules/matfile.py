@@ -521,7 +521,8 @@ class GameCheck:
     number: int
     winner: int | None
     outcome: Outcome
-    #: Each turn's play as the engine made it (``games.rules.actions_as_made``).
+    #: Each turn's play as the engine made it (``games.rules.actions_as_made``), when the check
+    #: was asked to keep them (``check_match(..., keep_plays=True)``).
     made: tuple[LegalPlay, ...] = ()
 
     @property
@@ -554,11 +555,13 @@ class MatchCheck:
         return self.error is None
 
 
-def check_match(record: MatchRecord) -> MatchCheck:
+def check_match(record: MatchRecord, *, keep_plays: bool = False) -> MatchCheck:
     """Replay every game; the first illegal action is the error, disagreements are warnings.
 
     A warning is a claimed result or a score line that the replay contradicts: the record is
-    still legal play, only its bookkeeping is off.
+    still legal play, only its bookkeeping is off. With ``keep_plays``, each game's check keeps
+    its plays as the engine made them, to store them; they hold every position of the game, so
+    a check that only judges the record (the corpus in 5 s) lets them go.
     """
     score = MatchScore(record.length, record.crawford)
     checks: list[GameCheck] = []
@@ -586,7 +589,7 @@ def check_match(record: MatchRecord) -> MatchCheck:
             return MatchCheck(tuple(checks), tuple(warnings), failure)
         outcome = replay.outcome
         winner = None if outcome.winner is None else game.player(outcome.winner)
-        checks.append(GameCheck(number, winner, outcome, replay.made))
+        checks.append(GameCheck(number, winner, outcome, replay.made if keep_plays else ()))
         score.add(game.first, outcome)
         warnings.extend(_claim_warnings(number, game.claim, winner, outcome, score))
     return MatchCheck(tuple(checks), tuple(warnings), None)
