@@ -12,6 +12,8 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from nardy_site.accounts.models import ApiToken
+from tournaments.clubs.models import Club, Membership
+from tournaments.clubs.services import club_create, member_add
 from tournaments.models import Entry, Match, Round, Tournament
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -94,3 +96,13 @@ def persona_users(personas: tuple[str, ...]) -> dict[str, User | None]:
         if name != "anonymous"
     }
     return {**users, "anonymous": None}
+
+
+def riga_beside_tallinn(users: dict[str, User | None]) -> Club:
+    """The club Riga, owned by "organizer" with "club_organizer" as an organizer, beside Tallinn,
+    owned by "other_club_organizer" (a role in one club is none in the other)."""
+    riga = club_create(by=users["organizer"], name="Riga")
+    member_add(club=riga, by=users["organizer"], username="club_organizer",
+               role=Membership.Role.ORGANIZER)  # fmt: skip
+    club_create(by=users["other_club_organizer"], name="Tallinn")
+    return riga

@@ -8,14 +8,12 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.clubs.models import Membership
-from tournaments.clubs.services import club_create, member_add
 from tournaments.models import Entry, Tournament
 from tournaments.services import tournament_create, tournament_open_registration
 from tournaments.signups.models import SignUp
 from tournaments.signups.services import entry_check_in, signup_request
 
-from .conftest import LOGIN, assert_expected, persona_users
+from .conftest import LOGIN, assert_expected, persona_users, riga_beside_tallinn
 
 pytestmark = pytest.mark.django_db
 
@@ -30,10 +28,7 @@ SIGNED_IN = {persona: 302 for persona in PERSONAS} | {"anonymous": LOGIN}
 @pytest.fixture
 def world():
     users = persona_users(PERSONAS)
-    riga = club_create(by=users["organizer"], name="Riga")
-    member_add(club=riga, by=users["organizer"], username="club_organizer",
-               role=Membership.Role.ORGANIZER)  # fmt: skip
-    club_create(by=users["other_club_organizer"], name="Tallinn")
+    riga = riga_beside_tallinn(users)
     tournament = tournament_create(
         organizer=users["organizer"], name="Tuesday", slug="tuesday", variant="long", club=riga,
         self_signup=True, signup_approval=True, starts_at=timezone.now(), checkin_minutes=30,

@@ -4,8 +4,6 @@ event's organizers' (and its club's); anyone else is refused with nothing change
 import pytest
 from django.urls import reverse
 
-from tournaments.clubs.models import Membership
-from tournaments.clubs.services import club_create, member_add
 from tournaments.models import Match, Player, Tournament
 from tournaments.results import match_result_record
 from tournaments.services import (
@@ -16,7 +14,7 @@ from tournaments.services import (
 )
 from tournaments.stages.services import stage_two_build
 
-from .conftest import LOGIN, assert_expected, persona_users
+from .conftest import LOGIN, assert_expected, persona_users, riga_beside_tallinn
 
 pytestmark = pytest.mark.django_db
 
@@ -29,10 +27,7 @@ ORGANIZERS = {"anonymous": LOGIN, "outsider": 403, "other_club_organizer": 403,
 @pytest.fixture
 def world():
     users = persona_users(PERSONAS)
-    riga = club_create(by=users["organizer"], name="Riga")
-    member_add(club=riga, by=users["organizer"], username="club_organizer",
-               role=Membership.Role.ORGANIZER)  # fmt: skip
-    club_create(by=users["other_club_organizer"], name="Tallinn")
+    riga = riga_beside_tallinn(users)
     cup = tournament_create(organizer=users["organizer"], name="Cup", slug="cup", variant="long",
                             club=riga, format="single-elimination", first_stage="groups",
                             groups=2, advance=1, match_length=1)  # fmt: skip
