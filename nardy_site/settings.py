@@ -5,6 +5,7 @@ a fresh checkout run locally: DEBUG on, a SQLite file in the project, Celery in 
 malformed value stops start-up with ImproperlyConfigured naming the variable.
 """
 
+import os
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -167,9 +168,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     _sqlite_name = Path(DATABASES["default"]["NAME"])
     if str(_sqlite_name) != ":memory:":
         # A file, not the in-memory default, so that a Celery worker started by the integration
-        # test (another process) sees the same test database.
+        # test (another process) sees the same test database (it is given its path); one per
+        # test run, so that two runs on one checkout never share (and destroy) each other's.
         DATABASES["default"]["TEST"] = {
-            "NAME": _sqlite_name.with_name(f"test_{_sqlite_name.name}"),
+            "NAME": _sqlite_name.with_name(f"test_{os.getpid()}_{_sqlite_name.name}"),
         }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

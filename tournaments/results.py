@@ -416,23 +416,27 @@ def _advance(match: Match) -> list[Match]:
 
 
 def _analyse(match: Match) -> None:
-    """A Short Nardy result is analysed by gnubg once it commits (its analysis replaced, or
-    removed when the new result has no record), when this server analyses matches."""
-    from tournaments.analysis.services import analysis_available  # noqa: PLC0415
+    """A Short Nardy result is analysed by gnubg once it commits, when this server analyses
+    matches. Its analysis is marked queued here, in the result's transaction, and a task is
+    enqueued only when the record is not the one analysed or queued already: a correction to
+    the same record queues nothing; a result without a record removes the analysis."""
+    from tournaments.analysis.services import analysis_available, analysis_queue  # noqa: PLC0415
     from tournaments.analysis.tasks import analysis_run  # noqa: PLC0415
     from tournaments.tasks import enqueue  # noqa: PLC0415
 
     if match.tournament.variant == Tournament.Variant.SHORT and analysis_available():
-        enqueue(analysis_run, match.pk)
+        record = analysis_queue(match=match)
+        if record is not None:
+            enqueue(analysis_run, match.pk, record)
 
 
 def _clear_result(match: Match) -> None:
-    if match.decided_at is not None:  # its rating rows go: the list is replayed from it
+    decided = match.decided_at is not None
+    if decided:  # its rating rows go: the list is replayed from it
         from tournaments.ratings.tasks import ratings_replay  # noqa: PLC0415
         from tournaments.tasks import enqueue  # noqa: PLC0415
 
         enqueue(ratings_replay, [match.decided_at.isoformat(), match.pk])
-        _analyse(match)  # its games go: so does its analysis
     match.decided_at = None
     match.games.all().delete()
     match.status = Match.Status.SCHEDULED
@@ -441,3 +445,5 @@ def _clear_result(match: Match) -> None:
     match.reported_by = match.confirmed_by = None
     match.reported_at = match.confirmed_at = None
     match.dispute_note = ""
+    if decided:
+        _analyse(match)  # its games went: so does its analysis

@@ -2,8 +2,12 @@
 
 ``analyse(mat_text)`` writes the .mat text to a scratch file, runs ``gnubg -t -q -p`` on
 ``gnubg_script.py`` with a time limit, and parses the JSON it prints (``parse``) into plain
-dataclasses: for each game and player the checker and cube errors, the luck and the unforced
+dataclasses: for each game and side the checker and cube errors, the luck and the unforced
 decisions (gnubg's own statistics), and every decision that lost equity with gnubg's best play.
+
+Figures are keyed by side, never by name: gnubg's player X is the left column of the .mat text
+(side 1, ``HOME``), O the right one (side 2, ``AWAY``). Two names can read the same once a .mat
+writer has replaced a character of one of them; two columns cannot.
 
 Equities are gnubg's normalized equity (EMG): 1.0 is one point of the cube. The error rate and
 PR follow gnubg and XG: gnubg's mEMG is the total error over the unforced moves and the close
@@ -42,6 +46,21 @@ def mark_of(loss: float) -> str:
 
 class AnalysisError(Exception):
     """gnubg failed, timed out or printed no analysis."""
+
+
+class AnalysisTimeout(AnalysisError):
+    """gnubg took longer than its time limit: it would again, so this is not worth a retry."""
+
+
+class AnalysisUnavailable(AnalysisError):
+    """gnubg is not installed here or does not start: another try (or another worker) may
+    succeed."""
+
+
+#: The sides, as the tournament's matches number them: gnubg's X is the left column of the .mat.
+HOME = 1
+AWAY = 2
+SIDES = {"X": HOME, "O": AWAY}
 
 
 def gnubg_path() -> str | None:
@@ -98,13 +117,15 @@ ZERO = Figures(0.0, 0.0, 0.0, 0, 0)
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A checker play that lost equity: where, who, what was played, gnubg's best, the loss."""
+    """A checker play that lost equity: where, which side, what was played, gnubg's best, the
+    loss."""
 
     game: int
     #: Its place among the game's actions, and among its checker plays (the board viewer's turns).
     ply: int
     move: int
-    player: str
+    #: ``HOME`` (gnubg's X, the .mat's left column) or ``AWAY`` (O, the right one).
+    side: int
     dice: tuple[int, int]
     played: str
     best: str
@@ -118,18 +139,20 @@ class Decision:
 @dataclass(frozen=True, slots=True)
 class GameAnalysis:
     number: int
-    figures: Mapping[str, Figures]
+    #: By side: ``HOME`` and ``AWAY``.
+    figures: Mapping[int, Figures]
     decisions: Sequence[Decision]
 
 
 @dataclass(frozen=True, slots=True)
 class MatchAnalysis:
-    """The analysis of a match, by player name."""
+    """The analysis of a match, by side (``HOME``, ``AWAY``); ``players`` are the names gnubg
+    read (left, right), for reading only: figures are never looked up by them."""
 
     players: tuple[str, str]
     plies: int
     games: Sequence[GameAnalysis]
-    totals: Mapping[str, Figures] = field(default_factory=dict)
+    totals: Mapping[int, Figures] = field(default_factory=dict)
 
 
 def analyse(
@@ -140,7 +163,8 @@ def analyse(
     progress: Callable[[int, int], None] | None = None,
 ) -> MatchAnalysis:
     """Run gnubg on a .mat text; ``progress(done, total)`` is called after each game. Raises
-    ``AnalysisError`` when analysis is off, gnubg fails or it takes longer than ``timeout``.
+    ``AnalysisUnavailable`` when gnubg is not installed or does not start, ``AnalysisTimeout``
+    when it takes longer than ``timeout``, ``AnalysisError`` when it fails otherwise.
 
     gnubg scores each game itself and always counts a backgammon as 3, so on a record where
     backgammons count 2 (Short Nardy without koks) it may think the match won before its last
@@ -148,7 +172,7 @@ def analyse(
     """
     program = gnubg_path()
     if program is None:
-        raise AnalysisError("gnubg is not installed")
+        raise AnalysisUnavailable("gnubg is not installed")
     header, games = split_games(mat_text)
     if not games:
         raise AnalysisError("gnubg could not read the match file: it has no games")
@@ -212,15 +236,18 @@ def _run(
         mat = Path(folder) / "match.mat"
         mat.write_text(mat_text, encoding="utf-8")
         env = {**os.environ, "NARDY_ANALYSIS_MAT": str(mat), "NARDY_ANALYSIS_PLIES": str(plies)}
-        process = subprocess.Popen(
-            [program, "-t", "-q", "-p", str(SCRIPT)],
-            cwd=folder,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        try:
+            process = subprocess.Popen(
+                [program, "-t", "-q", "-p", str(SCRIPT)],
+                cwd=folder,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        except OSError as error:  # removed or broken since gnubg_path() found it
+            raise AnalysisUnavailable(f"gnubg does not start: {error}") from error
         watchdog = threading.Timer(max(timeout, 0.0), process.kill)
         watchdog.start()
         try:
@@ -233,11 +260,15 @@ def _run(
                 lines.append(line)
             errors = process.stderr.read() if process.stderr else ""
             process.wait()
+        except BaseException:  # the task's own time limit, a progress write that failed...
+            process.kill()  # ...: no gnubg is left running behind it
+            process.wait()
+            raise
         finally:
             killed = not watchdog.is_alive() and process.returncode not in (0, None)
             watchdog.cancel()
     if killed:
-        raise AnalysisError(f"gnubg took longer than {limit:.0f} s")
+        raise AnalysisTimeout(f"gnubg took longer than {limit:.0f} s")
     parts = "".join(lines).split(MARK)
     if len(parts) != 3:
         raise AnalysisError(f"gnubg printed no analysis: {errors.strip()[-500:]}")
@@ -249,31 +280,30 @@ def _run(
 
 def parse(match: Mapping[str, Any], *, plies: int = 0, first: int = 1) -> MatchAnalysis:
     """gnubg's ``match(analysis=1, statistics=1)`` dict as a ``MatchAnalysis`` (its games
-    numbered from ``first``)."""
+    numbered from ``first``), by side: X is ``HOME``, O is ``AWAY``."""
     info = match["match-info"]
-    names = {side: info[side]["name"] for side in ("X", "O")}
     games = []
-    totals = {name: ZERO for name in names.values()}
+    totals = {side: ZERO for side in SIDES.values()}
     for number, game in enumerate(match["games"], start=first):
-        decisions = _decisions(number, game["game"], names)
+        decisions = _decisions(number, game["game"])
         figures = {}
-        for side, name in names.items():
-            marked = [d for d in decisions if d.player == name]
-            figures[name] = _figures(game["stats"][side], marked)
-            totals[name] = totals[name] + figures[name]
+        for letter, side in SIDES.items():
+            marked = [d for d in decisions if d.side == side]
+            figures[side] = _figures(game["stats"][letter], marked)
+            totals[side] = totals[side] + figures[side]
         games.append(GameAnalysis(number, figures, decisions))
-    return MatchAnalysis((names["X"], names["O"]), plies, games, totals)
+    players = (str(info["X"]["name"]), str(info["O"]["name"]))
+    return MatchAnalysis(players, plies, games, totals)
 
 
 def _joined(parts: Sequence[MatchAnalysis]) -> MatchAnalysis:
     """The analyses of a match's consecutive parts as one."""
-    players = parts[0].players
-    totals = {name: ZERO for name in players}
+    totals = {side: ZERO for side in SIDES.values()}
     for part in parts:
-        for name in players:
-            totals[name] = totals[name] + part.totals[name]
+        for side in totals:
+            totals[side] = totals[side] + part.totals[side]
     games = [game for part in parts for game in part.games]
-    return MatchAnalysis(players, parts[0].plies, games, totals)
+    return MatchAnalysis(parts[0].players, parts[0].plies, games, totals)
 
 
 def _figures(stats: Mapping[str, Any], decisions: Sequence[Decision]) -> Figures:
@@ -293,9 +323,7 @@ def _figures(stats: Mapping[str, Any], decisions: Sequence[Decision]) -> Figures
     )
 
 
-def _decisions(
-    number: int, actions: Sequence[Mapping[str, Any]], names: Mapping[str, str]
-) -> list[Decision]:
+def _decisions(number: int, actions: Sequence[Mapping[str, Any]]) -> list[Decision]:
     """The checker plays that lost equity, with gnubg's best play."""
     found = []
     moves = 0
@@ -320,7 +348,7 @@ def _decisions(
                 number,
                 ply,
                 moves,
-                names[action["player"]],
+                SIDES[action["player"]],
                 (dice[0], dice[1]),
                 _notation(action.get("move") or []),
                 _notation(best["move"]),

@@ -12,6 +12,7 @@ import pytest
 
 from games.analysis.runner import gnubg_path
 from tests.tournaments.analysis.test_analysis_task import corpus_match, recorded
+from tournaments.analysis.models import MatchAnalysis
 from tournaments.analysis.tasks import analysis_run
 
 from .conftest import untranslated_words
@@ -27,8 +28,9 @@ PHONE = {"width": 390, "height": 844}
 def analysed(analysis_on):
     """A recorded corpus match with blunders in it, analysed."""
     text, home, away, length = corpus_match()
-    match, _ = recorded(text, home, away, length)
-    assert analysis_run(match.pk) == "analysed"
+    match, _ = recorded(text, home, away, length)  # committed: analysed in-process on commit
+    assert MatchAnalysis.objects.get(match=match).status == MatchAnalysis.Status.DONE
+    assert analysis_run(match.pk) == "already analysed"  # the same record is never run twice
     return match
 
 

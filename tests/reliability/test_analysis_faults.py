@@ -80,7 +80,7 @@ def test_a_worker_killed_mid_analysis_is_redelivered_and_the_analysis_is_whole(
     figures, mistakes = stored(match.pk)
     assert figures == 2 * (games + 1)  # each side, each game and the match
     assert mistakes == sum(len(game.decisions) for game in direct.games)
-    for side, name in ((1, home), (2, away)):
+    for side in (1, 2):
         row = PlayerFigures.objects.get(analysis=analysis, game=0, side=side)
-        assert row.checker_error == pytest.approx(direct.totals[name].checker_error)
-        assert row.unforced_moves == direct.totals[name].unforced_moves
+        assert row.checker_error == pytest.approx(direct.totals[side].checker_error)
+        assert row.unforced_moves == direct.totals[side].unforced_moves

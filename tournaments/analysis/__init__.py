@@ -1,8 +1,10 @@
 """Match analysis stored for the site: what GNU Backgammon (``games.analysis``, run as a separate
 program) says of every recorded Short Nardy match.
 
-``models`` (MatchAnalysis with each game's and player's figures and the plays that lost equity),
-``services`` (``match_analyse``: analyse a match and replace its stored analysis in one
-transaction), ``tasks`` (``analysis_run`` on its own queue, with a time limit and retries).
+``models`` (MatchAnalysis, keyed by its record's digest, with each game's and side's figures
+and the plays that lost equity), ``services`` (``analysis_queue``: queue a match's record once,
+in its result's transaction; ``match_analyse``: analyse it, or copy another match's analysis of
+the same record, and replace its stored analysis in one transaction), ``tasks``
+(``analysis_run`` on its own queue, with a time limit; only transient failures are retried).
 Long Nardy has no engine to analyse it: its matches get none.
 """

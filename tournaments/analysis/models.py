@@ -1,5 +1,10 @@
-"""A match's analysis: its state while gnubg works, each player's figures for every game and for
-the whole match, and the plays that lost equity."""
+"""A match's analysis: its state while gnubg works, each side's figures for every game and for
+the whole match, and the plays that lost equity.
+
+An analysis is keyed by what gnubg analyses: ``record``, the digest of the .mat text it is given
+(written without names or event headers, so the same games anywhere have the same digest), and
+``plies``. A match's row is marked queued in the transaction that records its result, and a
+task is enqueued only when that key changes: a correction to the same record queues nothing."""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -9,6 +14,7 @@ from games.analysis.runner import Figures, mark_of
 
 class MatchAnalysis(models.Model):
     class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued for analysis")
         RUNNING = "running", _("Analysing")
         DONE = "done", _("Analysed")
         FAILED = "failed", _("Analysis failed")
@@ -24,15 +30,26 @@ class MatchAnalysis(models.Model):
     games = models.PositiveSmallIntegerField(_("games"), default=0)
     #: How many games gnubg has analysed so far (the page says "game 3 of 9").
     games_done = models.PositiveSmallIntegerField(_("games analysed"), default=0)
-    #: The .mat text analysed (its SHA-256): an analysis of an older record is replaced.
+    #: The SHA-256 of the .mat text gnubg is given (``services.analysis_record``): with
+    #: ``plies``, what is analysed. An analysis of an older record is replaced.
     record = models.CharField(_("record digest"), max_length=64)
     error = models.TextField(_("error"), blank=True)
+    #: The runs started for this record: a worker lost mid-run (its message is delivered
+    #: again) counts too, and past ``services.ATTEMPTS`` the analysis is given up.
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    #: The Celery task running it: its message delivered again has the same id.
+    task = models.CharField(_("task"), max_length=64, blank=True)
+    #: When it was queued, then when its latest run started.
     started_at = models.DateTimeField(_("started at"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("match analysis")
         verbose_name_plural = _("match analyses")
+        indexes = [
+            # Another match with the same record: its analysis is copied, not run again.
+            models.Index(fields=["record", "plies"], name="analysis_record_plies"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.match}: {self.get_status_display()}"

@@ -18,7 +18,8 @@ class AnalysisView:
     """What the match page and the API say of a match's analysis.
 
     ``state``: "long" (Long Nardy: no engine), "unavailable" (this server has no gnubg), "none"
-    (no record to analyse, or not yet queued), "running", "done" or "failed".
+    (no record to analyse, or not yet queued), "running" (queued or running), "done" or
+    "failed".
     """
 
     state: str
@@ -36,6 +37,8 @@ def match_analysis(*, match: Match) -> AnalysisView:
     found = MatchAnalysis.objects.filter(match=match).first()
     if found is None:
         return AnalysisView("none" if analysis_available() else "unavailable")
+    if found.status == MatchAnalysis.Status.QUEUED:  # waiting for a worker: 0 games done
+        return AnalysisView("running", found)
     if found.status != MatchAnalysis.Status.DONE:
         return AnalysisView(found.status, found)
     totals: dict[int, PlayerFigures] = {}

@@ -32,8 +32,9 @@ def test_the_page_and_the_api_show_the_analysis_once_it_is_done(client, analysis
     text, home, away, length = corpus_match()
     match, _ = recorded(text, home, away, length)  # on commit: not run in this test's transaction
     page = client.get(reverse("match", args=[match.pk])).content.decode()
-    assert 'data-state="none"' in page
-    assert client.get(f"/api/v1/matches/{match.pk}/analysis").json()["state"] == "none"
+    assert 'data-state="running"' in page  # queued with the result: 0 games done yet
+    assert "Waiting for the analysis to start" in page and 'http-equiv="refresh"' in page
+    assert client.get(f"/api/v1/matches/{match.pk}/analysis").json()["state"] == "running"
     assert analysis_run(match.pk) == "analysed"
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     assert 'data-state="done"' in page and 'data-role="analysis-totals"' in page
@@ -111,8 +112,9 @@ def test_while_gnubg_works_the_page_says_how_far_and_follows(client, analysis_on
 
     text, home, away, length = corpus_match()
     match, _ = recorded(text, home, away, length)
-    MatchAnalysis.objects.create(match=match, status="running", games=9, games_done=2,
-                                 record="x" * 64)  # fmt: skip
+    MatchAnalysis.objects.update_or_create(
+        match=match, defaults={"status": "running", "games": 9, "games_done": 2}
+    )
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     assert "Analysing: 2 of 9 games done." in page and 'http-equiv="refresh"' in page
     MatchAnalysis.objects.filter(match=match).update(games_done=3)
@@ -159,8 +161,11 @@ def test_a_failed_analysis_says_why(client, analysis_on):
 
     text, home, away, length = corpus_match()
     match, _ = recorded(text, home, away, length)
-    MatchAnalysis.objects.create(match=match, status="failed", games=3, record="x" * 64,
-                                 error="gnubg read 1 of the record's 3 games")  # fmt: skip
+    MatchAnalysis.objects.update_or_create(
+        match=match,
+        defaults={"status": "failed", "games": 3,
+                  "error": "gnubg read 1 of the record's 3 games"},
+    )  # fmt: skip
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     assert 'data-role="analysis-failed"' in page and "gnubg read 1 of the record" in page
     assert client.get(f"/api/v1/matches/{match.pk}/analysis").json()["state"] == "failed"

@@ -1,6 +1,7 @@
 """The analysis task: a recorded Short Nardy match is analysed by gnubg once its result commits;
-the stored figures are gnubg's; a second run replaces the first; a correction replaces the
-analysis (a plain score removes it); without gnubg nothing happens and nothing fails."""
+the stored figures are gnubg's; a second run of the same record keeps the first; a correction
+replaces the analysis (a plain score removes it); without gnubg nothing happens and nothing
+fails."""
 
 from __future__ import annotations
 
@@ -56,8 +57,8 @@ def test_a_recorded_match_is_analysed_on_commit_with_gnubgs_figures(
     assert analysis.status == "done" and analysis.games == match.games.count()
     expected = analyse(match_mat_text(match))
     totals = {row.side: row for row in PlayerFigures.objects.filter(analysis=analysis, game=0)}
-    for side, name in ((1, home), (2, away)):
-        want = expected.totals[name]
+    for side in (1, 2):
+        want = expected.totals[side]
         got = totals[side]
         assert (got.unforced_moves, got.close_cube_decisions) == (
             want.unforced_moves, want.close_cube_decisions,
@@ -71,17 +72,17 @@ def test_a_recorded_match_is_analysed_on_commit_with_gnubgs_figures(
     )
 
 
-def test_a_second_run_replaces_the_first(
+def test_a_second_run_of_the_same_record_keeps_the_first(
     analysis_on, eager_tasks, django_capture_on_commit_callbacks
 ):
     text, home, away, length = corpus_match()
     with django_capture_on_commit_callbacks(execute=True):
         match, _ = recorded(text, home, away, length)
-    first = sorted(PlayerFigures.objects.values_list("game", "side", "checker_error"))
-    ids = set(PlayerFigures.objects.values_list("pk", flat=True))
-    assert analysis_run(match.pk) == "analysed"
-    assert sorted(PlayerFigures.objects.values_list("game", "side", "checker_error")) == first
-    assert not ids & set(PlayerFigures.objects.values_list("pk", flat=True))
+    first = sorted(PlayerFigures.objects.values_list("pk", "game", "side", "checker_error"))
+    record = MatchAnalysis.objects.get(match=match).record
+    assert analysis_run(match.pk, record) == "already analysed"
+    assert analysis_run(match.pk) == "already analysed"
+    assert sorted(PlayerFigures.objects.values_list("pk", "game", "side", "checker_error")) == first
     assert MatchAnalysis.objects.count() == 1
 
 
