@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -33,7 +32,8 @@ from games.rules.matfile import (
 )
 from games.rules.notation import parse_dice
 from games.rules.variants import LongNardy, ShortNardy, Variant
-from nardy_site.api_errors import ApiSchema, PayloadTooLarge, error_response, error_responses
+from nardy_site import throttle
+from nardy_site.api_errors import ApiSchema, error_response, error_responses
 
 
 class PlainTextParser(JSONParser):
@@ -86,15 +86,13 @@ class RecordValidateView(APIView):
 
     @extend_schema(
         request=ValidateIn,
-        responses={200: ReportOut, **error_responses(400, 413)},
+        responses={200: ReportOut, **error_responses(400, 413, 429)},
         summary="Check a game record against the rules (nothing is stored)",
     )
     def post(self, request: Request) -> Response:
-        size = int(request.META.get("CONTENT_LENGTH") or 0)
-        if size > settings.API_MAX_UPLOAD_BYTES:
-            raise PayloadTooLarge(
-                f"the body is {size} bytes; the largest accepted is {settings.API_MAX_UPLOAD_BYTES}"
-            )
+        # A body over API_MAX_UPLOAD_BYTES never gets here (nardy_site.body_limit: 413). An
+        # upload, counted per client address (nobody signs in here): 429 past the limit.
+        throttle.check(request, kinds=[throttle.UPLOADS])
         data = request.data
         name = "request"
         upload = request.FILES.get("file") if hasattr(request, "FILES") else None

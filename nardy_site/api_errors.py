@@ -8,6 +8,7 @@ changed nothing: services work in one transaction.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.conf import settings
@@ -24,10 +25,12 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
+from rest_framework.exceptions import ErrorDetail
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games.rules.errors import QUOTE_LIMIT, clipped
 from games.services import IllegalRecordError
 from tournaments.errors import TournamentError
 
@@ -63,7 +66,11 @@ def error_response(status_code: int, code: str, message: str, details: Any = Non
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, TournamentError):
-        return error_response(exc.status, exc.code, exc.message, exc.details)
+        response = error_response(exc.status, exc.code, exc.message, exc.details)
+        retry_after = getattr(exc, "retry_after", None)  # nardy_site.throttle.Throttled: 429
+        if retry_after:
+            response["Retry-After"] = str(retry_after)
+        return response
     if isinstance(exc, IllegalRecordError):
         exc = IllegalRecord(exc)
     if isinstance(exc, RequestDataTooBig):
@@ -81,14 +88,38 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return response
     details: Any = getattr(exc, "details", None)
     if isinstance(exc, exceptions.ValidationError):
-        details = {"fields": exc.detail}
+        details = {"fields": _quoting_at_most_the_limit(exc.detail)}
         message = "The request is not valid: see details.fields."
     else:
-        message = str(exc.detail)
+        message = str(_quoting_at_most_the_limit(exc.detail))
     codes = exc.get_codes()
     code = codes if isinstance(codes, str) else "invalid"
     response.data = {"error": {"code": code, "message": message, "details": details or {}}}
     return response
+
+
+#: A value DRF quotes in its messages: '"xyz" is not a valid choice.', 'Invalid pk "xyz" …',
+#: 'Unsupported media type "xyz" in request.'
+_QUOTED_VALUE = re.compile(r'"(.*)"', re.DOTALL)
+
+
+def _quoting_at_most_the_limit(detail: Any) -> Any:
+    """DRF's messages with the value they refuse cut to ``QUOTE_LIMIT`` characters (a 100 kB
+    value is not echoed whole): the quoted value when there is one, else the whole message.
+    Messages within the limit, DRF's usual ones, stay as they are."""
+    if isinstance(detail, dict):
+        return {key: _quoting_at_most_the_limit(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_quoting_at_most_the_limit(value) for value in detail]
+    text = str(detail)
+    if len(text) <= QUOTE_LIMIT:
+        return detail
+    value = _QUOTED_VALUE.search(text)
+    if value is not None and len(value[1]) > QUOTE_LIMIT:
+        text = text[: value.start(1)] + clipped(value[1]) + text[value.end(1) :]
+    else:
+        text = clipped(text)
+    return ErrorDetail(text, code=getattr(detail, "code", None))
 
 
 @csrf_exempt
@@ -129,6 +160,10 @@ ERROR_DESCRIPTIONS = {
     413: "The body is larger than the API reads",
     415: "A body of a media type the operation does not read",
     422: "A game record that breaks the rules: details say where and why",
+    429: (
+        "Too many corrections, uploads or analysis requests in a short time: Retry-After says "
+        "in how many seconds to try again; nothing was changed"
+    ),
 }
 
 

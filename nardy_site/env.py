@@ -101,6 +101,26 @@ def env_int(
     return number
 
 
+#: A rate as django-ratelimit reads it: a count, "/", then a period (s, m, h or d) that a number
+#: of them may precede: "5/m", "60/10m", "240/h".
+_RATE = re.compile(r"([0-9]+)/([0-9]*)([smhd])")
+
+
+def env_rate(name: str, default: str, *, environ: Mapping[str, str] | None = None) -> str:
+    """A rate limit such as ``20/10m`` (20 in each 10 minutes): a count of at least 1, "/", and
+    ``s``, ``m``, ``h`` or ``d``, optionally after how many of them make the window."""
+    value = _raw(name, environ) or default
+    match = _RATE.fullmatch(value)
+    if match is None or int(match[1]) < 1 or (match[2] and int(match[2]) < 1):
+        raise _bad(
+            name,
+            value,
+            'expected a rate such as 20/10m: a count from 1, "/", then s, m, h or d '
+            "(seconds, minutes, hours, days), optionally after a number of them",
+        )
+    return value
+
+
 def env_list(
     name: str, default: list[str], *, environ: Mapping[str, str] | None = None
 ) -> list[str]:

@@ -18,6 +18,7 @@ from nardy_site.env import (
     env_database,
     env_int,
     env_list,
+    env_rate,
     env_str,
     env_timezone,
     env_url,
@@ -104,6 +105,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "django_ratelimit",
     "nardy_site.health",
     "nardy_site.accounts",
     "games",
@@ -117,6 +119,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # Before anything reads a body (the CSRF check, forms, the API's parsers); after the locale,
+    # so that its 413 speaks the user's language.
+    "nardy_site.body_limit.BodyLimitMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -210,6 +215,33 @@ AUTHENTICATION_BACKENDS = ["nardy_site.accounts.backends.RateLimitedModelBackend
 LOGIN_FAILURES_PER_USERNAME = env_int("LOGIN_FAILURES_PER_USERNAME", 5, minimum=1)
 LOGIN_FAILURES_PER_IP = env_int("LOGIN_FAILURES_PER_IP", 20, minimum=1)
 LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 900, minimum=1)
+
+# --- Rate limits on the expensive writes (nardy_site.throttle, with django-ratelimit) ----------
+# Each is "count/period" (s, m, h or d, optionally after a number: "60/10m"), counted per user
+# and per tournament in fixed windows in the default cache; one more is answered 429 with
+# Retry-After and changes nothing. A correction is matches/<id>/correct; an upload is a result
+# write that carries games or a .mat (and records/validate); an analysis request is an upload
+# stored for a Short Nardy match (gnubg analyses it). A burst across a window's edge may pass
+# up to twice a count, so the per-user correction limit stays under 10: 20 corrections in a
+# second are always refused. An organizer entering 40 results with .mat files in an hour, each
+# checked first, stays far below every limit.
+CORRECTIONS_PER_USER = env_rate("CORRECTIONS_PER_USER", "5/m")
+CORRECTIONS_PER_TOURNAMENT = env_rate("CORRECTIONS_PER_TOURNAMENT", "30/h")
+UPLOADS_PER_USER = env_rate("UPLOADS_PER_USER", "60/10m")
+UPLOADS_PER_TOURNAMENT = env_rate("UPLOADS_PER_TOURNAMENT", "600/h")
+ANALYSES_PER_USER = env_rate("ANALYSES_PER_USER", "60/h")
+ANALYSES_PER_TOURNAMENT = env_rate("ANALYSES_PER_TOURNAMENT", "240/h")
+RATELIMIT_USE_CACHE = "default"
+# The cache down (a miss on every call): the writes go on unlimited, as logins do, and the
+# throttle logs it. TolerantRedisCache itself turns a Redis error into a miss.
+RATELIMIT_FAIL_OPEN = True
+# django-ratelimit's own checks: E003 refuses the in-process cache of local mode (one process,
+# so its counts are right); a production without a shared cache is what accounts.W001 reports
+# under `check --deploy`. W001 ("not officially supported") predates Django's own Redis cache,
+# whose add and incr are atomic (SET NX, INCR), as TolerantRedisCache's are.
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache":
+    SILENCED_SYSTEM_CHECKS.append("django_ratelimit.E003")
+SILENCED_SYSTEM_CHECKS.append("django_ratelimit.W001")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -308,5 +340,8 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
     },
 }
-#: The largest request body the API reads (a .mat upload): a larger one is refused with 413.
+#: The largest request body the site and the API read (a .mat upload): a larger one is refused
+#: with 413, unread (nardy_site.body_limit). Django's own limit on what it reads into memory is
+#: the same number, so there is one rule.
 API_MAX_UPLOAD_BYTES = env_int("API_MAX_UPLOAD_BYTES", 2_000_000, minimum=1_000)
+DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_UPLOAD_BYTES

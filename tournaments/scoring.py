@@ -46,6 +46,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Literal
 
+from games.rules.errors import quoted
 from games.rules.game import (
     Ending,
     GameError,
@@ -88,7 +89,7 @@ def as_fraction(value: Number) -> Fraction:
             return Fraction(repr(value))
         return Fraction(value)
     except (ValueError, TypeError, ZeroDivisionError, OverflowError):
-        raise ValueError(f"{value!r} is not a number") from None
+        raise ValueError(f"{quoted(value)} is not a number") from None
 
 
 def written(value: Fraction) -> str:

@@ -40,7 +40,7 @@ from games.rules import (
     legal_plays,
     parse_dice,
 )
-from games.rules.errors import shown
+from games.rules.errors import quoted
 from games.rules.game import GameState
 from games.rules.moves import Dice
 from tournaments.scoring import MatchRules, MatchScoreResult, PlayedGame, match_progress
@@ -71,7 +71,7 @@ def entry_from_json(data: Any) -> Entry:
     if isinstance(data, dict) and "first" in data:
         player = data["first"]
         if set(data) != {"first"} or type(player) is not int or player not in (1, 2):
-            raise NotationError(f'who moves first is {{"first": 1}} or 2, not {shown(data)}')
+            raise NotationError(f'who moves first is {{"first": 1}} or 2, not {quoted(data)}')
         return First(player)
     return action_from_json(data)
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules.errors import IllegalPlayError, NotationError, RulesError, shown
+from games.rules.errors import IllegalPlayError, NotationError, RulesError, clipped, quoted
 from games.rules.moves import Dice, LegalPlay, check_play
 from games.rules.notation import Play, parse_dice
 from games.rules.position import BAR, CHECKERS, OFF, Colour, Position
@@ -87,12 +87,12 @@ def actions_as_made(actions: Sequence[Action], made: Sequence[LegalPlay]) -> tup
 def action_from_json(data: Any) -> Action:
     """Read what ``action_to_json`` writes; ``NotationError`` says what is wrong otherwise."""
     if not isinstance(data, dict):
-        raise NotationError(f"a game action is a JSON object, not {shown(data)}")
+        raise NotationError(f"a game action is a JSON object, not {quoted(data)}")
     if "dice" in data:
         dice, play = data["dice"], data.get("play", "")
         if not isinstance(dice, str | list) or not isinstance(play, str):
             raise NotationError(
-                f"a roll is {{'dice': '64', 'play': '24/18 13/9'}}, not {shown(data)}"
+                f"a roll is {{'dice': '64', 'play': '24/18 13/9'}}, not {quoted(data)}"
             )
         return Turn.of(parse_dice(dice), play)
     for key, kind in (("double", Double), ("take", Take), ("drop", Drop)):
@@ -102,10 +102,10 @@ def action_from_json(data: Any) -> Action:
         side, value = data["resign"], data.get("value", 1)
         if side not in ("white", "black") or type(value) is not int:
             raise NotationError(
-                f'a resignation is {{"resign": "white", "value": 1}}, not {shown(data)}'
+                f'a resignation is {{"resign": "white", "value": 1}}, not {quoted(data)}'
             )
         return Resign(Colour(side), value)
-    raise NotationError(f"unknown game action {shown(data)}")
+    raise NotationError(f"unknown game action {quoted(data)}")
 
 
 class Ending(enum.Enum):
@@ -160,13 +160,13 @@ class GameError(RulesError):
         self.action = action
         self.turn = turn
         self.side = side
-        self.play = play
+        self.play = clipped(play)  # a 100 kB play is not repeated whole (errors.QUOTE_LIMIT)
         self.game = game
         super().__init__(str(self))
 
     def __str__(self) -> str:
         where = f"game {self.game}, " if self.game else ""
-        what = f" {self.play!r}" if self.play else ""
+        what = f" {quoted(self.play)}" if self.play else ""
         return f"{where}turn {self.turn}, {self.side.value}{what}: {self.reason}"
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules.errors import NotationError, RulesError
+from games.rules.errors import NotationError, RulesError, clipped, quoted
 from games.rules.game import (
     Action,
     Double,
@@ -83,12 +83,12 @@ class RecordError(RulesError):
         self.game = game
         self.move = move
         self.player = player
-        self.play = play
+        self.play = clipped(play)  # a 100 kB entry is not repeated whole (errors.QUOTE_LIMIT)
         super().__init__(str(self))
 
     def __str__(self) -> str:
         where = f"game {self.game}, move {self.move}, player {self.player}"
-        return f"{where}: {self.play!r}: {self.reason}"
+        return f"{where}: {quoted(self.play)}: {self.reason}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -207,7 +207,7 @@ def _switch(headers: Sequence[tuple[str, str]], key: str, default: bool) -> bool
         return True
     if value in ("off", "no", "false"):
         return False
-    raise MatchFormatError(f'header {key} is "On" or "Off", not {value!r}')
+    raise MatchFormatError(f'header {key} is "On" or "Off", not {quoted(value)}')
 
 
 # The headers that set the rules; the writer writes them back from the variant.
@@ -223,12 +223,12 @@ def _rules_from_headers(
     variation = _header(headers, "Variation").strip() or BACKGAMMON
     limit = _header(headers, "CubeLimit").strip()
     if limit and not limit.isdecimal():  # not isdigit: int() does not read "²"
-        raise MatchFormatError(f"CubeLimit is a number, not {limit!r}")
+        raise MatchFormatError(f"CubeLimit is a number, not {quoted(limit)}")
     cube_limit = _number(limit, "CubeLimit", 0) if limit else 0
     progression = _header(headers, "DaveProgression").strip().lower() or "geometric"
     if progression not in ("geometric", "arithmetic"):
         raise MatchFormatError(
-            f'DaveProgression is "Geometric" or "Arithmetic", not {progression!r}'
+            f'DaveProgression is "Geometric" or "Arithmetic", not {quoted(progression)}'
         )
     dave = DaveRules(
         enabled=_switch(headers, "Dave", True),
@@ -246,7 +246,7 @@ def _rules_from_headers(
     elif name == "long nardy":
         block_check = _header(headers, "BlockCheck").strip().lower() or "step"
         if block_check not in ("step", "turn"):
-            raise MatchFormatError(f'BlockCheck is "Step" or "Turn", not {block_check!r}')
+            raise MatchFormatError(f'BlockCheck is "Step" or "Turn", not {quoted(block_check)}')
         variant = LongNardy(
             dave=dave,
             block_check="turn" if block_check == "turn" else "step",
@@ -254,7 +254,7 @@ def _rules_from_headers(
         )
     else:
         raise MatchFormatError(
-            f"unsupported variation {variation!r}: Long Nardy, Short Nardy or Backgammon"
+            f"unsupported variation {quoted(variation)}: Long Nardy, Short Nardy or Backgammon"
         )
     crawford = _switch(headers, "Crawford", True)
     others = [(key, value) for key, value in headers if key not in _RULE_HEADERS]
@@ -362,7 +362,7 @@ class _GameReader:
             raise self.error("dave is offered by the player on roll, before rolling", place)
         expected = self.variant.dave.next_stake(self.stake)
         if stake != expected:
-            raise self.error(f"the next stake is {expected}, not {stake}", place)
+            raise self.error(f"the next stake is {expected}, not {clipped(str(stake))}", place)
         self.offered = stake
         self.add(Double(), place)
 
@@ -496,12 +496,12 @@ def _columns(rest: str, offset: int, right_column: int, line: int) -> Iterator[t
     starts = [found.start() for found in _ENTRY.finditer(rest)]
     if not starts:
         if rest.strip():
-            raise MatchFormatError(f"cannot read {rest.strip()!r}", line)
+            raise MatchFormatError(f"cannot read {quoted(rest.strip())}", line)
         return
     if len(starts) > 2:
-        raise MatchFormatError(f"more than two entries on one line: {rest.strip()!r}", line)
+        raise MatchFormatError(f"more than two entries on one line: {quoted(rest.strip())}", line)
     if starts[0] and rest[: starts[0]].strip():
-        raise MatchFormatError(f"cannot read {rest[: starts[0]].strip()!r}", line)
+        raise MatchFormatError(f"cannot read {quoted(rest[: starts[0]].strip())}", line)
     entries = [rest[a:b].strip() for a, b in zip(starts, [*starts[1:], len(rest)], strict=True)]
     if len(entries) == 2:
         yield 1, entries[0]

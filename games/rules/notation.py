@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from games.rules.errors import NotationError, shown
+from games.rules.errors import NotationError, quoted
 from games.rules.position import BAR, OFF
 
 _TOKEN = re.compile(r"(bar|\d{1,2})((?:/(?:off|\d{1,2})\*?)+)(?:\((\d)\))?", re.IGNORECASE)
@@ -66,23 +66,25 @@ class Play:
         for token in stripped.split():
             match = _TOKEN.fullmatch(token)
             if match is None:
-                raise NotationError(f"cannot read {token!r} in play {text!r}")
+                raise NotationError(f"cannot read {quoted(token)} in play {quoted(text)}")
             source = _point_number(match.group(1), text)
             chain: list[Move] = []
             for stop in _STOP.finditer(match.group(2)):
                 target = _point_number(stop.group(1), text)
                 if target >= source:
-                    raise NotationError(f"{token!r} does not move toward home in play {text!r}")
+                    raise NotationError(
+                        f"{quoted(token)} does not move toward home in play {quoted(text)}"
+                    )
                 chain.append(Move(source, target, bool(stop.group(2))))
                 source = target
             repeat = int(match.group(3) or 1)
             if not 1 <= repeat <= 4:
-                raise NotationError(f"a move repeats 1 to 4 times: {token!r}")
+                raise NotationError(f"a move repeats 1 to 4 times: {quoted(token)}")
             moves.extend(chain)
             # gnubg writes "6/1*(2)" for two checkers 6/1 of which the first hits the blot.
             moves.extend([move._replace(hit=False) for move in chain] * (repeat - 1))
         if len(moves) > 4:
-            raise NotationError(f"a roll moves at most 4 times: {text!r}")
+            raise NotationError(f"a roll moves at most 4 times: {quoted(text)}")
         return cls(tuple(moves))
 
     def __str__(self) -> str:
@@ -173,7 +175,7 @@ def _point_number(name: str, text: str) -> int:
         return OFF
     number = int(lowered)
     if not 0 <= number <= BAR:
-        raise NotationError(f"no point {number} in play {text!r}")
+        raise NotationError(f"no point {number} in play {quoted(text)}")
     return number
 
 
@@ -185,7 +187,7 @@ def parse_dice(text: str | tuple[int, int] | list[int]) -> tuple[int, int]:
         digits = [c for c in text if not c.isspace() and c not in "-,"]
         # isdecimal, not isdigit: "²" is a digit that int() does not read.
         if len(digits) != 2 or not all(c.isdecimal() for c in digits):
-            raise NotationError(f"dice are two numbers 1..6: {text!r}")
+            raise NotationError(f"dice are two numbers 1..6: {quoted(text)}")
         values = [int(c) for c in digits]
     else:
         try:
@@ -193,7 +195,7 @@ def parse_dice(text: str | tuple[int, int] | list[int]) -> tuple[int, int]:
         except TypeError:  # not a sequence at all (None, a number): JSON from a client
             values = []
     if len(values) != 2 or not all(_is_die(value) for value in values):
-        raise NotationError(f"dice are two numbers 1..6: {shown(text)}")
+        raise NotationError(f"dice are two numbers 1..6: {quoted(text)}")
     return values[0], values[1]
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules.errors import NotationError, shown
+from games.rules.errors import NotationError, quoted
 from games.rules.variants import Variant, variant_named
 
 CHECKERS = 15
@@ -137,11 +137,11 @@ class Position:
     ) -> Position:
         """Read a gnubg Position ID; ``turn`` names the colour on roll (the ID does not say)."""
         if not isinstance(position_id, str) or len(position_id) != 14:
-            raise NotationError(f"a Position ID has 14 characters: {shown(position_id)}")
+            raise NotationError(f"a Position ID has 14 characters: {quoted(position_id)}")
         try:
             key = base64.b64decode(position_id + "==", validate=True)
         except (binascii.Error, ValueError):
-            raise NotationError(f"not a Position ID (bad base64): {position_id!r}") from None
+            raise NotationError(f"not a Position ID (bad base64): {quoted(position_id)}") from None
         bits = int.from_bytes(key, "little")
         boards: list[list[int]] = []
         for _ in range(2):
@@ -151,15 +151,17 @@ class Position:
                     board[point] += 1
                     bits >>= 1
                     if board[point] > CHECKERS:
-                        raise NotationError(f"too many checkers in Position ID {position_id!r}")
+                        raise NotationError(
+                            f"too many checkers in Position ID {quoted(position_id)}"
+                        )
                 bits >>= 1
             placed = sum(board)
             if placed > CHECKERS:
-                raise NotationError(f"more than 15 checkers for one side in {position_id!r}")
+                raise NotationError(f"more than 15 checkers for one side in {quoted(position_id)}")
             board[OFF] = CHECKERS - placed
             boards.append(board)
         if bits:
-            raise NotationError(f"trailing bits in Position ID {position_id!r}")
+            raise NotationError(f"trailing bits in Position ID {quoted(position_id)}")
         opponent, mover = boards
         return cls(variant, tuple(mover), tuple(opponent), turn)
 
@@ -185,7 +187,7 @@ class Position:
                 variant = variant_named(data["variant"])
             elif data.get("variant", variant.name) != variant.name:
                 raise NotationError(
-                    f"position is for {shown(data['variant'])}, not {variant.name!r}"
+                    f"position is for {quoted(data['variant'])}, not {variant.name!r}"
                 )
             turn = Colour(data["turn"])
             boards = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
-from games.rules.errors import shown
+from games.rules.errors import quoted
 
 Progression = Literal["geometric", "arithmetic"]
 BlockCheck = Literal["step", "turn"]
@@ -122,4 +122,4 @@ def variant_named(name: str) -> Variant:
         return LongNardy()
     if name == "short":
         return ShortNardy()
-    raise ValueError(f"unknown variant {shown(name)}: expected 'long' or 'short'")
+    raise ValueError(f"unknown variant {quoted(name)}: expected 'long' or 'short'")

@@ -22,8 +22,8 @@ def check_shared_cache(app_configs: Any = None, **kwargs: Any) -> list[Warning]:
         return []
     return [
         Warning(
-            "The default cache is local to each process, so the login rate limits are counted "
-            "per worker.",
+            "The default cache is local to each process, so the login rate limits and the "
+            "limits on corrections, uploads and analyses are counted per worker.",
             hint="Set CACHE_URL to a shared Redis, e.g. redis://redis.internal:6379/2.",
             id="accounts.W001",
         )

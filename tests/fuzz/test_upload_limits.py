@@ -3,8 +3,8 @@
 The API refuses a body over ``settings.API_MAX_UPLOAD_BYTES`` (and over Django's
 ``DATA_UPLOAD_MAX_MEMORY_SIZE``) with 413 in its one error shape, whether the .mat text comes as
 the body, as JSON or as a file. JSON nested deeper than the parser goes is a 400, not a 500; a
-long but flat JSON list is answered in bounded time. The site's result form refuses a .mat upload
-over the limit with 400 and a message, and the players page refuses a CSV file over its limit.
+long but flat JSON list is answered in bounded time. The site refuses a request with a .mat over
+the limit with 413 and a message, and the players page refuses a CSV file over its limit.
 """
 
 from __future__ import annotations
@@ -235,7 +235,7 @@ def test_the_result_form_refuses_a_mat_upload_over_the_limit(anna, world):
     upload = SimpleUploadedFile("big.mat", big_mat(OVER_API).encode(), "text/plain")
     url = reverse("match-report", args=[world.match.pk])
     response = timed(lambda: anna.post(url, {"mode": "mat", "mat_file": upload}))
-    assert response.status_code == 400
+    assert response.status_code == 413
     assert f"larger than {settings.API_MAX_UPLOAD_BYTES} bytes" in response.content.decode()
     world.nothing_saved()
 
@@ -246,7 +246,8 @@ def test_the_result_form_refuses_a_pasted_mat_over_the_limit(anna, world):
         response = timed(
             lambda size=size: anna.post(url, {"mode": "mat", "mat_text": big_mat(size)})
         )
-        assert response.status_code == 400, size
+        assert response.status_code == 413, size
+        assert "<main>" in response.content.decode()  # what the upload script shows
     world.nothing_saved()
 
 

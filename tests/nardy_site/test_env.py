@@ -9,6 +9,7 @@ from nardy_site.env import (
     env_database,
     env_int,
     env_list,
+    env_rate,
     env_str,
     env_timezone,
     env_url,
@@ -170,3 +171,22 @@ def test_url_requires_a_scheme():
     assert env_url("X", environ={"X": "redis://h/2"}) == "redis://h/2"
     with rejects("CELERY_RESULT_BACKEND"):
         env_url("CELERY_RESULT_BACKEND", environ={"CELERY_RESULT_BACKEND": "redis"})
+
+
+# --- Rate limits (nardy_site.throttle) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("rate", ["5/m", "60/10m", "240/h", "1/s", "1000/d"])
+def test_a_rate_is_a_count_per_period(rate):
+    assert env_rate("X", "1/h", environ={"X": rate}) == rate
+    assert env_rate("X", rate, environ={}) == rate
+
+
+MALFORMED_RATES = ["20", "20/", "/m", "0/m", "20/0m", "20/x", "20/10", "20/mm", "-1/m",
+                   "20 per minute", "20/1.5m", "5/m/h"]  # fmt: skip
+
+
+@pytest.mark.parametrize("rate", MALFORMED_RATES)
+def test_a_malformed_rate_stops_start_up(rate):
+    with rejects("LIMIT"):
+        env_rate("LIMIT", "5/m", environ={"LIMIT": rate})

@@ -244,8 +244,11 @@ def test_a_file_over_the_upload_limit_is_refused(client, site, settings):
         reverse("match-report", args=[match.pk]), {"mode": "mat", "mat_file": upload}
     )
 
-    assert response.status_code == 400
+    # The whole request is refused unread (nardy_site.body_limit), on a page of its own.
+    assert response.status_code == 413
     assert "larger than 100 bytes" in response.content.decode()
+    match.refresh_from_db()
+    assert match.status == Match.Status.SCHEDULED
 
 
 def test_the_result_forms_are_shown_only_to_who_may_use_them_now(client, site):

@@ -11,7 +11,6 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.conf import settings
 from django.http import QueryDict
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -25,7 +24,8 @@ from rest_framework.views import APIView
 from games.api import GameRecordIn, PlainTextParser
 from games.rules import NotationError, action_from_json
 from games.services import RecordedGame
-from nardy_site.api_errors import ApiSchema, PayloadTooLarge, error_responses
+from nardy_site import throttle
+from nardy_site.api_errors import ApiSchema, error_responses
 from tournaments import results, services
 from tournaments.api.serializers import (
     EntrySerializer,
@@ -194,12 +194,8 @@ class EntryWithdraw(Action):
 
 
 def result_input(request: Request) -> dict[str, Any]:
-    """The result in the request as the result services take it (one of score, games, mat)."""
-    size = int(request.META.get("CONTENT_LENGTH") or 0)
-    if size > settings.API_MAX_UPLOAD_BYTES:
-        raise PayloadTooLarge(
-            f"the body is {size} bytes; the largest accepted is {settings.API_MAX_UPLOAD_BYTES}"
-        )
+    """The result in the request as the result services take it (one of score, games, mat).
+    A body over ``API_MAX_UPLOAD_BYTES`` never gets here (``nardy_site.body_limit``: 413)."""
     upload = request.FILES.get("file")
     if upload is not None:
         return {"mat": upload.read().decode("utf-8", errors="replace")}
@@ -247,13 +243,23 @@ def _beyond_a_score(value: Any) -> bool:
 class ResultAction(Action):
     parser_classes = [JSONParser, PlainTextParser, MultiPartParser, FormParser]
 
+    def throttle(self, match: Match, given: dict[str, Any], *, correction: bool = False) -> None:
+        """Count this write against the limits of its kinds (``nardy_site.throttle``): 429
+        when one is over, before anything is changed."""
+        kinds = throttle.result_kinds(
+            correction=correction,
+            record="games" in given or "mat" in given,
+            variant=match.tournament.variant,
+        )
+        throttle.check(self.request, kinds=kinds, tournament_id=match.tournament_id)
+
 
 class ResultReport(ResultAction):
-    @extend_schema(request=ResultIn, responses={200: MatchSerializer, **error_responses(422)})
+    @extend_schema(request=ResultIn, responses={200: MatchSerializer, **error_responses(422, 429)})
     def post(self, request: Request, pk: int) -> Response:
-        match = results.match_result_record(
-            match=self.match(pk), by=request.user, **result_input(request)
-        )
+        match, given = self.match(pk), result_input(request)
+        self.throttle(match, given)
+        match = results.match_result_record(match=match, by=request.user, **given)
         return Response(MatchSerializer(match).data)
 
 
@@ -275,19 +281,21 @@ class ResultDispute(Action):
 
 
 class ResultResolve(ResultAction):
-    @extend_schema(request=ResultIn, responses={200: MatchSerializer, **error_responses(422)})
+    @extend_schema(request=ResultIn, responses={200: MatchSerializer, **error_responses(422, 429)})
     def post(self, request: Request, pk: int) -> Response:
+        match = self.match(pk)
         given = result_input(request) if request.data or request.FILES else {}
-        match = results.match_result_resolve(match=self.match(pk), by=request.user, **given)
+        self.throttle(match, given)
+        match = results.match_result_resolve(match=match, by=request.user, **given)
         return Response(MatchSerializer(match).data)
 
 
 class ResultCorrect(ResultAction):
-    @extend_schema(request=ResultIn, responses={200: CorrectionOut, **error_responses(422)})
+    @extend_schema(request=ResultIn, responses={200: CorrectionOut, **error_responses(422, 429)})
     def post(self, request: Request, pk: int) -> Response:
-        correction = results.match_result_correct(
-            match=self.match(pk), by=request.user, **result_input(request)
-        )
+        match, given = self.match(pk), result_input(request)
+        self.throttle(match, given, correction=True)
+        correction = results.match_result_correct(match=match, by=request.user, **given)
         return Response(
             {
                 "match": MatchSerializer(correction.match).data,

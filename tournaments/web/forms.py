@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from nardy_site.forms import QuotingAtMostTheLimit
 from tournaments.clubs.models import Club
 from tournaments.models import Entry, Player, Tournament
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH
@@ -95,7 +96,7 @@ class OrderedChoicesField(forms.MultipleChoiceField):
             raise forms.ValidationError(_("Name each tie-break once."), code="repeated")
 
 
-class TournamentForm(forms.ModelForm):
+class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
     """Every rule of a tournament, grouped as the organizer thinks of them. Fields that only one
     variant or format uses say so; the service refuses the combinations that cannot be."""
 
@@ -358,7 +359,7 @@ def club_season_choices(clubs: Sequence[Club]) -> list[tuple[str, Any]]:
     return choices
 
 
-class EntryAddForm(forms.Form):
+class EntryAddForm(QuotingAtMostTheLimit, forms.Form):
     """One player to enter: an existing player picked from the list, or a new one typed in."""
 
     player = forms.ModelChoiceField(
@@ -423,7 +424,7 @@ class EntryAddForm(forms.Form):
         )
 
 
-class EntriesImportForm(forms.Form):
+class EntriesImportForm(QuotingAtMostTheLimit, forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
         help_text=_(
@@ -434,7 +435,7 @@ class EntriesImportForm(forms.Form):
     )
 
 
-class EntryWithdrawForm(forms.Form):
+class EntryWithdrawForm(QuotingAtMostTheLimit, forms.Form):
     entry = forms.ModelChoiceField(queryset=Entry.objects.none(), widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:

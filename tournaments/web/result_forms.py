@@ -5,16 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import Ending
+from nardy_site.forms import QuotingAtMostTheLimit
 from tournaments.scoring import PlayedGame
 
 GAME_ROWS = 15
 
 
-class ResultForm(forms.Form):
+class ResultForm(QuotingAtMostTheLimit, forms.Form):
     """Reads one of the three ways of giving a result and turns it into the services' keyword
     arguments (``score``, ``mat`` or ``outcomes``); the services check the result itself."""
 
@@ -59,12 +59,11 @@ class ResultForm(forms.Form):
             if data.get("score_home") is None or data.get("score_away") is None:
                 raise forms.ValidationError(_("Enter both scores."))
         elif mode == "mat":
+            # A file (uploaded or pasted) over API_MAX_UPLOAD_BYTES never gets here: the whole
+            # request is refused with 413 before it is read (nardy_site.body_limit).
             upload = data.get("mat_file")
             if upload is not None:
                 data["mat_text"] = self._read_upload(upload)
-            elif len(data.get("mat_text") or "") > settings.API_MAX_UPLOAD_BYTES:
-                # A pasted file is held to the limit of an uploaded one (and of the API).
-                raise forms.ValidationError(self._too_large())
             if not (data.get("mat_text") or "").strip():
                 raise forms.ValidationError(_("Paste the match file or choose one to upload."))
         elif mode == "games" and not self._outcomes():
@@ -84,21 +83,14 @@ class ResultForm(forms.Form):
         rows = [row for row in self.game_rows if row.is_valid()]
         return [outcome for row in rows if (outcome := row.outcome()) is not None]
 
-    def _too_large(self) -> str:
-        return _("The file is larger than %(limit)s bytes.") % {
-            "limit": settings.API_MAX_UPLOAD_BYTES
-        }
-
     def _read_upload(self, upload: Any) -> str:
-        if upload.size > settings.API_MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(self._too_large())
         try:
             return str(upload.read().decode("utf-8-sig"))
         except UnicodeDecodeError:
             raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
 
 
-class GameRow(forms.Form):
+class GameRow(QuotingAtMostTheLimit, forms.Form):
     """One game entered by hand: who won, how (oyn, mars, koks) and at what stake. Empty rows
     are skipped."""
 

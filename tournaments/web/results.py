@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from nardy_site import throttle
 from tournaments import results, selectors
 from tournaments.errors import TournamentError
 from tournaments.models import Match
@@ -134,6 +135,16 @@ def _result_page(
     form = ResultForm(request.POST, request.FILES, home=names[0], away=names[1])
     if not form.is_valid():
         return render(request, RESULT_TEMPLATE, _form_context(match, purpose, form), status=400)
+    kinds = throttle.result_kinds(
+        correction=purpose == "correct",
+        record=form.cleaned_data["mode"] == "mat",  # games entered by hand carry no plays
+        variant=match.tournament.variant,
+    )
+    try:
+        throttle.check(request, kinds=kinds, tournament_id=match.tournament_id)
+    except throttle.Throttled as error:  # 429 with Retry-After; the form keeps what was typed
+        page = refused(request, RESULT_TEMPLATE, _form_context(match, purpose, form), error)
+        return throttle.refused_page(page, error)
     try:
         service(match, **form.service_arguments())
     except TournamentError as error:
