@@ -7,7 +7,8 @@ from tournaments.backup import tournament_delete
 from tournaments.clubs.models import Club, Membership
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Match, Player, Round, Tournament
-from tournaments.players.models import PlayerClaim
+from tournaments.players.models import IdentityAudit, PlayerClaim
+from tournaments.players.services import claim_approve, claim_decline, player_unlink
 from tournaments.ratings.approvals import ratings_hold_confirm
 from tournaments.ratings.audit import audit_record
 from tournaments.ratings.ledger import rating_list_of
@@ -20,10 +21,27 @@ from tournaments.tasks import enqueue
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["display_name", "club", "country", "user", "created_at"]
-    list_filter = ["club", "country"]
+    """A player's account link changes only through the identity services (claims, the action
+    below, merges), so that every change is in the identity trail."""
+
+    list_display = ["display_name", "home_club", "club", "country", "user", "created_at"]
+    list_filter = ["home_club", "country"]
     search_fields = ["display_name", "club"]
     raw_id_fields = ["user"]
+    actions = ["unlink"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["user"] if obj is not None else []
+
+    @admin.action(description=_("Remove the account link of the selected players"))
+    def unlink(self, request, queryset):
+        for player in queryset.filter(user__isnull=False):
+            try:
+                player_unlink(player=player, by=request.user)
+            except TournamentError as error:
+                self.message_user(request, error.message, level=messages.ERROR)
+                return
+        self.message_user(request, _("The account links are removed."))
 
 
 class EntryInline(admin.TabularInline):
@@ -114,14 +132,11 @@ class RatingListAdmin(admin.ModelAdmin):
     list_display = ["__str__", "system", "variant"]
 
 
-@admin.register(RatingAudit)
-class RatingAuditAdmin(admin.ModelAdmin):
-    """The trail is read, never written, in the admin."""
+class TrailAdmin(admin.ModelAdmin):
+    """An audit trail: read, never written, in the admin."""
 
-    list_display = ["at", "rating_list", "action", "actor", "note"]
-    list_filter = ["rating_list", "action"]
-    search_fields = ["note", "actor__username"]
-    readonly_fields = [field.name for field in RatingAudit._meta.fields]
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in self.model._meta.fields]
 
     def has_add_permission(self, request):
         return False
@@ -131,6 +146,13 @@ class RatingAuditAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(RatingAudit)
+class RatingAuditAdmin(TrailAdmin):
+    list_display = ["at", "rating_list", "action", "actor", "note"]
+    list_filter = ["rating_list", "action"]
+    search_fields = ["note", "actor__username"]
 
 
 @admin.register(RatingHold)
@@ -208,10 +230,43 @@ class SignUpAdmin(admin.ModelAdmin):
 
 @admin.register(PlayerClaim)
 class PlayerClaimAdmin(admin.ModelAdmin):
+    """Claims are decided through the services (the actions), never edited: each decision is in
+    the identity trail."""
+
     list_display = ["player", "user", "state", "created_at", "decided_by"]
     list_filter = ["state"]
     search_fields = ["player__display_name", "user__username"]
-    raw_id_fields = ["player", "user", "decided_by"]
+    readonly_fields = [field.name for field in PlayerClaim._meta.fields]
+    actions = ["approve", "decline"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def _decide(self, request, queryset, decide) -> None:
+        for claim in queryset.filter(state=PlayerClaim.State.PENDING):
+            try:
+                decide(claim=claim, by=request.user)
+            except TournamentError as error:
+                self.message_user(request, error.message, level=messages.ERROR)
+                return
+        self.message_user(request, _("The claims are decided."))
+
+    @admin.action(description=_("Approve the selected claims"))
+    def approve(self, request, queryset):
+        self._decide(request, queryset, claim_approve)
+
+    @admin.action(description=_("Decline the selected claims"))
+    def decline(self, request, queryset):
+        self._decide(request, queryset, claim_decline)
+
+
+@admin.register(IdentityAudit)
+class IdentityAuditAdmin(TrailAdmin):
+    """A merge is undone on the site's identity page (``/identity/``), by staff."""
+
+    list_display = ["created_at", "action", "actor", "note", "undone_by"]
+    list_filter = ["action"]
+    search_fields = ["note", "actor__username"]
 
 
 @admin.register(MatchAnalysis)

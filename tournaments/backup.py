@@ -53,6 +53,7 @@ from games.rules.game import Ending
 from games.services import RecordedGame, ValidatedGame
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, TournamentError
 from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.players.rights import home_club_of_new
 from tournaments.ratings.audit import audit_record
 from tournaments.ratings.ledger import first_result_key, rating_list_of
 from tournaments.ratings.models import RatingAudit
@@ -312,7 +313,7 @@ class _Import:
             )
         self._load_users(document)
         tournament = self._tournament(_mapping(document.get("tournament"), "tournament"))
-        self._players(_sequence(document.get("players", []), "players"))
+        self._players(_sequence(document.get("players", []), "players"), tournament)
         self._entries(tournament, _sequence(document.get("entries", []), "entries"))
         self._rounds(tournament, _sequence(document.get("rounds", []), "rounds"))
         matches = _sequence(document.get("matches", []), "matches")
@@ -412,7 +413,11 @@ class _Import:
 
     # Players, entries, rounds ----------------------------------------------------------------
 
-    def _players(self, players: Sequence[Any]) -> None:
+    def _players(self, players: Sequence[Any], tournament: Tournament) -> None:
+        """The document's players: a known name is the stored player; a new one is made, with
+        the home club the importing organizer's records get (``tournaments.players.rights``)."""
+        organizer = tournament.organizer
+        home = None if organizer is None else home_club_of_new(by=organizer, tournament=tournament)
         listed = {}
         for index, item in enumerate(players):
             data = _mapping(item, f"players[{index}]")
@@ -434,7 +439,8 @@ class _Import:
                 if (player.club, player.country, account) != (club, country, username):
                     self.players_differing.append(name)
             else:
-                player = Player(display_name=name, club=club, country=country, user=user)
+                player = Player(display_name=name, club=club, country=country, user=user,
+                                home_club=home)  # fmt: skip
                 try:
                     player.full_clean()
                 except ValidationError as error:

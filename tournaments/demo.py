@@ -88,14 +88,6 @@ def demo_data_seed() -> DemoSeedResult:
     if organizer.has_usable_password():
         organizer.set_unusable_password()
         organizer.save()
-    players, players_created = [], 0
-    for display_name, country in DEMO_PLAYERS:
-        player, created = Player.objects.get_or_create(
-            display_name=display_name, defaults={"club": DEMO_CLUB, "country": country}
-        )
-        players.append(player)
-        players_created += created
-    rng = random.Random(2026)
     club = Club.objects.filter(slug=DEMO_CLUB_SLUG).first() or club_create(
         by=organizer,
         name=DEMO_CLUB,
@@ -103,6 +95,15 @@ def demo_data_seed() -> DemoSeedResult:
         country="LV",
         description="Long Nardy on Tuesdays, Short Nardy on Fridays. Everyone is welcome.",
     )
+    players, players_created = [], 0
+    for display_name, country in DEMO_PLAYERS:
+        player, created = Player.objects.get_or_create(
+            display_name=display_name,
+            defaults={"club": DEMO_CLUB, "country": country, "home_club": club},
+        )
+        players.append(player)
+        players_created += created
+    rng = random.Random(2026)
     made = []
     if not Tournament.objects.filter(slug=DEMO_TOURNAMENT_SLUG).exists():
         made.append(_long_round_robin(organizer, club, players[:8], rng))

@@ -14,8 +14,23 @@ from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH, MatchRules
 
 
 class Player(models.Model):
+    """A person who plays. Who they are (the account linked, a merge with a duplicate) is decided
+    by staff and by the runners of their ``home_club``, the club that made the record
+    (``tournaments.players.rights``): entering them in a tournament gives no such right."""
+
     display_name = models.CharField(_("display name"), max_length=100, unique=True)
+    #: The club as written (a CSV cell, an import): shown where the player has no home club.
     club = models.CharField(_("club"), max_length=100, blank=True)
+    home_club = models.ForeignKey(
+        "tournaments.Club",
+        verbose_name=_("home club"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="home_players",
+        help_text=_("The club that made the record: its owners and organizers decide who the "
+                    "player is (claims, merges). Empty: staff decide."),
+    )  # fmt: skip
     country = country_field()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -499,7 +514,7 @@ class Match(models.Model):
 # their services; imported here so that Django registers them in this app.
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures  # noqa: E402, F401
 from tournaments.clubs.models import Club, Membership  # noqa: E402, F401
-from tournaments.players.models import PlayerClaim  # noqa: E402, F401
+from tournaments.players.models import IdentityAudit, PlayerClaim  # noqa: E402, F401
 from tournaments.ratings.models import (  # noqa: E402, F401
     Rating,
     RatingAudit,

@@ -84,7 +84,7 @@ def player_version(*, pk: int) -> str | None:
     row = (
         Player.objects.filter(pk=pk)
         .annotate(rated=_newest_change(player=OuterRef("pk")))
-        .values_list("display_name", "club", "country", "rated")
+        .values_list("display_name", "club", "country", "rated", "home_club__name")
         .first()
     )
     if row is None:
@@ -93,7 +93,7 @@ def player_version(*, pk: int) -> str | None:
         count=Count("pk"), newest=Max("updated_at"), analysed=Max("analysis__finished_at")
     )
     newest = matches["newest"].isoformat() if matches["newest"] else ""
-    details = hashlib.sha256("\n".join(row[:3]).encode()).hexdigest()[:16]
+    details = hashlib.sha256("\n".join((*row[:3], row[4] or "")).encode()).hexdigest()[:16]
     return f"{details}:{row[3]}:{matches['count']}:{newest}:{matches['analysed']}"
 
 

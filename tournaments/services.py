@@ -22,11 +22,13 @@ from django.core.validators import MaxValueValidator
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from tournaments.clubs.models import Club
 from tournaments.clubs.permissions import require_runs_club
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.formats import elimination, round_robin, swiss
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.permissions import is_organizer
+from tournaments.players.rights import home_club_of_new
 from tournaments.results import (
     DECIDED,
     Correction,
@@ -496,9 +498,10 @@ def entries_register(
     """Enter players by name, all or none.
 
     A name no player has yet makes a new player, linked to the site account ``username`` names
-    (so they can report their own results). A known name enters that player; the club, country
-    and account given, when given, must be the stored ones: an import never changes a player
-    behind the organizer's back.
+    (so they can report their own results; an account has one player at most), with the
+    tournament's club as its home club (``tournaments.players.rights``). A known name enters
+    that player; the club, country and account given, when given, must be the stored ones: an
+    import never changes a player behind the organizer's back.
     """
     tournament = _locked(tournament)
     _require_organizer(tournament, by)
@@ -516,6 +519,10 @@ def entries_register(
         for player in Player.objects.filter(display_name__in=names).select_related("user")
     }
     accounts = _accounts([entry.username for entry in entries if entry.username])
+    with_player = set(
+        Player.objects.filter(user__in=list(accounts.values())).values_list("user_id", flat=True)
+    )
+    home = home_club_of_new(by=by, tournament=tournament)
     entered = set(
         tournament.entries.filter(player__display_name__in=names).values_list(
             "player__display_name", flat=True
@@ -557,8 +564,17 @@ def entries_register(
                 )
         if entry.name in known:
             _require_same_player(entry, known[entry.name])
-        else:
-            known[entry.name] = _player_new(entry, accounts)
+            continue
+        account = accounts.get(entry.username)
+        if account is not None:
+            if account.pk in with_player:
+                raise _entry_error(
+                    entry,
+                    _("The account “%(username)s” has a player already: enter that player.")
+                    % {"username": entry.username},
+                )
+            with_player.add(account.pk)
+        known[entry.name] = _player_new(entry, account, home)
     try:
         with transaction.atomic():
             made = []
@@ -724,13 +740,14 @@ def _require_same_player(entry: NewEntry, player: Player) -> None:
         )
 
 
-def _player_new(entry: NewEntry, accounts: dict[str, AbstractBaseUser]) -> Player:
+def _player_new(entry: NewEntry, account: AbstractBaseUser | None, home: Club | None) -> Player:
     """A new player for the entry, checked as a form would, not saved yet."""
     player = Player(
         display_name=entry.name,
         club=entry.club,
         country=entry.country,
-        user=accounts.get(entry.username),
+        user=account,
+        home_club=home,
     )
     try:
         player.full_clean()

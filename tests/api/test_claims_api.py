@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 def world():
     olga, anna, mila = (User.objects.create_user(n) for n in ("olga", "anna", "mila"))
     riga = club_create(by=olga, name="Riga")
-    players = [Player.objects.create(display_name=n) for n in ("Anna", "Anna B.")]
+    players = [Player.objects.create(display_name=n, home_club=riga) for n in ("Anna", "Anna B.")]
     for player in players:
         event = tournament_create(organizer=olga, name=f"N {player}", variant="long", club=riga)
         Entry.objects.create(tournament=event, player=player)

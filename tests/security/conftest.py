@@ -10,11 +10,20 @@ from pathlib import Path
 
 from django.contrib.auth.models import User
 from django.urls import reverse
+from django.utils import timezone
 
 from nardy_site.accounts.models import ApiToken
 from tournaments.clubs.models import Club, Membership
 from tournaments.clubs.services import club_create, member_add
-from tournaments.models import Entry, Match, Round, Tournament
+from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.results import match_result_record
+from tournaments.services import (
+    entry_register,
+    tournament_create,
+    tournament_open_registration,
+    tournament_start,
+)
+from tournaments.signups.services import signup_request
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,3 +115,64 @@ def riga_beside_tallinn(users: dict[str, User | None]) -> Club:
                role=Membership.Role.ORGANIZER)  # fmt: skip
     club_create(by=users["other_club_organizer"], name="Tallinn")
     return riga
+
+
+def entered_in_tallinn(users: dict[str, User | None], players: list[Player]) -> Tournament:
+    """The user "entering_organizer", an organizer of Tallinn, enters the players in a Tallinn
+    tournament of their own, starts it and records its result: an entry (a match played, a result
+    recorded) gives no right in the players' other tournaments."""
+    tallinn = Club.objects.get(name="Tallinn")
+    member_add(club=tallinn, by=users["other_club_organizer"], username="entering_organizer",
+               role=Membership.Role.ORGANIZER)  # fmt: skip
+    by = users["entering_organizer"]
+    evening = tournament_create(organizer=by, name="Tallinn evening", slug="tallinn-evening",
+                                variant="long", club=tallinn, format="round-robin",
+                                match_length=1)  # fmt: skip
+    evening = tournament_open_registration(tournament=evening, by=by)
+    for player in players:
+        entry_register(tournament=evening, player=player, by=by)
+    tournament_start(tournament=evening, by=by)
+    for match in Match.objects.filter(tournament=evening, away__isnull=False):
+        match_result_record(match=match, by=by, score=(1, 0))
+    return evening
+
+
+def cup_after_stage_one(users: dict[str, User | None]) -> Tournament:
+    """Riga's two-stage event "cup" (two groups of two, one goes on from each) with every
+    stage-1 match decided: stage 2 may be built. Its players are A, B, C and D; A is the account
+    "player" when there is one. The players A and B also play in a Tallinn tournament of
+    "entering_organizer" when there is one."""
+    riga = riga_beside_tallinn(users)
+    cup = tournament_create(organizer=users["organizer"], name="Cup", slug="cup", variant="long",
+                            club=riga, format="single-elimination", first_stage="groups",
+                            groups=2, advance=1, match_length=1)  # fmt: skip
+    cup = tournament_open_registration(tournament=cup, by=users["organizer"])
+    for name in ("A", "B", "C", "D"):
+        account = users.get("player") if name == "A" else None
+        player = Player.objects.create(display_name=name, user=account)
+        entry_register(tournament=cup, player=player, by=users["organizer"])
+    tournament_start(tournament=cup, by=users["organizer"])
+    for match in Match.objects.filter(tournament__parent=cup):
+        match_result_record(match=match, by=users["organizer"], score=(1, 0))
+    if "entering_organizer" in users:
+        entered_in_tallinn(users, list(Player.objects.filter(display_name__in=["A", "B"])))
+    return Tournament.objects.get(pk=cup.pk)
+
+
+def tuesday_with_signups(users: dict[str, User | None]) -> Tournament:
+    """Riga's tournament "tuesday" open to sign-ups that wait for approval (and with a check-in
+    open now): Mila (the account "mila") and Pavel (the account "player") have signed up; both
+    also play in a Tallinn tournament of "entering_organizer" when there is one."""
+    riga = riga_beside_tallinn(users)
+    tournament = tournament_create(
+        organizer=users["organizer"], name="Tuesday", slug="tuesday", variant="long", club=riga,
+        self_signup=True, signup_approval=True, starts_at=timezone.now(), checkin_minutes=30,
+    )  # fmt: skip
+    tournament_open_registration(tournament=tournament, by=users["organizer"])
+    for name in ("mila", "nina"):
+        User.objects.create_user(name)
+    signup_request(tournament=tournament, by=User.objects.get(username="mila"), display_name="Mila")
+    signup_request(tournament=tournament, by=users["player"], display_name="Pavel")
+    if "entering_organizer" in users:
+        entered_in_tallinn(users, list(Player.objects.filter(display_name__in=["Mila", "Pavel"])))
+    return Tournament.objects.get(pk=tournament.pk)

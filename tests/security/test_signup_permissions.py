@@ -1,26 +1,26 @@
 """The permission matrix of the sign-up page: the tournament's organizer, an organizer of its club
 and of another club, the player who signed up, another user, staff and an anonymous visitor. A
 visitor is sent to the login page; a user who may not act gets 403 and the page with the reason;
-one who may is sent on (302); a refused action changes nothing."""
+one who may is sent on (302); a refused action changes nothing. An organizer of another club who
+entered the players in a tournament of their own has no right here either. The same actions
+through the API: test_stage_and_signup_api_permissions.py."""
 
 import pytest
-from django.contrib.auth.models import User
 from django.urls import reverse
-from django.utils import timezone
 
 from tournaments.models import Entry, Tournament
-from tournaments.services import tournament_create, tournament_open_registration
 from tournaments.signups.models import SignUp
-from tournaments.signups.services import entry_check_in, signup_request
+from tournaments.signups.services import entry_check_in
 
-from .conftest import LOGIN, assert_expected, persona_users, riga_beside_tallinn
+from .conftest import LOGIN, assert_expected, persona_users, tuesday_with_signups
 
 pytestmark = pytest.mark.django_db
 
-PERSONAS = ("anonymous", "outsider", "player", "other_club_organizer", "club_organizer",
-            "organizer", "staff")  # fmt: skip
+PERSONAS = ("anonymous", "outsider", "player", "other_club_organizer", "entering_organizer",
+            "club_organizer", "organizer", "staff")  # fmt: skip
 ORGANIZERS = {"anonymous": LOGIN, "outsider": 403, "player": 403, "other_club_organizer": 403,
-              "club_organizer": 302, "organizer": 302, "staff": 302}  # fmt: skip
+              "entering_organizer": 403, "club_organizer": 302, "organizer": 302,
+              "staff": 302}  # fmt: skip
 THE_PLAYER_TOO = {**ORGANIZERS, "player": 302}
 SIGNED_IN = {persona: 302 for persona in PERSONAS} | {"anonymous": LOGIN}
 
@@ -28,16 +28,7 @@ SIGNED_IN = {persona: 302 for persona in PERSONAS} | {"anonymous": LOGIN}
 @pytest.fixture
 def world():
     users = persona_users(PERSONAS)
-    riga = riga_beside_tallinn(users)
-    tournament = tournament_create(
-        organizer=users["organizer"], name="Tuesday", slug="tuesday", variant="long", club=riga,
-        self_signup=True, signup_approval=True, starts_at=timezone.now(), checkin_minutes=30,
-    )  # fmt: skip
-    tournament_open_registration(tournament=tournament, by=users["organizer"])
-    for name in ("mila", "nina"):
-        User.objects.create_user(name)
-    signup_request(tournament=tournament, by=User.objects.get(username="mila"), display_name="Mila")
-    signup_request(tournament=tournament, by=users["player"], display_name="Pavel")
+    tuesday_with_signups(users)
     return users
 
 
@@ -56,14 +47,18 @@ def entered_pavel() -> int:
 def checked_in_pavel() -> int:
     pk = entered_pavel()
     entry = Entry.objects.get(pk=pk)
-    entry_check_in(entry=entry, by=Tournament.objects.get().organizer)
+    entry_check_in(entry=entry, by=Tournament.objects.get(slug="tuesday").organizer)
     return pk
 
 
 def snapshot() -> dict:
     return {
         "signups": sorted(SignUp.objects.values_list("player__display_name", "state")),
-        "entries": sorted(Entry.objects.values_list("player__display_name", "checked_in_at")),
+        "entries": list(
+            Entry.objects.order_by("pk").values_list(
+                "tournament__slug", "player__display_name", "withdrawn", "checked_in_at"
+            )
+        ),
     }
 
 

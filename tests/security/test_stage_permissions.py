@@ -1,43 +1,29 @@
 """The permission matrix of a two-stage event's steps: building stage 2 and resetting it are the
-event's organizers' (and its club's); anyone else is refused with nothing changed."""
+event's organizers' (and its club's); anyone else is refused with nothing changed, an organizer
+of another club who entered the event's players in a tournament of their own included. The same
+steps through the API: test_stage_and_signup_api_permissions.py."""
 
 import pytest
 from django.urls import reverse
 
-from tournaments.models import Match, Player, Tournament
-from tournaments.results import match_result_record
-from tournaments.services import (
-    entry_register,
-    tournament_create,
-    tournament_open_registration,
-    tournament_start,
-)
+from tournaments.models import Tournament
 from tournaments.stages.services import stage_two_build
 
-from .conftest import LOGIN, assert_expected, persona_users, riga_beside_tallinn
+from .conftest import LOGIN, assert_expected, cup_after_stage_one, persona_users
 
 pytestmark = pytest.mark.django_db
 
-PERSONAS = ("anonymous", "outsider", "other_club_organizer", "club_organizer", "organizer",
-            "staff")  # fmt: skip
-ORGANIZERS = {"anonymous": LOGIN, "outsider": 403, "other_club_organizer": 403,
-              "club_organizer": 302, "organizer": 302, "staff": 302}  # fmt: skip
+PERSONAS = ("anonymous", "outsider", "player", "other_club_organizer", "entering_organizer",
+            "club_organizer", "organizer", "staff")  # fmt: skip
+ORGANIZERS = {"anonymous": LOGIN, "outsider": 403, "player": 403, "other_club_organizer": 403,
+              "entering_organizer": 403, "club_organizer": 302, "organizer": 302,
+              "staff": 302}  # fmt: skip
 
 
 @pytest.fixture
 def world():
     users = persona_users(PERSONAS)
-    riga = riga_beside_tallinn(users)
-    cup = tournament_create(organizer=users["organizer"], name="Cup", slug="cup", variant="long",
-                            club=riga, format="single-elimination", first_stage="groups",
-                            groups=2, advance=1, match_length=1)  # fmt: skip
-    cup = tournament_open_registration(tournament=cup, by=users["organizer"])
-    for name in ("A", "B", "C", "D"):
-        entry_register(tournament=cup, player=Player.objects.create(display_name=name),
-                       by=users["organizer"])  # fmt: skip
-    tournament_start(tournament=cup, by=users["organizer"])
-    for match in Match.objects.filter(tournament__parent=cup):
-        match_result_record(match=match, by=users["organizer"], score=(1, 0))
+    cup_after_stage_one(users)
     return users
 
 

@@ -1,6 +1,6 @@
-"""Claims and merges on the site: a user claims a player on its page, an organizer of a club the
-player played for decides on the claims page, and merges a duplicate after a preview. Refusals
-are 4xx that change nothing."""
+"""Claims and merges on the site: a user claims a player on its page, an organizer of its home club
+decides on the claims page, and merges a duplicate after a preview. Refusals are 4xx that change
+nothing."""
 
 import pytest
 from django.contrib.auth.models import User
@@ -19,7 +19,8 @@ def world():
     olga = User.objects.create_user("olga")
     anna_user = User.objects.create_user("anna")
     riga = club_create(by=olga, name="Riga")
-    players = {name: Player.objects.create(display_name=name) for name in ("Anna", "Anna B.")}
+    players = {name: Player.objects.create(display_name=name, home_club=riga)
+               for name in ("Anna", "Anna B.")}  # fmt: skip
     for name, player in players.items():
         tournament = tournament_create(organizer=olga, name=f"Night {name}", variant="long",
                                        club=riga)  # fmt: skip

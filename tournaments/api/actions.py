@@ -30,6 +30,7 @@ from tournaments import results, services
 from tournaments.api.serializers import (
     EntrySerializer,
     MatchSerializer,
+    PlayerIn,
     PlayerSerializer,
     RatingHoldSerializer,
     RoundSerializer,
@@ -38,6 +39,7 @@ from tournaments.api.serializers import (
 from tournaments.api.views import visible_tournaments
 from tournaments.errors import InvalidInput
 from tournaments.models import Entry, Match, Player
+from tournaments.players.services import player_create
 from tournaments.ratings import approvals
 from tournaments.ratings.models import RatingHold
 
@@ -124,11 +126,11 @@ class RatingHoldConfirm(Action):
 
 
 class PlayerCreate(Action):
-    @extend_schema(request=PlayerSerializer, responses={201: PlayerSerializer})
+    @extend_schema(request=PlayerIn, responses={201: PlayerSerializer})
     def post(self, request: Request) -> Response:
-        given = PlayerSerializer(data=request.data)
+        given = PlayerIn(data=request.data)
         given.is_valid(raise_exception=True)
-        player = given.save()
+        player = player_create(by=request.user, **given.validated_data)
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 

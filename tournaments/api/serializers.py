@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from games.models import Game
@@ -13,9 +15,33 @@ from tournaments.services import TIEBREAKS, start_notices
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
+    home_club = serializers.SlugRelatedField(
+        slug_field="slug",
+        read_only=True,
+        allow_null=True,
+        help_text="The slug of the club that made the record: its owners and organizers decide "
+        "who the player is (claims, merges); null: staff decide",
+    )
+
     class Meta:
         model = Player
-        fields = ["id", "display_name", "club", "country"]
+        fields = ["id", "display_name", "club", "country", "home_club"]
+        read_only_fields = ["club"]
+
+
+class PlayerIn(serializers.Serializer[Any]):
+    """A new player: ``club`` is the slug of its home club, one the caller organizes (without
+    it, the caller's club when they organize exactly one)."""
+
+    display_name = serializers.CharField(max_length=100)
+    club = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Club.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="The slug of the player's home club, one you organize",
+    )
+    country = serializers.CharField(max_length=2, required=False, allow_blank=True, default="")
 
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):

@@ -98,16 +98,16 @@ def with_etag(request: Request, data: Any) -> Response:
 
 class PlayerList(generics.ListAPIView[Player]):
     schema = ApiSchema()
-    queryset = Player.objects.all()
+    queryset = Player.objects.select_related("home_club")
     serializer_class = PlayerSerializer
-    filterset_fields = ["club", "country"]
+    filterset_fields = ["club", "country", "home_club__slug"]
     ordering_fields = ["display_name", "created_at"]
     ordering = ["display_name"]
 
 
 class PlayerDetail(generics.RetrieveAPIView[Player]):
     schema = ApiSchema()
-    queryset = Player.objects.all()
+    queryset = Player.objects.select_related("home_club")
     serializer_class = PlayerSerializer
 
 

@@ -1,4 +1,5 @@
-"""Claims and merges in the API, with the site's rules."""
+"""Who players are, in the API, with the site's rules: claims, merges, the account link removed,
+the identity trail and a merge undone (staff)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from nardy_site.api_errors import ApiSchema
 from tournaments.api.serializers import PlayerSerializer
 from tournaments.models import Player
 from tournaments.players import selectors, services
-from tournaments.players.models import PlayerClaim
+from tournaments.players.audit import identity_trail
+from tournaments.players.models import IdentityAudit, PlayerClaim
 
 
 class ClaimSerializer(serializers.ModelSerializer[PlayerClaim]):
@@ -27,6 +29,24 @@ class ClaimSerializer(serializers.ModelSerializer[PlayerClaim]):
     class Meta:
         model = PlayerClaim
         fields = ["id", "player_id", "player", "username", "state", "created_at", "decided_at"]
+
+
+class IdentityAuditSerializer(serializers.ModelSerializer[IdentityAudit]):
+    actor = serializers.CharField(source="actor.username", read_only=True, default=None)
+    player_id = serializers.IntegerField(read_only=True, allow_null=True)
+    claim_id = serializers.IntegerField(read_only=True, allow_null=True)
+    undone_by = serializers.IntegerField(source="undone_by_id", read_only=True, allow_null=True)
+    before = serializers.JSONField(
+        read_only=True,
+        help_text="The players before the change: player (and other, for a merge), each with "
+        "id, display_name, club, country, home_club, user, username, created_at; for a merge "
+        "also moved: the entries, sign-ups and claims that moved",
+    )
+
+    class Meta:
+        model = IdentityAudit
+        fields = ["id", "action", "actor", "created_at", "player_id", "other_player_id",
+                  "claim_id", "before", "note", "undone_by"]  # fmt: skip
 
 
 class MergeIn(serializers.Serializer[Any]):
@@ -78,3 +98,40 @@ class PlayerMerge(APIView):
         drop = get_object_or_404(Player, pk=given.validated_data["duplicate"])
         kept = services.players_merge(keep=keep, drop=drop, by=request.user)
         return Response(PlayerSerializer(kept).data)
+
+
+class PlayerUnlink(APIView):
+    schema = ApiSchema()
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: PlayerSerializer}, summary="Unlink the account")
+    def post(self, request: Request, pk: int) -> Response:
+        player = services.player_unlink(player=get_object_or_404(Player, pk=pk), by=request.user)
+        return Response(PlayerSerializer(player).data)
+
+
+class IdentityTrail(generics.ListAPIView[IdentityAudit]):
+    """The identity changes the user may read, newest first: staff all, a club's owners and
+    organizers those of its players (``?player=<id>``: of one player)."""
+
+    schema = ApiSchema()
+    permission_classes = [IsAuthenticated]
+    serializer_class = IdentityAuditSerializer
+
+    def get_queryset(self) -> Any:
+        given = self.request.query_params.get("player", "")
+        player = Player.objects.filter(pk=int(given)).first() if given.isdigit() else None
+        if given and player is None:
+            return IdentityAudit.objects.none()
+        return identity_trail(user=self.request.user, player=player)
+
+
+class MergeUndo(APIView):
+    schema = ApiSchema()
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: PlayerSerializer}, summary="Undo a merge (staff)")
+    def post(self, request: Request, pk: int) -> Response:
+        merge = get_object_or_404(IdentityAudit, pk=pk)
+        restored = services.merge_undo(merge=merge, by=request.user)
+        return Response(PlayerSerializer(restored).data)

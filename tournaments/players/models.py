@@ -1,4 +1,5 @@
-"""A user's claim that an existing Player profile is theirs, until an organizer decides."""
+"""Who a player is: a user's claim that an existing Player is theirs (until the runners of the
+player's home club, or staff, decide), and the audit trail of every such change."""
 
 from django.conf import settings
 from django.db import models
@@ -51,3 +52,67 @@ class PlayerClaim(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} claims {self.player} ({self.get_state_display()})"
+
+
+class IdentityAudit(models.Model):
+    """One change of who a player is: a claim decided, an account link removed, a merge or its
+    undoing. ``before`` keeps both players as they were (and, for a merge, what moved), so the
+    change can be read later and a merge undone from it."""
+
+    class Action(models.TextChoices):
+        CLAIM_APPROVED = "claim-approved", _("claim approved")
+        CLAIM_DECLINED = "claim-declined", _("claim declined")
+        UNLINKED = "unlinked", _("account link removed")
+        MERGED = "merged", _("players merged")
+        UNMERGED = "unmerged", _("merge undone")
+
+    action = models.CharField(_("action"), max_length=16, choices=Action.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+    #: The player changed; in a merge, the one kept.
+    player = models.ForeignKey(
+        "tournaments.Player",
+        verbose_name=_("player"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="identity_audit",
+    )
+    #: The other player of a merge (gone after it; ``before`` keeps it whole).
+    other_player_id = models.PositiveIntegerField(_("other player"), null=True, blank=True)
+    #: The two players' home clubs then: whose runners may read the row.
+    home_club = models.ForeignKey(
+        "tournaments.Club", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    other_home_club = models.ForeignKey(
+        "tournaments.Club", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    claim = models.ForeignKey(
+        PlayerClaim, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    before = models.JSONField(_("before the change"), default=dict)
+    note = models.CharField(_("note"), max_length=300, blank=True)
+    #: For a merge: the row of its undoing, once staff undid it.
+    undone_by = models.OneToOneField(
+        "self",
+        verbose_name=_("undone by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="undoes",
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("identity change")
+        verbose_name_plural = _("identity changes")
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()}: {self.note}"

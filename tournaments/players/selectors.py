@@ -1,5 +1,5 @@
-"""Reads of claims and merges: what a user may do on a player's page, the claims waiting for a
-user's decision, and what a merge would move."""
+"""Reads of who players are: what a user may do on a player's page, the claims waiting for a
+user's decision, the players a merge may take, and what a merge would move."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.db.models import Q, QuerySet
 from tournaments.clubs.permissions import User, clubs_run_by
 from tournaments.models import Player, Tournament
 from tournaments.players.models import PlayerClaim
-from tournaments.players.services import may_decide
+from tournaments.players.rights import is_staff, may_decide
 from tournaments.ratings.models import RatingList
 
 
@@ -21,6 +21,10 @@ class PlayerActions:
     can_claim: bool
     claimed: bool
     may_merge: bool
+    #: The account link can be removed by this user (its runners, staff, the account itself).
+    may_unlink: bool
+    #: This user may read the player's identity trail.
+    may_read_trail: bool
 
 
 def player_actions(*, player: Player, user: User) -> PlayerActions | None:
@@ -28,31 +32,34 @@ def player_actions(*, player: Player, user: User) -> PlayerActions | None:
         return None
     has_player = Player.objects.filter(user_id=user.pk).exists()
     claimed = player.claims.filter(user_id=user.pk, state=PlayerClaim.State.PENDING).exists()
+    decides = may_decide(player, user)
     return PlayerActions(
         can_claim=player.user_id is None and not has_player and not claimed,
         claimed=claimed,
-        may_merge=may_decide(player, user),
+        may_merge=decides,
+        may_unlink=player.user_id is not None and (decides or player.user_id == user.pk),
+        may_read_trail=decides,
     )
 
 
 def claims_to_decide(*, user: User) -> QuerySet[PlayerClaim]:
-    """Pending claims of players who played for a club the user runs (staff: all of them)."""
+    """Pending claims of the players whose home club the user runs (staff: all of them)."""
     pending = PlayerClaim.objects.filter(state=PlayerClaim.State.PENDING).select_related(
         "player", "user"
     )
-    if getattr(user, "is_staff", False):
+    if is_staff(user):
         return pending
-    clubs = clubs_run_by(user)
-    return pending.filter(player__entries__tournament__club__in=clubs).distinct()
+    return pending.filter(player__home_club__in=clubs_run_by(user))
 
 
 def merge_candidates(*, keep: Player, user: User) -> QuerySet[Player]:
-    """The players the user may merge into ``keep``: of a club the user runs (staff: any)."""
+    """The players the user may merge into ``keep``: of its home club (staff: any)."""
     others = Player.objects.exclude(pk=keep.pk).order_by("display_name")
-    if getattr(user, "is_staff", False):
+    if is_staff(user):
         return others
-    clubs = clubs_run_by(user)
-    return others.filter(entries__tournament__club__in=clubs).distinct()
+    if keep.home_club_id is None or not may_decide(keep, user):
+        return others.none()
+    return others.filter(home_club_id=keep.home_club_id)
 
 
 @dataclass(frozen=True)

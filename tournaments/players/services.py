@@ -1,24 +1,39 @@
-"""Claims and merges. A claim links a Player to the user who says it is theirs, once an organizer
-of a club the player has played for (or staff) approves it. A merge folds a duplicate Player into
-the one kept, in one transaction: entries, sign-ups and claims move over, the account link too,
-the duplicate's ledger rows go, its rating lists are replayed (on commit) and their audit trails
-say so. Each raises a ``TournamentError`` having changed nothing when it cannot be done."""
+"""Who a player is: a player made with its home club, claims, the account link removed, merges
+and their undoing, each under the identity rule of ``tournaments.players.rights`` and each in
+the audit trail (``tournaments.players.audit``) in its own transaction.
+
+A claim links a Player to the user who says it is theirs, once the runners of the player's home
+club (or staff) approve it. A merge folds a duplicate Player into the one kept: entries,
+sign-ups and claims move over, the account link too, the duplicate's ledger rows go and its
+rating lists are replayed (on commit), their audit trails saying so. Staff can undo a merge from
+its row of the trail. Each raises a ``TournamentError`` having changed nothing when it cannot be
+done."""
 
 from __future__ import annotations
 
-from django.db import transaction
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.models import Club
-from tournaments.clubs.permissions import User, runs_club
+from tournaments.clubs.permissions import User
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Entry, Match, Player, Tournament
-from tournaments.players.models import PlayerClaim
+from tournaments.players.audit import Action, identity_record, player_snapshot
+from tournaments.players.models import IdentityAudit, PlayerClaim
+from tournaments.players.rights import (
+    home_club_of_new,
+    is_staff,
+    require_decide,
+    require_merge,
+)
 from tournaments.ratings.audit import audit_record
 from tournaments.ratings.history import OrderKey
-from tournaments.ratings.ledger import first_result_key
+from tournaments.ratings.ledger import first_result_key, rating_list_of
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingList
 from tournaments.ratings.tasks import ratings_replay
 from tournaments.signups.models import SignUp
@@ -27,22 +42,34 @@ from tournaments.tasks import enqueue
 State = PlayerClaim.State
 
 
-def may_decide(player: Player, user: User) -> bool:
-    """Staff, or one who runs a club the player has played for."""
-    if not user.is_authenticated:
-        return False
-    if getattr(user, "is_staff", False):
-        return True
-    return any(runs_club(club, user) for club in clubs_played_for(player))
-
-
-def clubs_played_for(player: Player) -> list[Club]:
-    return list(Club.objects.filter(tournaments__entries__player=player).distinct())
+@transaction.atomic
+def player_create(
+    *, by: User, display_name: str, club: Club | None = None, country: str = ""
+) -> Player:
+    """A new player whose home club is ``club`` (one ``by`` runs), else ``by``'s only club."""
+    if not by.is_authenticated:
+        raise NotAllowed(_("Sign in to add a player."))
+    home = home_club_of_new(by=by, given=club)
+    player = Player(
+        display_name=display_name,
+        country=country,
+        home_club=home,
+    )
+    try:
+        player.full_clean()
+    except ValidationError as error:
+        raise InvalidInput.of_fields(error.message_dict) from None
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:
+        raise Conflict(_("A player of this name was added just now.")) from None
+    return player
 
 
 @transaction.atomic
 def claim_request(*, player: Player, by: User) -> PlayerClaim:
-    """The signed-in user says the player is them; an organizer decides."""
+    """The signed-in user says the player is them; the home club's runners (or staff) decide."""
     if not by.is_authenticated:
         raise NotAllowed(_("Sign in to claim a player."))
     player = Player.objects.select_for_update().get(pk=player.pk)
@@ -61,24 +88,44 @@ def claim_request(*, player: Player, by: User) -> PlayerClaim:
 def claim_approve(*, claim: PlayerClaim, by: User) -> PlayerClaim:
     """Link the player to the claiming account; the player's other claims are declined."""
     claim = _pending(claim, by)
-    player = Player.objects.select_for_update().get(pk=claim.player_id)
+    player = _locked(claim.player_id)
     if player.user_id is not None:
         raise Conflict(_("This player is linked to an account already."))
     if Player.objects.filter(user_id=claim.user_id).exists():
         raise Conflict(_("The claiming account has a player already: merge the two instead."))
+    before = {"player": player_snapshot(player)}
     player.user_id = claim.user_id
     player.save(update_fields=["user"])
     _decide(claim, State.APPROVED, by)
+    identity_record(Action.CLAIM_APPROVED, by=by, player=player, before=before, claim=claim,
+                    note=f"{claim.user.get_username()} → {player.display_name}")  # fmt: skip
     for other in player.claims.filter(state=State.PENDING).exclude(pk=claim.pk):
-        _decide(other, State.DECLINED, by)
+        _decline(other, by, player)
     return claim
 
 
 @transaction.atomic
 def claim_decline(*, claim: PlayerClaim, by: User) -> PlayerClaim:
     claim = _pending(claim, by)
-    _decide(claim, State.DECLINED, by)
+    _decline(claim, by, _locked(claim.player_id))
     return claim
+
+
+@transaction.atomic
+def player_unlink(*, player: Player, by: User) -> Player:
+    """Remove the player's account link: by its runners or staff, or by the account itself."""
+    player = _locked(player.pk)
+    if player.user_id is None:
+        raise Conflict(_("This player is not linked to an account."))
+    if player.user_id != by.pk:
+        require_decide(player, by)
+    before = {"player": player_snapshot(player)}
+    username = player.user.get_username() if player.user else ""
+    player.user = None
+    player.save(update_fields=["user"])
+    identity_record(Action.UNLINKED, by=by, player=player, before=before,
+                    note=f"{username} ✕ {player.display_name}")  # fmt: skip
+    return player
 
 
 @transaction.atomic
@@ -88,11 +135,9 @@ def players_merge(*, keep: Player, drop: Player, by: User) -> Player:
     to two different accounts."""
     if keep.pk == drop.pk:
         raise InvalidInput(_("Choose two different players."))
-    keep, drop = (Player.objects.select_for_update().get(pk=p.pk) for p in (keep, drop))
-    if not (may_decide(keep, by) and may_decide(drop, by)):
-        raise NotAllowed(
-            _("Only staff, or an organizer of a club both players have played for, may merge.")
-        )
+    locked = {pk: _locked(pk) for pk in sorted((keep.pk, drop.pk))}  # in one order: no deadlock
+    keep, drop = locked[keep.pk], locked[drop.pk]
+    require_merge(keep, drop, by)
     shared = Tournament.objects.filter(entries__player=keep).filter(entries__player=drop)
     if shared.exists():
         raise Conflict(
@@ -101,34 +146,107 @@ def players_merge(*, keep: Player, drop: Player, by: User) -> Player:
         )  # fmt: skip
     if keep.user_id and drop.user_id and keep.user_id != drop.user_id:
         raise Conflict(_("The two players are linked to two different accounts."))
+    before = {
+        "player": player_snapshot(keep),
+        "other": player_snapshot(drop),
+        "moved": {
+            "entries": list(Entry.objects.filter(player=drop).values_list("pk", flat=True)),
+            "signups": list(SignUp.objects.filter(player=drop).values_list("pk", flat=True)),
+            "claims": list(PlayerClaim.objects.filter(player=drop).values_list("pk", flat=True)),
+        },
+    }
     replays = _ledger_of(drop)
     keep.user_id = keep.user_id or drop.user_id
     keep.club = keep.club or drop.club
     keep.country = keep.country or drop.country
+    keep.home_club_id = keep.home_club_id or drop.home_club_id
     Entry.objects.filter(player=drop).update(player=keep)
     SignUp.objects.filter(player=drop).update(player=keep)
     PlayerClaim.objects.filter(player=drop).update(player=keep)
-    drop_name = drop.display_name
-    drop.delete()  # its ledger rows and cached ratings go with it; the replays rebuild them
     keep.save()
-    for rating_list, key in replays:
-        audit = audit_record(RatingAudit.Action.MERGE, rating_list=rating_list, by=by)
-        audit.note = f"{drop_name} → {keep.display_name}"[:300]
-        audit.save(update_fields=["note"])
-        enqueue(ratings_replay, None if key is None else [key[0].isoformat(), key[1]],
-                rating_list.pk)  # fmt: skip
+    note = f"{drop.display_name} → {keep.display_name}"
+    identity_record(Action.MERGED, by=by, player=keep, other=drop, before=before, note=note)
+    drop.delete()  # its ledger rows and cached ratings go with it; the replays rebuild them
+    _replay(replays, RatingAudit.Action.MERGE, by, note)
     return keep
+
+
+@transaction.atomic
+def merge_undo(*, merge: IdentityAudit, by: User) -> Player:
+    """Staff: make the merged duplicate again, as it was, with the entries, sign-ups and claims
+    that moved (and with them its matches and rating history), the account link it brought, and
+    replay the rating lists. The kept player gets back what the merge filled in, unless it was
+    changed since."""
+    if not is_staff(by):
+        raise NotAllowed(_("Only staff may undo a merge."))
+    merge = IdentityAudit.objects.select_for_update().get(pk=merge.pk)
+    if merge.action != Action.MERGED:
+        raise InvalidInput(_("Only a merge can be undone."))
+    if merge.undone_by_id is not None:
+        raise Conflict(_("This merge is undone already."))
+    if merge.player_id is None:
+        raise Conflict(_("The player kept by this merge is gone: there is nothing to undo."))
+    keep = _locked(merge.player_id)
+    was_keep, was_drop, moved = (merge.before[key] for key in ("player", "other", "moved"))
+    taken = Q(pk=was_drop["id"]) | Q(display_name=was_drop["display_name"])
+    if Player.objects.filter(taken).exists():
+        raise Conflict(
+            _("A player named %(name)s exists again: rename or merge it first.")
+            % {"name": was_drop["display_name"]}
+        )
+    before = {"player": player_snapshot(keep)}
+    restored = Player(
+        pk=was_drop["id"],
+        display_name=was_drop["display_name"],
+        club=was_drop["club"],
+        country=was_drop["country"],
+        home_club=Club.objects.filter(pk=was_drop["home_club"]).first(),
+    )
+    # The account goes back with the duplicate when it came from it and is still the kept one's.
+    if was_drop["user"] and not was_keep["user"] and keep.user_id == was_drop["user"]:
+        restored.user_id, keep.user_id = keep.user_id, None
+    for field, column in (("club", "club"), ("country", "country"), ("home_club", "home_club_id")):
+        if was_keep[field] != was_drop[field] and getattr(keep, column) == (
+            was_keep[field] or was_drop[field]
+        ):
+            setattr(keep, column, was_keep[field])
+    restored.save(force_insert=True)
+    if was_drop["created_at"]:
+        created = datetime.fromisoformat(was_drop["created_at"])
+        Player.objects.filter(pk=restored.pk).update(created_at=created)
+    keep.save()
+    entries = Entry.objects.filter(pk__in=moved["entries"], player=keep)
+    entries.update(player=restored)
+    SignUp.objects.filter(pk__in=moved["signups"], player=keep).update(player=restored)
+    PlayerClaim.objects.filter(pk__in=moved["claims"], player=keep).update(player=restored)
+    note = f"{keep.display_name} → {restored.display_name}"
+    undo = identity_record(Action.UNMERGED, by=by, player=keep, other=restored, before=before,
+                           note=note)  # fmt: skip
+    merge.undone_by = undo
+    merge.save(update_fields=["undone_by"])
+    _replay(_lists_of_entries(moved["entries"]), RatingAudit.Action.UNMERGE, by, note)
+    return restored
 
 
 # --- Inside ------------------------------------------------------------------------------------
 
 
-def _pending(claim: PlayerClaim, by: User) -> PlayerClaim:
-    claim = PlayerClaim.objects.select_for_update().select_related("player").get(pk=claim.pk)
-    if not may_decide(claim.player, by):
-        raise NotAllowed(
-            _("Only staff, or an organizer of a club the player has played for, may decide.")
+def _locked(pk: int) -> Player:
+    try:
+        return (
+            Player.objects.select_for_update(of=("self",))
+            .select_related("home_club", "user")
+            .get(pk=pk)
         )
+    except Player.DoesNotExist:
+        raise Conflict(_("This player was merged or removed just now.")) from None
+
+
+def _pending(claim: PlayerClaim, by: User) -> PlayerClaim:
+    claim = (
+        PlayerClaim.objects.select_for_update().select_related("player", "user").get(pk=claim.pk)
+    )
+    require_decide(claim.player, by)
     if claim.state != State.PENDING:
         raise Conflict(_("This claim is decided already."))
     return claim
@@ -141,7 +259,27 @@ def _decide(claim: PlayerClaim, state: str, by: User) -> None:
     claim.save(update_fields=["state", "decided_by", "decided_at"])
 
 
-def _ledger_of(player: Player) -> list[tuple[RatingList, OrderKey | None]]:
+def _decline(claim: PlayerClaim, by: User, player: Player) -> None:
+    _decide(claim, State.DECLINED, by)
+    identity_record(Action.CLAIM_DECLINED, by=by, player=player,
+                    before={"player": player_snapshot(player)}, claim=claim,
+                    note=f"{claim.user.get_username()} ✕ {player.display_name}")  # fmt: skip
+
+
+Replays = list[tuple[RatingList, OrderKey | None]]
+
+
+def _replay(replays: Replays, action: str, by: User, note: str) -> None:
+    """Replay each list from its key on commit, its audit trail saying why."""
+    for rating_list, key in replays:
+        audit = audit_record(RatingAudit.Action(action), rating_list=rating_list, by=by)
+        audit.note = note[:300]
+        audit.save(update_fields=["note"])
+        enqueue(ratings_replay, None if key is None else [key[0].isoformat(), key[1]],
+                rating_list.pk)  # fmt: skip
+
+
+def _ledger_of(player: Player) -> Replays:
     """The rating lists the player is in, each with where its replay starts: the player's first
     rated match in it (None: from the beginning)."""
     lists = RatingList.objects.filter(
@@ -156,3 +294,20 @@ def _ledger_of(player: Player) -> list[tuple[RatingList, OrderKey | None]]:
         )
         found.append((rating_list, first_result_key(matches)))
     return found
+
+
+def _lists_of_entries(entry_ids: list[int]) -> Replays:
+    """The rating lists of the rated tournaments of these entries, each with its first decided
+    match of them."""
+    by_list: dict[int, tuple[RatingList, list[int]]] = {}
+    tournaments = Tournament.objects.filter(entries__pk__in=entry_ids, rated=True).distinct()
+    for tournament in tournaments:
+        rating_list = rating_list_of(tournament)
+        by_list.setdefault(rating_list.pk, (rating_list, []))[1].append(tournament.pk)
+    replays: Replays = []
+    for rating_list, tournament_ids in by_list.values():
+        matches = Match.objects.filter(tournament_id__in=tournament_ids).filter(
+            Q(home_id__in=entry_ids) | Q(away_id__in=entry_ids)
+        )
+        replays.append((rating_list, first_result_key(matches)))
+    return replays

@@ -1,6 +1,8 @@
-"""The pages of claims and merges: a user claims a player on its page; organizers decide claims
-at ``/claims/`` and merge a duplicate into a player at ``/p/<id>/merge/`` after a preview. Each
-post calls one service; a refusal is shown under its 4xx status, with nothing changed."""
+"""The pages of who players are: a user claims a player on its page; the runners of its home club
+decide claims at ``/claims/``, merge a duplicate into a player at ``/p/<id>/merge/`` after a
+preview, and remove an account link; ``/identity/`` is the trail of these changes, where staff
+undo a merge. Each post calls one service; a refusal is shown under its 4xx status, with nothing
+changed."""
 
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ from django.views.decorators.http import require_POST
 from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Player
 from tournaments.players import selectors, services
-from tournaments.players.models import PlayerClaim
+from tournaments.players.audit import identity_trail
+from tournaments.players.models import IdentityAudit, PlayerClaim
+from tournaments.players.rights import is_staff, may_decide
 from tournaments.web.common import refused
 
 
@@ -28,8 +32,7 @@ def player_claim(request: HttpRequest, pk: int) -> HttpResponse:
         services.claim_request(player=player, by=request.user)
     except TournamentError as error:
         return refused(request, "players/refused.html", {"player": player}, error)
-    messages.success(request, _("Claimed: an organizer of a club this player has played for "
-                                "will decide."))  # fmt: skip
+    messages.success(request, _("Claimed: an organizer of the player's home club will decide."))
     return redirect(reverse("player", args=[player.pk]))
 
 
@@ -60,9 +63,9 @@ def claims_page(request: HttpRequest) -> HttpResponse:
 def merge_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Choose the duplicate, see what the merge moves, confirm."""
     keep = get_object_or_404(Player, pk=pk)
-    if not services.may_decide(keep, request.user):
-        raise PermissionDenied(_("Only staff, or an organizer of a club the player has played "
-                                 "for, may merge players."))  # fmt: skip
+    if not may_decide(keep, request.user):
+        raise PermissionDenied(_("Only staff, or an organizer of the player's home club, may "
+                                 "merge players."))  # fmt: skip
     candidates = selectors.merge_candidates(keep=keep, user=request.user)
     given = request.POST.get("drop") or request.GET.get("drop") or ""
     drop = candidates.filter(pk=int(given)).first() if given.isdigit() else None
@@ -83,3 +86,43 @@ def merge_page(request: HttpRequest, pk: int) -> HttpResponse:
     messages.success(request, _("%(drop)s is merged into %(keep)s; the ratings are replayed.")
                      % {"drop": drop.display_name, "keep": keep.display_name})  # fmt: skip
     return redirect(reverse("player", args=[keep.pk]))
+
+
+@login_required
+@require_POST
+def player_unlink(request: HttpRequest, pk: int) -> HttpResponse:
+    """Remove the player's account link (its home club's runners, staff, or the account)."""
+    player = get_object_or_404(Player, pk=pk)
+    try:
+        services.player_unlink(player=player, by=request.user)
+    except TournamentError as error:
+        return refused(request, "players/refused.html", {"player": player}, error)
+    messages.success(request, _("%(player)s is no longer linked to an account.")
+                     % {"player": player.display_name})  # fmt: skip
+    return redirect(reverse("player", args=[player.pk]))
+
+
+@login_required
+def identity_page(request: HttpRequest) -> HttpResponse:
+    """The identity trail the user may read (of one player with ``?player=``); staff undo a merge
+    from its row."""
+    given = request.GET.get("player", "")
+    player = Player.objects.filter(pk=int(given)).first() if given.isdigit() else None
+    context = {
+        "rows": identity_trail(user=request.user, player=player)[:200],
+        "player": player,
+        "may_undo": is_staff(request.user),
+    }
+    if request.method != "POST":
+        return render(request, "players/identity.html", context)
+    given = request.POST.get("merge", "")
+    merge = IdentityAudit.objects.filter(pk=int(given)).first() if given.isdigit() else None
+    try:
+        if merge is None:
+            raise InvalidInput(_("There is no such change."))
+        restored = services.merge_undo(merge=merge, by=request.user)
+    except TournamentError as error:
+        return refused(request, "players/identity.html", context, error)
+    messages.success(request, _("The merge is undone: %(player)s is back; the ratings are "
+                                "replayed.") % {"player": restored.display_name})  # fmt: skip
+    return redirect(reverse("player", args=[restored.pk]))

@@ -122,6 +122,7 @@ class RatingAudit(models.Model):
         HOLD = "hold", _("change held for review")
         RELEASE = "release", _("held change confirmed")
         MERGE = "merge", _("players merged")
+        UNMERGE = "unmerge", _("merge undone")
 
     rating_list = models.ForeignKey(
         RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="audit"

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Entry, Player, Tournament
 from tournaments.permissions import is_organizer
+from tournaments.players.rights import home_club_of_new
 from tournaments.rows import locked
 from tournaments.signups.models import SignUp
 
@@ -34,7 +35,7 @@ def signup_request(*, tournament: Tournament, by: User, display_name: str = "") 
     tournament = locked(Tournament, tournament.pk)
     if not tournament.self_signup or tournament.status not in BEFORE_START:
         raise Conflict(_("This tournament is not open for sign-up."))
-    player = _player_of(by, display_name)
+    player = _player_of(by, display_name, tournament)
     if tournament.entries.filter(player=player).exists():
         raise Conflict(_("%(player)s is entered already.") % {"player": player})
     if tournament.signups.filter(player=player, state__in=SignUp.ACTIVE).exists():
@@ -212,8 +213,9 @@ def _close(signup: SignUp, state: str) -> None:
     signup.save(update_fields=["state", "entry", "decided_at"])
 
 
-def _player_of(user: User, display_name: str) -> Player:
-    """The user's player, or a new one named ``display_name`` linked to the user."""
+def _player_of(user: User, display_name: str, tournament: Tournament) -> Player:
+    """The user's player, or a new one named ``display_name`` linked to the user, whose home club
+    is the tournament's (``tournaments.players.rights``)."""
     player = Player.objects.filter(user_id=user.pk).order_by("pk").first()
     if player is not None:
         return player
@@ -232,6 +234,10 @@ def _player_of(user: User, display_name: str) -> Player:
         )
     try:
         with transaction.atomic():
-            return Player.objects.create(display_name=name, user_id=user.pk)
+            return Player.objects.create(
+                display_name=name,
+                user_id=user.pk,
+                home_club=home_club_of_new(by=user, tournament=tournament),
+            )
     except IntegrityError:
         raise Conflict(_("This name was just taken: choose another.")) from None

@@ -222,7 +222,7 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
 
 @shared_page(lambda pk: _found(selectors.player_version(pk=pk)))
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=pk)
+    player = get_object_or_404(Player.objects.select_related("home_club"), pk=pk)
     histories = []
     for system, variant in selectors.player_rating_lists(player=player):
         changes = list(

@@ -1,6 +1,6 @@
-"""Claims and merges: a user claims a player and an organizer of a club the player played for
-decides; a merge moves entries, results, sign-ups and the account over in one transaction, and
-the rating lists are replayed so that the kept player's rating counts every match."""
+"""Claims and merges: a user claims a player and an organizer of the player's home club decides;
+a merge moves entries, results, sign-ups and the account over in one transaction, and the rating
+lists are replayed so that the kept player's rating counts every match."""
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
@@ -46,11 +46,11 @@ def played(organizer, club, home: Player, away: Player, *, home_wins=True) -> Ma
     return match_result_record(match=match, by=organizer, score=(1, 0) if home_wins else (0, 1))
 
 
-def test_a_claim_is_approved_by_an_organizer_of_a_club_the_player_played_for(world):
+def test_a_claim_is_approved_by_an_organizer_of_the_players_home_club(world):
     users, riga = world
     anna, boris = (
-        Player.objects.create(display_name="Anna"),
-        Player.objects.create(display_name="Boris"),
+        Player.objects.create(display_name="Anna", home_club=riga),
+        Player.objects.create(display_name="Boris", home_club=riga),
     )
     played(users["olga"], riga, anna, boris)
     claim = claim_request(player=anna, by=users["anna"])
@@ -72,7 +72,7 @@ def test_a_claim_can_be_declined_and_refusals_change_nothing(world):
     claim = claim_request(player=anna, by=users["anna"])
     with pytest.raises(Conflict, match="claimed this player already"):
         claim_request(player=anna, by=users["anna"])
-    with pytest.raises(NotAllowed):  # Anna never played for Riga: only staff decide
+    with pytest.raises(NotAllowed):  # Anna has no home club: only staff decide
         claim_decline(claim=claim, by=users["olga"])
     staff = User.objects.create_user("sam", is_staff=True)
     claim_decline(claim=claim, by=staff)
@@ -84,7 +84,7 @@ def test_a_merge_moves_everything_and_replays_the_ratings(
     world, django_capture_on_commit_callbacks, eager_tasks
 ):
     users, riga = world
-    anna, duplicate, boris, carl = (Player.objects.create(display_name=name)
+    anna, duplicate, boris, carl = (Player.objects.create(display_name=name, home_club=riga)
                                     for name in ("Anna", "Anna B.", "Boris", "Carl"))  # fmt: skip
     Player.objects.filter(pk=duplicate.pk).update(user=users["anna"], country="LV")
     with django_capture_on_commit_callbacks(execute=True):
@@ -107,7 +107,7 @@ def test_a_merge_moves_everything_and_replays_the_ratings(
 
 def test_a_merge_is_one_transaction(world, monkeypatch):
     users, riga = world
-    anna, duplicate, boris = (Player.objects.create(display_name=n)
+    anna, duplicate, boris = (Player.objects.create(display_name=n, home_club=riga)
                               for n in ("Anna", "Anna B.", "Boris"))  # fmt: skip
     played(users["olga"], riga, anna, boris)
     played(users["olga"], riga, duplicate, boris)
@@ -131,11 +131,8 @@ def test_a_merge_is_one_transaction(world, monkeypatch):
 @pytest.mark.parametrize("case", ["same tournament", "two accounts", "not allowed", "itself"])
 def test_merges_that_cannot_be_are_refused(world, case):
     users, riga = world
-    anna, duplicate = (
-        Player.objects.create(display_name="Anna"),
-        Player.objects.create(display_name="Anna B."),
-    )
-    boris = Player.objects.create(display_name="Boris")
+    anna, duplicate, boris = (Player.objects.create(display_name=n, home_club=riga)
+                              for n in ("Anna", "Anna B.", "Boris"))  # fmt: skip
     played(users["olga"], riga, anna, boris)
     played(users["olga"], riga, duplicate, boris)
     by, error, keep, drop = users["olga"], Conflict, anna, duplicate

@@ -1,0 +1,174 @@
+"""The permission matrix of every identity action (claim approve and decline, merge, undo a
+merge, remove an account link), through the API and the site, for every persona. Among them the
+organizer of another club who entered Riga's players in a tournament of their own, started it
+and recorded their match: an entry gives no right over a player. A refused action is a 4xx that
+changes nothing; an allowed one changes something."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from tournaments.clubs.models import Membership
+from tournaments.clubs.services import club_create, member_add
+from tournaments.models import Entry, Match, Player
+from tournaments.players.models import IdentityAudit, PlayerClaim
+from tournaments.players.services import claim_request, player_create, players_merge
+from tournaments.results import match_result_record
+from tournaments.services import (
+    entry_register,
+    tournament_create,
+    tournament_open_registration,
+    tournament_start,
+)
+
+from .conftest import LOGIN, assert_expected, persona_users
+
+pytestmark = pytest.mark.django_db
+
+PERSONAS = ("anonymous", "outsider", "claimant", "linked", "entered_by_other_club",
+            "club_organizer", "owner", "staff")  # fmt: skip
+RUNNERS = {"anonymous": 401, "outsider": 403, "claimant": 403, "linked": 403,
+           "entered_by_other_club": 403, "club_organizer": 200, "owner": 200,
+           "staff": 200}  # fmt: skip
+STAFF = {**RUNNERS, "club_organizer": 403, "owner": 403}
+THE_ACCOUNT_TOO = {**RUNNERS, "linked": 200}
+
+
+@pytest.fixture
+def world():
+    """Riga (its owner and an organizer) makes P (claimed by "claimant"), its duplicate P.,
+    L (linked to "linked"), and M and M. which staff merged. The owner of Tallinn entered P and L
+    in Tallinn's tournament, started it and recorded P's match against L."""
+    users = persona_users(PERSONAS)
+    riga = club_create(by=users["owner"], name="Riga")
+    member_add(club=riga, by=users["owner"], username="club_organizer",
+               role=Membership.Role.ORGANIZER)  # fmt: skip
+    tallinn = club_create(by=users["entered_by_other_club"], name="Tallinn")
+    made = {name: player_create(by=users["owner"], display_name=name, club=riga)
+            for name in ("P", "P.", "L", "M", "M.")}  # fmt: skip
+    Player.objects.filter(pk=made["L"].pk).update(user=users["linked"])
+    claim_request(player=made["P"], by=users["claimant"])
+    players_merge(keep=made["M"], drop=made["M."], by=users["staff"])
+    other = users["entered_by_other_club"]
+    trap = tournament_create(organizer=other, name="Trap", variant="long", club=tallinn,
+                             match_length=1)  # fmt: skip
+    tournament_open_registration(tournament=trap, by=other)
+    for name in ("P", "L"):
+        entry_register(tournament=trap, player=made[name], by=other)
+    tournament_start(tournament=trap, by=other)
+    for match in Match.objects.filter(tournament=trap, away__isnull=False):
+        match_result_record(match=match, by=other, score=(1, 0))
+    return users
+
+
+def pk(name: str) -> int:
+    return Player.objects.get(display_name=name).pk
+
+
+def claim_pk() -> int:
+    return PlayerClaim.objects.get(player__display_name="P").pk
+
+
+def merge_pk() -> int:
+    return IdentityAudit.objects.get(action="merged").pk
+
+
+def snapshot() -> dict:
+    return {
+        "players": sorted(
+            Player.objects.values_list("pk", "display_name", "user_id", "home_club_id")
+        ),  # fmt: skip
+        "claims": sorted(PlayerClaim.objects.values_list("pk", "player_id", "state")),
+        "entries": sorted(Entry.objects.values_list("pk", "player_id")),
+        "audit": sorted(IdentityAudit.objects.values_list("pk", "action", "undone_by")),
+    }
+
+
+# name: (API address and body, site address and form, expected in the API)
+ACTIONS = {
+    "claim approve": (lambda: (f"/api/v1/claims/{claim_pk()}/approve", {}),
+                      lambda: (reverse("player-claims"),
+                               {"claim": claim_pk(), "decision": "approve"}), RUNNERS),
+    "claim decline": (lambda: (f"/api/v1/claims/{claim_pk()}/decline", {}),
+                      lambda: (reverse("player-claims"),
+                               {"claim": claim_pk(), "decision": "decline"}), RUNNERS),
+    "merge": (lambda: (f"/api/v1/players/{pk('P')}/merge", {"duplicate": pk("P.")}),
+              lambda: (reverse("player-merge", args=[pk("P")]), {"drop": pk("P.")}), RUNNERS),
+    "unmerge": (lambda: (f"/api/v1/identity/{merge_pk()}/undo", {}),
+                lambda: (reverse("identity-trail"), {"merge": merge_pk()}), STAFF),
+    "unlink": (lambda: (f"/api/v1/players/{pk('L')}/unlink", {}),
+               lambda: (reverse("player-unlink", args=[pk("L")]), {}), THE_ACCOUNT_TOO),
+}  # fmt: skip
+
+
+def signed_in(client, world, persona):
+    if world[persona] is not None:
+        client.force_login(world[persona])
+    return client
+
+
+@pytest.mark.parametrize("action", list(ACTIONS))
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_identity_actions_in_the_api(client, world, action, persona):
+    address, body = ACTIONS[action][0]()
+    expected = ACTIONS[action][2][persona]
+    state = snapshot()
+
+    response = signed_in(client, world, persona).post(address, body, "application/json")
+
+    assert response.status_code == expected, (persona, response.content)
+    if expected >= 400:
+        assert snapshot() == state
+        assert set(response.json()["error"]) == {"code", "message", "details"}
+    else:
+        assert snapshot() != state, "an allowed action changed nothing: is the test still real?"
+
+
+@pytest.mark.parametrize("action", list(ACTIONS))
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_identity_actions_on_the_site(client, world, action, persona):
+    address, form = ACTIONS[action][1]()
+    in_api = ACTIONS[action][2][persona]
+    expected = {401: LOGIN, 403: 403, 200: 302}[in_api]
+    state = snapshot()
+
+    response = signed_in(client, world, persona).post(address, form)
+
+    assert_expected(response, expected, persona)
+    if expected == 302:
+        assert snapshot() != state, "an allowed action changed nothing: is the test still real?"
+    else:
+        assert snapshot() == state
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_the_claims_and_the_trail_list_only_what_the_user_may_decide(client, world, persona):
+    if world[persona] is None:
+        assert client.get("/api/v1/claims/").status_code == 401
+        return
+    client.force_login(world[persona])
+    claims = client.get("/api/v1/claims/").json()["count"]
+    trail = client.get("/api/v1/identity/").json()["count"]
+    decides = RUNNERS[persona] == 200
+    assert (claims, trail) == ((1, 1) if decides else (0, 0)), persona
+    page = client.get(reverse("player-claims")).content.decode()
+    assert ('data-role="claims"' in page) == decides
+
+
+def test_the_site_pages_offer_each_action_only_to_who_may(client, world):
+    users = world
+    client.force_login(users["entered_by_other_club"])
+    page = client.get(reverse("player", args=[pk("L")])).content.decode()
+    assert 'data-action="unlink"' not in page and "player-merge" not in page
+    client.force_login(users["linked"])
+    page = client.get(reverse("player", args=[pk("L")])).content.decode()
+    assert 'data-action="unlink"' in page
+    client.force_login(users["club_organizer"])
+    page = client.get(reverse("player", args=[pk("L")])).content.decode()
+    assert 'data-action="unlink"' in page and reverse("player-merge", args=[pk("L")]) in page
+    trail = client.get(reverse("identity-trail")).content.decode()
+    assert 'data-action="merged"' in trail and 'data-action="undo-merge"' not in trail
+    client.force_login(users["staff"])
+    trail = client.get(reverse("identity-trail")).content.decode()
+    assert 'data-action="undo-merge"' in trail
+    assert User.objects.filter(username="staff", is_staff=True).exists()
