@@ -25,7 +25,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def analysed(analysis_on):
+def analysed(analysis_on, eager_tasks):
     """A recorded corpus match with blunders in it, analysed."""
     text, home, away, length = corpus_match()
     match, _ = recorded(text, home, away, length)  # committed: analysed in-process on commit
