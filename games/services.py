@@ -23,6 +23,7 @@ from games.rules import (
 )
 from games.rules.game import MatchScore
 from games.rules.matfile import MatchFormatError, RecordError, check_match, read_match
+from nardy_site.errors import UserError
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +46,15 @@ class ValidatedGame:
     winner: int | None
 
 
-class IllegalRecordError(ValueError):
+class IllegalRecordError(UserError, ValueError):
     """A game record that breaks the rules: where (game, move, side) and why.
 
     ``move`` counts the game's rolls from 1 for engine records, or is the numbered line of a
     .mat file; ``side`` is the match side (1 home, 2 away) that made the illegal action.
     """
+
+    status = 422
+    code = "illegal_record"
 
     def __init__(self, reason: str, *, game: int, move: int, side: int, play: str = "") -> None:
         self.reason = reason
@@ -59,7 +63,8 @@ class IllegalRecordError(ValueError):
         self.side = side
         self.play = play
         what = f" {play!r}" if play else ""
-        super().__init__(f"game {game}, move {move}, side {side}{what}: {reason}")
+        details = {"game": game, "move": move, "player": side, "play": play, "reason": reason}
+        super().__init__(f"game {game}, move {move}, side {side}{what}: {reason}", details)
 
 
 def games_validate(

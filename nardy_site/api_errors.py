@@ -1,9 +1,10 @@
 """One error shape for every API error: ``{"error": {"code", "message", "details"}}``.
 
-The services' ``TournamentError``s keep their status (400, 403, 409), an illegal game record is a
-422 that names the game, move, player, play and reason, and DRF's own errors (validation,
-authentication, not found, throttling) are reshaped the same way. Whatever raised the error
-changed nothing: services work in one transaction.
+Every ``nardy_site.errors.UserError`` keeps its status and code: the services' refusals (400,
+403, 409), an illegal game record (422, whose details name the game, move, player, play and
+reason), too many requests (429 with Retry-After). DRF's own errors (validation,
+authentication, not found) are reshaped the same way. Whatever raised the error changed nothing:
+services work in one transaction.
 """
 
 from __future__ import annotations
@@ -31,25 +32,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.rules.errors import QUOTE_LIMIT, clipped
-from games.services import IllegalRecordError
-from tournaments.errors import TournamentError
-
-
-class IllegalRecord(exceptions.APIException):
-    """A game record that breaks the rules: 422 with where and why."""
-
-    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
-    default_code = "illegal_record"
-
-    def __init__(self, error: IllegalRecordError) -> None:
-        super().__init__(str(error))
-        self.details = {
-            "game": error.game,
-            "move": error.move,
-            "player": error.side,
-            "play": error.play,
-            "reason": error.reason,
-        }
+from nardy_site.errors import UserError
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -65,14 +48,11 @@ def error_response(status_code: int, code: str, message: str, details: Any = Non
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, TournamentError):
+    if isinstance(exc, UserError):
         response = error_response(exc.status, exc.code, exc.message, exc.details)
-        retry_after = getattr(exc, "retry_after", None)  # nardy_site.throttle.Throttled: 429
-        if retry_after:
-            response["Retry-After"] = str(retry_after)
+        if exc.retry_after:  # too many requests (nardy_site.throttle): when to come back
+            response["Retry-After"] = str(exc.retry_after)
         return response
-    if isinstance(exc, IllegalRecordError):
-        exc = IllegalRecord(exc)
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge(str(exc))
     if isinstance(exc, RecursionError):

@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
 from nardy_site.accounts.ratelimit import client_ip
-from tournaments.errors import TournamentError
+from nardy_site.errors import UserError
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ RATES = {
 }
 
 
-class Throttled(TournamentError):
+class Throttled(UserError):
     """Too many writes of a kind in the window: 429, try again in ``retry_after`` seconds."""
 
     status = 429

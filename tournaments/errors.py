@@ -8,17 +8,11 @@ nothing.
 
 from __future__ import annotations
 
+from nardy_site.errors import UserError
 
-class TournamentError(Exception):
+
+class TournamentError(UserError):
     """Base: ``message`` is shown to the user as it is."""
-
-    status = 400
-    code = "invalid"
-
-    def __init__(self, message: str) -> None:
-        self.message = message
-        self.details: dict[str, object] = {}
-        super().__init__(message)
 
 
 class InvalidInput(TournamentError):
