@@ -118,8 +118,8 @@ def seed(files: list[Path], wanted: int) -> tuple[list[int], int]:
 
     from games.rules.matfile import read_match  # noqa: PLC0415
     from tournaments.errors import InvalidInput  # noqa: PLC0415
+    from tournaments.matches.results import match_result_record  # noqa: PLC0415
     from tournaments.models import Entry, Match, Player, Round, Tournament  # noqa: PLC0415
-    from tournaments.results import match_result_record  # noqa: PLC0415
 
     organizer = User.objects.create_user("bench-olga")
     tournaments: dict[int, tuple[Tournament, Round]] = {}

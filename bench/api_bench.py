@@ -367,8 +367,8 @@ def run_uncached(
 ) -> tuple[list[float], Counter[str], float]:
     """One client that corrects a result through the service (as the organizer) before each
     request: the new version makes the server compute the standings again for every request."""
+    from tournaments.matches.results import match_result_correct  # noqa: PLC0415
     from tournaments.models import Match, Tournament  # noqa: PLC0415
-    from tournaments.results import match_result_correct  # noqa: PLC0415
 
     tournament = Tournament.objects.select_related("organizer").get(slug=slug)
     length = tournament.match_length

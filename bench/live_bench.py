@@ -449,8 +449,8 @@ def print_figures(args: argparse.Namespace, load: Load) -> None:
 
 def check_records(boards: list[Board]) -> tuple[bool, str]:
     """Every draft holds exactly its phone's entries; every finished match, its games."""
-    from games.live.models import Draft  # noqa: PLC0415
     from games.models import Game  # noqa: PLC0415
+    from tournaments.matches.live.models import Draft  # noqa: PLC0415
     from tournaments.models import Match  # noqa: PLC0415
 
     wrong = []

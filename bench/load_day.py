@@ -479,8 +479,8 @@ def play(matches: Any, organizer: Any, rng: random.Random) -> None:
     """The organizer records these matches: half with every game's record, half a score."""
     from games.rules.selfplay import random_match  # noqa: PLC0415
     from games.services import RecordedGame  # noqa: PLC0415
+    from tournaments.matches.results import match_result_record  # noqa: PLC0415
     from tournaments.models import Match  # noqa: PLC0415
-    from tournaments.results import match_result_record  # noqa: PLC0415
 
     for match in list(matches.filter(home__isnull=False, away__isnull=False).order_by("pk")):
         if match.status != Match.Status.SCHEDULED:
@@ -500,7 +500,7 @@ def tournament_plan(tournament: Any, format: str, size: int, rng: random.Random)
     from games.rules import Ending, action_to_json  # noqa: PLC0415
     from games.rules.selfplay import random_match  # noqa: PLC0415
     from games.services import RecordedGame  # noqa: PLC0415
-    from tournaments.results import _result  # noqa: PLC0415
+    from tournaments.matches.results import _result  # noqa: PLC0415
     from tournaments.scoring import PlayedGame  # noqa: PLC0415
 
     kind = {"round-robin": "round robin", "swiss": "swiss", "double-elimination": "double "

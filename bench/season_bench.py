@@ -65,8 +65,8 @@ def build(players: int, events: int, rng: random.Random) -> tuple[object, float]
     from django.contrib.auth.models import User  # noqa: PLC0415
 
     from tournaments.clubs.services import club_create  # noqa: PLC0415
+    from tournaments.matches.results import match_result_record  # noqa: PLC0415
     from tournaments.models import Entry, Match, Player  # noqa: PLC0415
-    from tournaments.results import match_result_record  # noqa: PLC0415
     from tournaments.seasons.services import season_create  # noqa: PLC0415
     from tournaments.services import (  # noqa: PLC0415
         tournament_create,

@@ -1,5 +1,6 @@
 """Every .mat file of the real corpus uploaded as a match result, one file at a time, through the
-result service (``tournaments.results.match_result_record``, as the site and the API call it).
+result service (``tournaments.matches.results.match_result_record``, as the site and the API
+call it).
 
 In a child process with a fresh SQLite database: for each file, a running Short Nardy tournament
 with the file's match length and Crawford rule and a match between its two players are made
@@ -63,12 +64,12 @@ def run(corpus: Path, limit: int | None) -> None:
     from games.rules import Turn  # noqa: PLC0415
     from games.rules import game as engine  # noqa: PLC0415
     from games.rules.matfile import read_match  # noqa: PLC0415
-    from tournaments import tasks  # noqa: PLC0415
+    from tournaments import queue  # noqa: PLC0415
+    from tournaments.matches.results import match_result_record  # noqa: PLC0415
     from tournaments.models import Entry, Match, Player, Round, Tournament  # noqa: PLC0415
-    from tournaments.results import match_result_record  # noqa: PLC0415
 
     call_command("migrate", verbosity=0)
-    tasks.enqueue = lambda *args, **kwargs: None  # the worker's part is not the upload's
+    queue.enqueue = lambda *args, **kwargs: None  # the worker's part is not the upload's
     calls = [0]
     check_play = engine.check_play
 

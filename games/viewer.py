@@ -219,7 +219,7 @@ def live_frame(
     score: list[float],
     dice: Dice | None,
 ) -> Frame:
-    """The frame of a game as it stands while it is recorded (``games.live``): the position after
+    """The frame of a game as it stands while it is recorded at the table: the position after
     its last action, a roll waiting for its play, or the end with the result. ``score`` is the
     match score shown beside it."""
     frames = _GameFrames(

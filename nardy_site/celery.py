@@ -62,5 +62,5 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.add_defaults(_fault_settings)
 app.autodiscover_tasks()
 # Apps' sub-packages with tasks of their own (``autodiscover_tasks`` looks in each app only).
-app.autodiscover_tasks(["tournaments.ratings", "tournaments.analysis"])
+app.autodiscover_tasks(["tournaments.ratings", "tournaments.analysis", "tournaments.matches"])
 connect_task_logging()

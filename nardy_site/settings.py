@@ -109,7 +109,7 @@ INSTALLED_APPS = [
     "nardy_site.health",
     "nardy_site.accounts",
     "games",
-    "games.live",
+    "tournaments.matches.live",
     "tournaments",
 ]
 

@@ -39,8 +39,8 @@ PURE: dict[str, tuple[str, ...]] = {
     # gnubg_script.py runs inside gnubg (its own Python), never in the project.
     "games/analysis/__init__.py": (),
     "games/analysis/runner.py": (),
-    "games/live/recording.py": TOURNAMENT_MATHS,
-    "tournaments/bracket_layout.py": (),
+    "tournaments/matches/live/recording.py": TOURNAMENT_MATHS,
+    "tournaments/brackets/layout.py": (),
     "tournaments/charts.py": (),
 }
 FORBIDDEN = ("django", "rest_framework", "celery", "redis", "psycopg", "nardy_site")

@@ -9,6 +9,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.players.models import IdentityAudit, PlayerClaim
 from tournaments.players.services import claim_approve, claim_decline, player_unlink
+from tournaments.queue import enqueue
 from tournaments.ratings.approvals import ratings_hold_confirm
 from tournaments.ratings.audit import audit_record
 from tournaments.ratings.ledger import rating_list_of
@@ -16,7 +17,6 @@ from tournaments.ratings.models import Rating, RatingAudit, RatingChange, Rating
 from tournaments.ratings.tasks import ratings_replay
 from tournaments.seasons.models import Season
 from tournaments.signups.models import SignUp
-from tournaments.tasks import enqueue
 
 
 @admin.register(Player)

@@ -52,17 +52,17 @@ from games.rules import Colour, NotationError, Outcome, action_from_json
 from games.rules.game import Ending
 from games.services import RecordedGame, ValidatedGame
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, TournamentError
+from tournaments.matches.records import match_mat_text
+from tournaments.matches.results import Result, _result
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.players.rights import home_club_of_new
+from tournaments.queue import enqueue
 from tournaments.ratings.audit import audit_record
 from tournaments.ratings.ledger import first_result_key, rating_list_of
 from tournaments.ratings.models import RatingAudit
 from tournaments.ratings.tasks import ratings_replay
-from tournaments.records import match_mat_text
-from tournaments.results import Result, _result
 from tournaments.scoring import PlayedGame
 from tournaments.services import _validate_rules
-from tournaments.tasks import enqueue
 
 FORMAT = "nardy-tournament"
 VERSION = 1

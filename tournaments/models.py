@@ -415,6 +415,9 @@ class Match(models.Model):
         DISPUTED = "disputed", _("Disputed")
         FINAL = "final", _("Final")
 
+    #: The statuses of a decided result: it counts in standings, brackets and ratings.
+    DECIDED = (Status.CONFIRMED, Status.FINAL)
+
     tournament = models.ForeignKey(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="matches"
     )

@@ -19,7 +19,6 @@ from tournaments.ratings import history
 from tournaments.ratings.history import INITIAL_RATING
 from tournaments.ratings.ledger import as_rated, pending_holds, ratings_pending
 from tournaments.ratings.models import Rating, RatingChange, RatingList
-from tournaments.results import DECIDED
 from tournaments.scoring import MatchPoints
 from tournaments.standings import Entrant, Result, StandingRow, compute
 
@@ -167,7 +166,7 @@ def tournament_standings(*, tournament: Tournament) -> list[Standing]:
     """
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
     matches = Match.objects.filter(
-        tournament=tournament, round__isnull=False, status__in=DECIDED
+        tournament=tournament, round__isnull=False, status__in=Match.DECIDED
     ).values_list(*STANDINGS_MATCH_FIELDS)
     ratings = entry_ratings(tournament=tournament)
     return standings_of(tournament, entries, list(matches), ratings)
@@ -267,7 +266,7 @@ def player_rating_history(*, player: Player, system: str, variant: str) -> Query
 def tournament_ratings_pending(*, tournament: Tournament) -> int:
     """Decided matches of the tournament whose rating changes are not in the ledger yet."""
     matches = Match.objects.filter(
-        tournament=tournament, status__in=DECIDED, home__isnull=False, away__isnull=False
+        tournament=tournament, status__in=Match.DECIDED, home__isnull=False, away__isnull=False
     ).select_related("tournament", "home", "away")
     return ratings_pending(matches)
 
@@ -286,7 +285,7 @@ class RatingEffect:
 
 def match_rating_effect(*, match: Match) -> RatingEffect | None:
     """The match's rating changes (None: not decided, or nothing to show yet)."""
-    if match.status not in DECIDED or match.home is None or match.away is None:
+    if match.status not in Match.DECIDED or match.home is None or match.away is None:
         return None
     names = {match.home.player_id: match.home.player.display_name,
              match.away.player_id: match.away.player.display_name}  # fmt: skip
@@ -316,7 +315,7 @@ def match_rating_effect(*, match: Match) -> RatingEffect | None:
 
 def match_ratings_pending(*, match: Match) -> bool:
     """Whether the match's decided result still waits for its rating changes."""
-    if match.status not in DECIDED or match.home_id is None or match.away_id is None:
+    if match.status not in Match.DECIDED or match.home_id is None or match.away_id is None:
         return False
     return ratings_pending([match]) > 0
 
@@ -408,7 +407,7 @@ def user_matches(*, user: AbstractBaseUser | AnonymousUser) -> dict[str, list[My
             my_score=match.score_home if mine_home else match.score_away,
             their_score=match.score_away if mine_home else match.score_home,
         )
-        if match.status in DECIDED:
+        if match.status in Match.DECIDED:
             groups["decided"].append(row)
         elif match.status == Match.Status.SCHEDULED:
             groups["to_play"].append(row)
@@ -424,7 +423,7 @@ def bracket_places(*, tournament: Tournament) -> list[tuple[int, Entry]]:
     places as the format has them), best first; empty while a needed match is undecided."""
     entries = list(tournament.entries.filter(seed__isnull=False).select_related("player"))
     decided = Match.objects.filter(
-        tournament=tournament, status__in=DECIDED, winner__isnull=False
+        tournament=tournament, status__in=Match.DECIDED, winner__isnull=False
     ).exclude(slot="")
     return places_of(tournament, entries, [(m.slot, m.home_id, m.winner_id) for m in decided])
 

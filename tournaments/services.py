@@ -26,11 +26,7 @@ from tournaments.clubs.models import Club
 from tournaments.clubs.permissions import require_runs_club
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.formats import elimination, round_robin, swiss
-from tournaments.models import Entry, Match, Player, Round, Tournament
-from tournaments.permissions import is_organizer
-from tournaments.players.rights import home_club_of_new
-from tournaments.results import (
-    DECIDED,
+from tournaments.matches.results import (
     Correction,
     match_result_confirm,
     match_result_correct,
@@ -38,6 +34,9 @@ from tournaments.results import (
     match_result_record,
     match_result_resolve,
 )
+from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.permissions import is_organizer
+from tournaments.players.rights import home_club_of_new
 from tournaments.rows import free_slug, locked
 from tournaments.selectors import entry_ratings
 from tournaments.signups.services import (
@@ -210,7 +209,7 @@ def tournament_finish(*, tournament: Tournament, by: User) -> Tournament:
         from tournaments.stages.services import finish_check  # noqa: PLC0415 (built on these)
 
         finish_check(tournament)
-    open_matches = tournament.matches.exclude(status__in=DECIDED).exclude(
+    open_matches = tournament.matches.exclude(status__in=Match.DECIDED).exclude(
         home__isnull=True, away__isnull=True
     )
     if open_matches.exists():
@@ -351,7 +350,7 @@ def _pair_swiss(tournament: Tournament) -> Round:
     played = tournament.rounds.count()
     if played >= (tournament.swiss_rounds or 0):
         raise Conflict(_("All %(n)s rounds are paired.") % {"n": tournament.swiss_rounds})
-    if tournament.matches.exclude(status__in=DECIDED).exists():
+    if tournament.matches.exclude(status__in=Match.DECIDED).exists():
         raise Conflict(_("Every match of the round must be decided before the next is paired."))
     entries = {entry.pk: entry for entry in tournament.entries.filter(withdrawn=False)}
     scores: dict[int, Decimal] = defaultdict(Decimal)

@@ -186,7 +186,7 @@ def game_value(variant: Variant, loser: Sequence[int]) -> int:
 @dataclass(slots=True)
 class GameState:
     """The running state of a game, action by action: what ``replay_game`` walks a record with,
-    and what a game recorded at the table (``games.live``) is kept in between its actions."""
+    and what a game recorded at the table is kept in between its actions."""
 
     variant: Variant
     crawford: bool

@@ -3,8 +3,8 @@ nothing. Statuses: 200/201/204 allowed, 401 for the anonymous, 403 for the signe
 
 import pytest
 
+from tournaments.matches.results import match_result_record
 from tournaments.models import Match, Tournament
-from tournaments.results import match_result_record
 
 from .conftest import PERSONAS
 

@@ -48,8 +48,9 @@ from games.rules.selfplay import random_turns
 from games.services import RecordedGame
 from nardy_site.accounts.models import ApiToken
 from nardy_site.wsgi import application
-from tournaments import results, services
+from tournaments import services
 from tournaments.clubs.services import club_create
+from tournaments.matches import results
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.seasons.services import season_create, season_event_set
 

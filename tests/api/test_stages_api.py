@@ -4,8 +4,8 @@ organizers, and a stage-1 correction refused (409, with what to do) while stage 
 import pytest
 from django.contrib.auth.models import User
 
+from tournaments.matches.results import match_result_record
 from tournaments.models import Match, Player, Tournament
-from tournaments.results import match_result_record
 from tournaments.services import (
     entry_register,
     tournament_create,

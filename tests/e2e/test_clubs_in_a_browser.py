@@ -19,9 +19,9 @@ from tournaments.demo import (
     DEMO_SIGNUP_SLUG,
     demo_data_seed,
 )
+from tournaments.matches.results import match_result_record
 from tournaments.models import Match, Player, Tournament
 from tournaments.ratings.ledger import ratings_replay
-from tournaments.results import match_result_record
 from tournaments.seasons.models import Season
 from tournaments.services import entry_register, tournament_create
 

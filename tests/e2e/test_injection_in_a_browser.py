@@ -14,7 +14,8 @@ from django.contrib.auth.models import User
 from games.rules import ShortNardy
 from games.rules.selfplay import random_match
 from games.services import RecordedGame
-from tournaments import results, services
+from tournaments import services
+from tournaments.matches import results
 from tournaments.models import Match
 from tournaments.ratings import approvals, ledger
 

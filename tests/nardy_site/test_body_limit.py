@@ -12,8 +12,8 @@ from django.test import Client, override_settings
 from django.test.client import FakePayload
 from django.urls import reverse
 
-from games.live.models import Draft
 from tests.web.conftest import Site, make_site
+from tournaments.matches.live.models import Draft
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db

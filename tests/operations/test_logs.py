@@ -147,12 +147,12 @@ def test_a_missing_or_unsafe_request_id_is_replaced_by_a_new_one(logged, given):
 
 def test_lines_logged_while_serving_a_request_carry_its_id(logged):
     def view(request: HttpRequest) -> HttpResponse:
-        logging.getLogger("tournaments.results").warning("refused")
+        logging.getLogger("tournaments.matches.results").warning("refused")
         return HttpResponse(status=409)
 
     middleware(view)(RequestFactory().get("/", HTTP_X_REQUEST_ID="req-1"))
 
-    (inner,) = logged.of("tournaments.results")
+    (inner,) = logged.of("tournaments.matches.results")
     assert inner["request_id"] == "req-1"
     assert logged.of("nardy_site.requests")[0]["status"] == 409
     assert current_request_id() is None  # nothing left behind for the thread's next request
@@ -220,7 +220,7 @@ def test_the_middleware_in_the_site_logs_pages_with_the_signed_in_user(client, l
 
 @shared_task(name="tests.operations.test_logs.add")
 def add(a: int, b: int) -> int:
-    logging.getLogger("tournaments.tasks").info("adding")
+    logging.getLogger("tournaments.queue").info("adding")
     if b < 0:
         raise ValueError("no negative numbers")
     return a + b
@@ -242,7 +242,7 @@ def test_a_task_logs_its_start_and_end_and_its_lines_carry_its_name_and_id(task_
     assert started["message"] == "task tests.operations.test_logs.add[task-1] started"
     assert (ended["task_name"], ended["task_id"], ended["state"]) == (add.name, "task-1", "SUCCESS")
     assert ended["duration_ms"] >= 0
-    (inner,) = logged.of("tournaments.tasks")
+    (inner,) = logged.of("tournaments.queue")
     assert (inner["task_name"], inner["task_id"]) == (add.name, "task-1")
     assert logs._task.get() is None
 

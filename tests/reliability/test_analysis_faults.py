@@ -16,7 +16,7 @@ from games.analysis.runner import analyse, gnubg_path
 from tests.conftest import needs_broker
 from tests.tournaments.analysis.test_analysis_task import corpus_match, recorded
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
-from tournaments.records import match_mat_text
+from tournaments.matches.records import match_mat_text
 
 WAIT_SECONDS = 60
 VISIBILITY_TIMEOUT_SECONDS = 3

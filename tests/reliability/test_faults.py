@@ -30,16 +30,16 @@ from games.rules.selfplay import random_match
 from games.services import RecordedGame
 from tests.conftest import Worker, needs_broker
 from tournaments import selectors
-from tournaments.models import Entry, Match, Player, Round, Tournament
-from tournaments.ratings import ledger
-from tournaments.ratings.models import Rating, RatingChange
-from tournaments.results import (
+from tournaments.matches.results import (
     match_result_confirm,
     match_result_correct,
     match_result_dispute,
     match_result_record,
     match_result_resolve,
 )
+from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.ratings import ledger
+from tournaments.ratings.models import Rating, RatingChange
 
 WAIT_SECONDS = 45
 VISIBILITY_TIMEOUT_SECONDS = 3
@@ -163,7 +163,7 @@ def warnings_of(logger_name: str) -> Iterator[list[logging.LogRecord]]:
 
 @pytest.fixture
 def enqueue_log() -> Iterator[list[logging.LogRecord]]:
-    yield from warnings_of("tournaments.tasks")
+    yield from warnings_of("tournaments.queue")
 
 
 @pytest.fixture
@@ -393,10 +393,10 @@ def bracket() -> Bracket:
 @pytest.fixture
 def sent(monkeypatch) -> list[tuple[str, tuple]]:
     """The tasks handed to the broker after a commit (recorded instead of sent)."""
-    import tournaments.tasks as tasks  # noqa: PLC0415
+    import tournaments.queue as queue  # noqa: PLC0415
 
     handed: list[tuple[str, tuple]] = []
-    monkeypatch.setattr(tasks, "_publish", lambda task, args: handed.append((task.name, args)))
+    monkeypatch.setattr(queue, "_publish", lambda task, args: handed.append((task.name, args)))
     return handed
 
 
@@ -670,8 +670,8 @@ def test_a_broker_that_refuses_connections_costs_a_warning_not_the_caller(enqueu
     """``enqueue``'s publish with nothing listening at the broker's address: it returns at once
     and logs; the caller (the request that committed a result) goes on."""
     from nardy_site.celery import app  # noqa: PLC0415
+    from tournaments.queue import _publish  # noqa: PLC0415
     from tournaments.ratings.tasks import ratings_apply  # noqa: PLC0415
-    from tournaments.tasks import _publish  # noqa: PLC0415
 
     names = ("broker_write_url", "task_always_eager")
     saved = {name: app.conf.get(name) for name in names}

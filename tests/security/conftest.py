@@ -15,8 +15,8 @@ from django.utils import timezone
 from nardy_site.accounts.models import ApiToken
 from tournaments.clubs.models import Club, Membership
 from tournaments.clubs.services import club_create, member_add
+from tournaments.matches.results import match_result_record
 from tournaments.models import Entry, Match, Player, Round, Tournament
-from tournaments.results import match_result_record
 from tournaments.services import (
     entry_register,
     tournament_create,

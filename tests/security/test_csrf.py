@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from nardy_site.accounts.models import ApiToken
+from tournaments.matches.results import match_result_record
 from tournaments.models import Match
-from tournaments.results import match_result_record
 
 from .conftest import PROJECT_ROOT, TOURNAMENT_FORM, snapshot
 

@@ -10,10 +10,10 @@ from django.urls import reverse
 
 from tournaments.clubs.models import Membership
 from tournaments.clubs.services import club_create, member_add
+from tournaments.matches.results import match_result_record
 from tournaments.models import Entry, Match, Player
 from tournaments.players.models import IdentityAudit, PlayerClaim
 from tournaments.players.services import claim_request, player_create, players_merge
-from tournaments.results import match_result_record
 from tournaments.services import (
     entry_register,
     tournament_create,

@@ -22,7 +22,8 @@ from django.urls import reverse
 from games.rules import MatchGame, action_to_json
 from games.rules.matfile import match_record, write_match
 from tests.web.conftest import Site, make_site
-from tournaments import results, services
+from tournaments import services
+from tournaments.matches import results
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db

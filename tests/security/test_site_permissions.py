@@ -7,8 +7,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from tournaments.matches.results import match_result_record
 from tournaments.models import Match, Tournament
-from tournaments.results import match_result_record
 
 from .conftest import LOGIN, PERSONAS, TOURNAMENT_FORM, assert_expected, snapshot
 

@@ -5,10 +5,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.db.models import RestrictedError
 
+from tournaments.matches.results import match_result_record
 from tournaments.models import Entry, Match, Tournament
 from tournaments.ratings import ledger
 from tournaments.ratings.models import RatingChange
-from tournaments.results import match_result_record
 
 pytestmark = pytest.mark.django_db
 

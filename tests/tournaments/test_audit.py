@@ -9,11 +9,15 @@ import pytest
 from django.contrib.auth.models import User
 
 from tests.web.conftest import make_site
+from tournaments.matches.results import (
+    match_result_confirm,
+    match_result_correct,
+    match_result_record,
+)
 from tournaments.models import Match, Tournament
 from tournaments.ratings.approvals import ratings_withdraw
 from tournaments.ratings.ledger import rating_list_of
 from tournaments.ratings.models import RatingAudit
-from tournaments.results import match_result_confirm, match_result_correct, match_result_record
 
 pytestmark = pytest.mark.django_db
 

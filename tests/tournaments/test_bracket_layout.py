@@ -4,7 +4,7 @@ and drops noted instead of drawn."""
 
 import pytest
 
-from tournaments.bracket_layout import (
+from tournaments.brackets.layout import (
     CAPTION_HEIGHT,
     NAME_MAX_CHARS,
     Box,

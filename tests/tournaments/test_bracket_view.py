@@ -8,9 +8,9 @@ from django.contrib.auth.models import User
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from tournaments.bracket_view import bracket_drawings
+from tournaments.brackets.view import bracket_drawings
+from tournaments.matches.results import match_result_record
 from tournaments.models import Match, Player, Tournament
-from tournaments.results import match_result_record
 from tournaments.services import (
     entry_register,
     tournament_create,

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from tournaments.clubs.models import Membership
 from tournaments.clubs.services import club_create, member_add
+from tournaments.matches.results import match_result_correct, match_result_record
 from tournaments.models import Match
-from tournaments.results import match_result_correct, match_result_record
 from tournaments.seasons.selectors import season_standings
 from tournaments.seasons.services import season_create
 from tournaments.services import (

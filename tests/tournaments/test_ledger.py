@@ -175,7 +175,7 @@ def test_recompute_reports_the_drift_it_fixed(db):
 def test_results_recorded_through_the_services_are_rated_on_commit(
     db, django_capture_on_commit_callbacks, eager_tasks
 ):
-    from tournaments.results import match_result_correct, match_result_record  # noqa: PLC0415
+    from tournaments.matches.results import match_result_correct, match_result_record  # noqa: PLC0415
 
     made, (a, b, *_) = tournament()
     round_ = Round.objects.create(tournament=made, number=1)

@@ -15,9 +15,10 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments import results, services
+from tournaments import services
 from tournaments.backup import tournament_export, tournament_import
 from tournaments.errors import TournamentError
+from tournaments.matches import results
 from tournaments.models import Match, Player, Tournament
 from tournaments.ratings import fibs
 from tournaments.ratings.history import FIBS_MAX_LENGTH, RatedMatch, Standing, replay

@@ -11,11 +11,11 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import close_old_connections, connection
 
+from tournaments.matches.results import match_result_correct, match_result_record
 from tournaments.models import Match, Player, Round, Tournament
 from tournaments.ratings.approvals import ratings_approve, ratings_hold_confirm, ratings_withdraw
 from tournaments.ratings.ledger import ratings_replay
 from tournaments.ratings.models import RatingChange, RatingHold
-from tournaments.results import match_result_correct, match_result_record
 
 WAIT_SECONDS = 90
 

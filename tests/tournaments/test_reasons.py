@@ -49,8 +49,8 @@ from games.rules.selfplay import random_match, random_turns
 from games.services import IllegalRecordError, RecordedGame, games_from_mat, games_validate
 from tournaments import reasons
 from tournaments.errors import IllegalGameRecord
-from tournaments.reasons import reason_in_language, reason_is_known
-from tournaments.results import match_result_record
+from tournaments.matches.results import match_result_record
+from tournaments.reasons import catalogue, reason_in_language, reason_is_known
 from tournaments.scoring import (
     MatchPoints,
     MatchRules,
@@ -314,7 +314,7 @@ def examples() -> Iterator[str]:
     yield refusal(lambda: MatchPoints(win=0, draw=1))
     unfinished = MatchScoreResult(as_fraction(1), as_fraction(0), None, 1, None, False)
     yield refusal(lambda: match_points(unfinished, MatchPoints()))
-    # games.live.recording
+    # tournaments.matches.live.recording
     yield from recording_reasons()
     # reasons that wrap a reason
     yield game_error(lambda: read_match(" 3 point match\n Game 1\n garbage\n"))
@@ -326,7 +326,7 @@ def examples() -> Iterator[str]:
 
 
 def recording_reasons() -> Iterator[str]:
-    from games.live.recording import First, Recording, Roll, entry_from_json  # noqa: PLC0415
+    from tournaments.matches.live.recording import First, Recording, Roll, entry_from_json  # noqa: PLC0415
 
     recording = Recording(MatchRules(variant="short", length=3))
     recording.add(Roll((3, 1)))
@@ -386,9 +386,9 @@ def test_a_reason_is_russian_with_its_values_kept_and_english_as_it_was(reason):
 
 def test_every_template_of_the_table_has_an_example():
     matched = {id(entry) for reason in EXAMPLES for entry in entries_of(reason)}
-    missing = [entry.pattern.pattern for entry in reasons._REASONS if id(entry) not in matched]
+    missing = [entry.pattern.pattern for entry in catalogue.REASONS if id(entry) not in matched]
     assert missing == []
-    assert len(reasons._REASONS) > 100
+    assert len(catalogue.REASONS) > 100
 
 
 def test_plural_templates_agree_with_the_number_in_russian():

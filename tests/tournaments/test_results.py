@@ -15,14 +15,14 @@ from games.rules.selfplay import random_match
 from games.services import RecordedGame
 from tests.support.races import race
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
-from tournaments.models import Match
-from tournaments.results import (
+from tournaments.matches.results import (
     match_result_confirm,
     match_result_correct,
     match_result_dispute,
     match_result_record,
     match_result_resolve,
 )
+from tournaments.models import Match
 
 
 def games_to(length: int, seed: int = 5) -> list[RecordedGame]:
@@ -224,7 +224,7 @@ def test_only_an_organizer_corrects_and_only_a_decided_result(club):
 def slow_results(monkeypatch):
     """Make working out a result slow, so that without the row lock both reports would pass
     the state check before either is saved."""
-    import tournaments.results as results  # noqa: PLC0415
+    import tournaments.matches.results as results  # noqa: PLC0415
 
     work_out = results._result
 

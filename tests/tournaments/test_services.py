@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.matches.results import match_result_record
 from tournaments.models import Entry, Match, Player, Tournament
-from tournaments.results import match_result_record
 from tournaments.services import (
     entry_register,
     entry_withdraw,
@@ -255,7 +255,7 @@ def test_the_bracket_reset_is_played_only_when_the_losers_bracket_champion_wins(
     grand_final = tournament.matches.get(slot="GF")
     tournament.status = Tournament.Status.RUNNING
     tournament.save()
-    from tournaments.results import match_result_correct  # noqa: PLC0415
+    from tournaments.matches.results import match_result_correct  # noqa: PLC0415
 
     match_result_correct(match=grand_final, by=olga, score=(1, 5))  # the away side wins it
     reset.refresh_from_db()

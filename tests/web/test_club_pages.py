@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from tournaments.clubs.models import Club, Membership
 from tournaments.clubs.services import club_create, member_add
+from tournaments.matches.results import match_result_correct, match_result_record
 from tournaments.models import Match, Player, Tournament
-from tournaments.results import match_result_correct, match_result_record
 from tournaments.seasons.models import Season
 from tournaments.seasons.services import season_create
 from tournaments.services import (

@@ -9,7 +9,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db.models import Q
 from django.urls import reverse
 
-from tournaments import results, services
+from tournaments import services
+from tournaments.matches import results
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.web.forms import TournamentForm
 

@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from nardy_site import page_cache
-from tournaments import results
+from tournaments.matches import results
 from tournaments.ratings import ledger
 from tournaments.web import public
 

@@ -9,7 +9,8 @@ from django.core.cache import cache
 from django.db.models.signals import post_init
 from django.urls import reverse
 
-from tournaments import board, results, selectors, tasks
+from tournaments import queue, selectors
+from tournaments.matches import board, results, tasks
 from tournaments.models import Match, Tournament
 from tournaments.ratings import ledger
 
@@ -297,7 +298,7 @@ def test_a_stored_record_is_replayed_for_the_board_by_the_worker_not_by_its_firs
     client, site, monkeypatch
 ):
     sent = []
-    monkeypatch.setattr(tasks, "enqueue", lambda task, *args: sent.append((task.name, args)))
+    monkeypatch.setattr(queue, "enqueue", lambda task, *args: sent.append((task.name, args)))
     match, other = site.match("Anna", "Boris"), site.match("Carl", "Dina")
     results.match_result_record(match=match, by=site.organizer, games=site.recorded_games())
     results.match_result_record(match=other, by=site.organizer, score=(3, 1))

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games.rules import MatchGame
 from games.rules.matfile import match_record, write_match
-from tournaments import results
+from tournaments.matches import results
 from tournaments.models import Match
 from tournaments.ratings import ledger
 

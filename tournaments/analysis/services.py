@@ -43,9 +43,8 @@ from games.analysis.runner import (
 )
 from games.rules import GameError
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
+from tournaments.matches.records import match_mat_text
 from tournaments.models import Match, Tournament
-from tournaments.records import match_mat_text
-from tournaments.results import DECIDED
 
 #: Runs of one record at most: the first and two more after transient failures.
 ATTEMPTS = 3
@@ -78,10 +77,10 @@ def analysis_available() -> bool:
 
 def analysis_record(match: Match) -> str | None:
     """The .mat text gnubg analyses for a decided Short Nardy match with its games' full
-    records, else None: the download's text (``tournaments.records.match_mat_text``) with
+    records, else None: the download's text (``tournaments.matches.records.match_mat_text``) with
     ``NEUTRAL_NAMES`` and without the Event and Round headers. Raises ``GameError`` when a stored
     game does not replay."""
-    if match.tournament.variant != Tournament.Variant.SHORT or match.status not in DECIDED:
+    if match.tournament.variant != Tournament.Variant.SHORT or match.status not in Match.DECIDED:
         return None
     return match_mat_text(match, names=NEUTRAL_NAMES)
 

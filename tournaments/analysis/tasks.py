@@ -8,7 +8,7 @@ from django.conf import settings
 
 from games.analysis.runner import AnalysisUnavailable
 from tournaments.analysis.services import ATTEMPTS, match_analyse
-from tournaments.board import board_frames_of
+from tournaments.matches.board import board_frames_of
 
 
 @shared_task(

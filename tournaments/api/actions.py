@@ -26,7 +26,7 @@ from games.rules import NotationError, action_from_json
 from games.services import RecordedGame
 from nardy_site import throttle
 from nardy_site.api_errors import ApiSchema, error_responses
-from tournaments import results, services
+from tournaments import services
 from tournaments.api.serializers import (
     EntrySerializer,
     MatchSerializer,
@@ -38,6 +38,7 @@ from tournaments.api.serializers import (
 )
 from tournaments.api.views import visible_tournaments
 from tournaments.errors import InvalidInput
+from tournaments.matches import results
 from tournaments.models import Entry, Match, Player
 from tournaments.players.services import player_create
 from tournaments.ratings import approvals

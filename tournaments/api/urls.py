@@ -1,12 +1,12 @@
 from django.urls import path, re_path
 
 from games.api import PositionPlaysView, RecordValidateView
-from games.live.api import MatchLive, MatchLiveUndo
 from nardy_site.accounts.api import TokenList, TokenRevoke
 from nardy_site.api_errors import not_found
 from tournaments.analysis import api as analysis
 from tournaments.api import actions, views
 from tournaments.clubs import api as clubs
+from tournaments.matches.live.api import MatchLive, MatchLiveUndo
 from tournaments.players import api as players
 from tournaments.seasons import api as seasons
 from tournaments.signups import api as signups

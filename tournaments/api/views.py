@@ -1,5 +1,5 @@
 """Thin API views: read through selectors, write through services (``tournaments.services`` and
-``tournaments.results``); errors take the one shape of ``nardy_site.api_errors``."""
+``tournaments.matches.results``); errors take the one shape of ``nardy_site.api_errors``."""
 
 from __future__ import annotations
 
@@ -39,12 +39,12 @@ from tournaments.api.serializers import (
     TournamentSerializer,
 )
 from tournaments.clubs.permissions import RUNS_EVENTS
+from tournaments.matches.records import match_mat_text
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.ratings.approvals import is_rating_officer
 from tournaments.ratings.audit import audit_trail
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.ratings.models import RatingList as RatingListModel
-from tournaments.records import match_mat_text
 from tournaments.selectors import (
     bracket_places,
     player_rating_history,

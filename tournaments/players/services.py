@@ -31,13 +31,13 @@ from tournaments.players.rights import (
     require_decide,
     require_merge,
 )
+from tournaments.queue import enqueue
 from tournaments.ratings.audit import audit_record
 from tournaments.ratings.history import OrderKey
 from tournaments.ratings.ledger import first_result_key, rating_list_of
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingList
 from tournaments.ratings.tasks import ratings_replay
 from tournaments.signups.models import SignUp
-from tournaments.tasks import enqueue
 
 State = PlayerClaim.State
 

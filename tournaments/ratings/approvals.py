@@ -54,8 +54,8 @@ def ratings_hold_confirm(*, hold: RatingHold, by: User) -> RatingHold:
     """An officer confirms a held change: the list is replayed from the match, with it."""
     if not is_rating_officer(hold.rating_list, by):
         raise NotAllowed(_("Only a rating officer of this rating list may confirm its changes."))
+    from tournaments.queue import enqueue  # noqa: PLC0415
     from tournaments.ratings.tasks import ratings_replay  # noqa: PLC0415
-    from tournaments.tasks import enqueue  # noqa: PLC0415
 
     with transaction.atomic():
         locked_list(hold.rating_list_id)  # the ledger's order: the list, then its holds
@@ -108,8 +108,8 @@ def _set_rated(tournament: Tournament, by: User, *, rated: bool) -> Tournament:
             Match.objects.filter(Q(tournament=tournament) | Q(tournament__parent=tournament))
         )
         if first is not None:  # the list is replayed from there once this commits
+            from tournaments.queue import enqueue  # noqa: PLC0415
             from tournaments.ratings.tasks import ratings_replay  # noqa: PLC0415
-            from tournaments.tasks import enqueue  # noqa: PLC0415
 
             enqueue(ratings_replay, [first[0].isoformat(), first[1]], rating_list.pk)
     return tournament

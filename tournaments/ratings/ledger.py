@@ -34,7 +34,6 @@ from tournaments.ratings.history import (
 )
 from tournaments.ratings.models import Rating, RatingAudit, RatingChange, RatingHold, RatingList
 
-DECIDED = (Match.Status.CONFIRMED, Match.Status.FINAL)
 BATCH = 2000
 
 
@@ -177,7 +176,7 @@ def _rated_matches(rating_list: RatingList) -> QuerySet[Match]:
         tournament__rating_system=rating_list.system,
         tournament__variant=rating_list.variant,
         tournament__rated=True,
-        status__in=DECIDED,
+        status__in=Match.DECIDED,
         decided_at__isnull=False,
         home__isnull=False,
         away__isnull=False,
@@ -193,7 +192,12 @@ def as_rated(match: Match) -> RatedMatch | None:
     """The decided match as the rating maths takes it, whether its tournament is rated or not
     (None: not decided, or a bye)."""
     key = order_key(match)
-    if key is None or match.status not in DECIDED or match.home_id is None or not match.away_id:
+    if (
+        key is None
+        or match.status not in Match.DECIDED
+        or match.home_id is None
+        or not match.away_id
+    ):
         return None
     rows = _as_rated(
         [
@@ -436,7 +440,7 @@ def ratings_behind() -> dict[tuple[str, str], OrderKey]:
     """
     expected: dict[int, tuple[tuple[str, str], OrderKey, list[tuple[int, float]]]] = {}
     decided = Match.objects.filter(
-        status__in=DECIDED,
+        status__in=Match.DECIDED,
         decided_at__isnull=False,
         home__isnull=False,
         away__isnull=False,

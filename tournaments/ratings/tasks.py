@@ -1,5 +1,5 @@
 """The rating lists' Celery tasks: each takes ids (or an order key), is safe to run twice, and
-retries as ``tournaments.tasks.RETRY`` says. Enqueued with ``tournaments.tasks.enqueue``."""
+retries as ``tournaments.queue.RETRY`` says. Enqueued with ``tournaments.queue.enqueue``."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from datetime import datetime
 
 from celery import shared_task
 
+from tournaments.queue import RETRY
 from tournaments.ratings import ledger
 from tournaments.ratings.models import RatingList
-from tournaments.tasks import RETRY
 
 
 @shared_task(**RETRY)

@@ -10,7 +10,6 @@ from django.db.models import Count, F, Max, QuerySet, Sum
 
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.ratings.models import Rating
-from tournaments.results import DECIDED
 from tournaments.seasons.models import Season
 from tournaments.seasons.table import EventFinish, SeasonRow, season_table
 from tournaments.selectors import STANDINGS_MATCH_FIELDS, places_of, standings_of
@@ -89,7 +88,7 @@ def season_standings(*, season: Season) -> SeasonTable:
     for entry in Entry.objects.filter(tournament_id__in=ids).select_related("player"):
         entries[entry.tournament_id].append(entry)
     matches: dict[int, list[tuple[object, ...]]] = {pk: [] for pk in ids}
-    decided = Match.objects.filter(tournament_id__in=ids, status__in=DECIDED).values_list(
+    decided = Match.objects.filter(tournament_id__in=ids, status__in=Match.DECIDED).values_list(
         "tournament_id", "slot", *STANDINGS_MATCH_FIELDS
     )
     for row in decided:

@@ -13,9 +13,8 @@ from tournaments import services
 from tournaments.backup import tournament_delete
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.formats import groups as grouping
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.permissions import is_organizer
-from tournaments.results import DECIDED
 from tournaments.rows import locked
 from tournaments.selectors import Standing, tournament_standings
 
@@ -100,7 +99,7 @@ def stage_one_complete(event: Tournament) -> bool:
     if not stages:
         return False
     for stage in stages:
-        if stage.matches.exclude(status__in=DECIDED).exclude(away__isnull=True).exists():
+        if stage.matches.exclude(status__in=Match.DECIDED).exclude(away__isnull=True).exists():
             return False
         if stage.format == Format.SWISS and stage.rounds.count() < (stage.swiss_rounds or 0):
             return False
@@ -160,7 +159,7 @@ def finish_check(event: Tournament) -> None:
     stage = event.stages.filter(stage=2).first()
     if stage is None:
         raise Conflict(_("Stage 2 is not built yet."))
-    open_matches = stage.matches.exclude(status__in=DECIDED).exclude(
+    open_matches = stage.matches.exclude(status__in=Match.DECIDED).exclude(
         home__isnull=True, away__isnull=True
     )
     if open_matches.exists():

@@ -16,14 +16,14 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from games.live.services import being_recorded, matches_being_recorded
 from games.rules import GameError
 from nardy_site.page_cache import shared_page
 from tournaments import selectors
 from tournaments.analysis.selectors import match_analysis, player_pr_history
-from tournaments.board import board_frames
-from tournaments.bracket_view import bracket_drawings
+from tournaments.brackets.view import bracket_drawings
 from tournaments.charts import rating_chart
+from tournaments.matches.board import board_frames
+from tournaments.matches.live.services import being_recorded, matches_being_recorded
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.players.selectors import player_actions

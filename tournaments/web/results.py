@@ -15,8 +15,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from nardy_site import throttle
-from tournaments import results, selectors
+from tournaments import selectors
 from tournaments.errors import TournamentError
+from tournaments.matches import results
 from tournaments.models import Match
 from tournaments.web.common import match_of, refused, tournament_of
 from tournaments.web.public import match_actions, match_context

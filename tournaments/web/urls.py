@@ -3,9 +3,9 @@ services, which decide who may do what."""
 
 from django.urls import path
 
-from games.live.views import match_record_page
 from tournaments.analysis import views as analysis
 from tournaments.clubs import views as clubs
+from tournaments.matches.live.views import match_record_page
 from tournaments.players import views as players
 from tournaments.seasons import views as seasons
 from tournaments.signups import views as signups

@@ -96,7 +96,7 @@ def test_a_long_nardy_match_has_no_engine(client, analysis_on):
     from django.contrib.auth.models import User  # noqa: PLC0415
 
     from tests.web.conftest import make_site  # noqa: PLC0415
-    from tournaments.results import match_result_record  # noqa: PLC0415
+    from tournaments.matches.results import match_result_record  # noqa: PLC0415
 
     site = make_site(variant="long", rated=False)
     match = site.match("Anna", "Boris")

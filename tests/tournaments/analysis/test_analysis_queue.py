@@ -24,8 +24,8 @@ from tournaments.analysis import services
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
 from tournaments.analysis.services import ATTEMPTS, match_analyse, retried
 from tournaments.analysis.tasks import analysis_run
+from tournaments.matches.results import match_result_correct, match_result_record
 from tournaments.models import Entry, Match, Player
-from tournaments.results import match_result_correct, match_result_record
 
 from .test_analysis_task import corpus_match, recorded
 
@@ -50,10 +50,10 @@ class Counted:
 
 @pytest.fixture
 def counted(monkeypatch) -> Counted:
-    from tournaments import tasks  # noqa: PLC0415
+    from tournaments import queue  # noqa: PLC0415
 
     seen = Counted()
-    enqueue, run = tasks.enqueue, services.analyse
+    enqueue, run = queue.enqueue, services.analyse
 
     def counting_enqueue(task, *args):
         if task is analysis_run:
@@ -64,7 +64,7 @@ def counted(monkeypatch) -> Counted:
         seen.runs += 1
         return run(*args, **kwargs)
 
-    monkeypatch.setattr(tasks, "enqueue", counting_enqueue)
+    monkeypatch.setattr(queue, "enqueue", counting_enqueue)
     monkeypatch.setattr(services, "analyse", counting_analyse)
     return seen
 

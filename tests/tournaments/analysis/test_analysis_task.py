@@ -15,9 +15,9 @@ from games.analysis.runner import analyse, gnubg_path
 from tests.support.corpus import corpus_or_skip, match_files
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
 from tournaments.analysis.tasks import analysis_run
+from tournaments.matches.records import match_mat_text
+from tournaments.matches.results import match_result_correct, match_result_record
 from tournaments.models import Entry, Match, Player, Round, Tournament
-from tournaments.records import match_mat_text
-from tournaments.results import match_result_correct, match_result_record
 
 pytestmark = pytest.mark.django_db
 if gnubg_path() is None and os.environ.get("CI", "").lower() != "true":

@@ -8,6 +8,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from tournaments.clubs.models import Membership
 from tournaments.clubs.services import club_create, member_add
 from tournaments.errors import Conflict, NotAllowed
+from tournaments.matches.results import match_result_record
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.players import services as player_services
 from tournaments.players.models import PlayerClaim
@@ -18,7 +19,6 @@ from tournaments.players.services import (
     players_merge,
 )
 from tournaments.ratings.models import Rating, RatingAudit, RatingChange
-from tournaments.results import match_result_record
 from tournaments.services import tournament_create
 
 pytestmark = pytest.mark.django_db

@@ -11,6 +11,7 @@ from tests.tournaments.test_approvals import ledger_rows
 from tournaments.clubs.models import Membership
 from tournaments.clubs.services import club_create, member_add
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.matches.results import match_result_record
 from tournaments.models import Entry, Match, Player
 from tournaments.players.audit import identity_trail
 from tournaments.players.models import IdentityAudit, PlayerClaim
@@ -26,7 +27,6 @@ from tournaments.players.services import (
 )
 from tournaments.ratings import ledger
 from tournaments.ratings.models import Rating, RatingAudit, RatingChange
-from tournaments.results import match_result_record
 from tournaments.services import (
     NewEntry,
     entries_register,

@@ -11,8 +11,8 @@ from django.contrib.auth.models import User
 from tournaments.clubs.models import Membership
 from tournaments.clubs.services import club_create, member_add
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.matches.results import match_result_correct, match_result_record
 from tournaments.models import Match, Player, Tournament
-from tournaments.results import match_result_correct, match_result_record
 from tournaments.seasons.models import Season
 from tournaments.seasons.selectors import season_standings, season_version
 from tournaments.seasons.services import season_create, season_event_set, season_update

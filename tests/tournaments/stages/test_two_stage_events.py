@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.matches.results import match_result_correct, match_result_record
 from tournaments.models import Match, Player, Tournament
-from tournaments.results import match_result_correct, match_result_record
 from tournaments.selectors import bracket_places
 from tournaments.services import (
     entry_register,

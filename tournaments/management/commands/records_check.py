@@ -9,8 +9,8 @@ the match file again stores them right.
 from django.core.management.base import BaseCommand, CommandError
 
 from games.rules import GameError
+from tournaments.matches.records import match_mat_text
 from tournaments.models import Match
-from tournaments.records import match_mat_text
 
 
 class Command(BaseCommand):

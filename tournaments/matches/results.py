@@ -19,7 +19,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.live.models import Draft
 from games.models import Game
 from games.rules import RulesError, action_to_json
 from games.services import (
@@ -30,6 +29,8 @@ from games.services import (
     games_validate,
 )
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
+from tournaments.matches.guards import require_stage_one_open
+from tournaments.matches.live.models import Draft
 from tournaments.models import Match, Tournament
 from tournaments.permissions import is_organizer, match_side
 from tournaments.ratings.audit import audit_record
@@ -37,10 +38,8 @@ from tournaments.ratings.ledger import rating_list_of
 from tournaments.ratings.models import RatingAudit
 from tournaments.reasons import reason_in_language
 from tournaments.scoring import PlayedGame, match_score, score_from_typed
-from tournaments.stages.guards import require_stage_one_open
 
 User = AbstractBaseUser | AnonymousUser
-DECIDED = (Match.Status.CONFIRMED, Match.Status.FINAL)
 
 
 @dataclass(frozen=True)
@@ -99,10 +98,10 @@ def match_result_record(
         match.status = Match.Status.FINAL if organizer else Match.Status.REPORTED
         match.reported_by = by if by.is_authenticated else None  # type: ignore[assignment]
         match.reported_at = timezone.now()
-        if match.status in DECIDED:
+        if match.status in Match.DECIDED:
             _decided(match, by)
         match.save()
-        if match.status in DECIDED:
+        if match.status in Match.DECIDED:
             _advance(match)
         return match
 
@@ -181,7 +180,7 @@ def match_result_correct(
         match = _locked(match)
         if not is_organizer(match.tournament, by):
             raise NotAllowed(_("Only an organizer may correct a result."))
-        if match.status not in DECIDED:
+        if match.status not in Match.DECIDED:
             raise Conflict(_("Only a confirmed or final result can be corrected."))
         if match.tournament.status == Tournament.Status.FINISHED:
             raise Conflict(_("The tournament is finished: its results can no longer change."))
@@ -225,8 +224,8 @@ def _decided(match: Match, by: User) -> None:
     """A decided result goes into the ratings once the transaction commits. A match decided
     before (a correction) keeps its place in rating history and the list is replayed from it.
     On a rated tournament's list, the trail records it."""
+    from tournaments.queue import enqueue  # noqa: PLC0415
     from tournaments.ratings.tasks import ratings_apply, ratings_replay  # noqa: PLC0415
-    from tournaments.tasks import enqueue  # noqa: PLC0415
 
     first = match.decided_at is None
     if first:
@@ -368,7 +367,8 @@ def _store(match: Match, result: Result, validated: Sequence[ValidatedGame]) -> 
         for game in validated
     )
     if any(game.actions for game in validated):
-        from tournaments.tasks import board_frames_prepare, enqueue  # noqa: PLC0415
+        from tournaments.matches.tasks import board_frames_prepare  # noqa: PLC0415
+        from tournaments.queue import enqueue  # noqa: PLC0415
 
         enqueue(board_frames_prepare, match.pk)
 
@@ -381,7 +381,7 @@ def _advance(match: Match) -> list[Match]:
     """
     if not match.slot:
         return []
-    decided = match.status in DECIDED
+    decided = match.status in Match.DECIDED
     winner = match.winner_id if decided else None
     loser = (match.away_id if winner == match.home_id else match.home_id) if decided else None
     reset: list[Match] = []
@@ -422,7 +422,7 @@ def _analyse(match: Match) -> None:
     the same record queues nothing; a result without a record removes the analysis."""
     from tournaments.analysis.services import analysis_available, analysis_queue  # noqa: PLC0415
     from tournaments.analysis.tasks import analysis_run  # noqa: PLC0415
-    from tournaments.tasks import enqueue  # noqa: PLC0415
+    from tournaments.queue import enqueue  # noqa: PLC0415
 
     if match.tournament.variant == Tournament.Variant.SHORT and analysis_available():
         record = analysis_queue(match=match)
@@ -433,8 +433,8 @@ def _analyse(match: Match) -> None:
 def _clear_result(match: Match) -> None:
     decided = match.decided_at is not None
     if decided:  # its rating rows go: the list is replayed from it
+        from tournaments.queue import enqueue  # noqa: PLC0415
         from tournaments.ratings.tasks import ratings_replay  # noqa: PLC0415
-        from tournaments.tasks import enqueue  # noqa: PLC0415
 
         enqueue(ratings_replay, [match.decided_at.isoformat(), match.pk])
     match.decided_at = None

@@ -19,10 +19,10 @@ from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.live import services
 from nardy_site.api_errors import error_responses
 from tournaments.api.actions import Action
 from tournaments.api.views import visible_tournaments
+from tournaments.matches.live import services
 from tournaments.models import Match, Tournament
 
 ENTRY_HELP = (

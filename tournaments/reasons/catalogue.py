@@ -1,13 +1,7 @@
-"""The reasons of the rules engine and of the scoring, in the language of the interface.
-
-``games.rules`` and ``tournaments.scoring`` are pure and speak English: their reasons are a
-command-line contract ("the dice 3-1 cannot play 24/1", "point 5 is held by the opponent"). The
-site shows the same reasons to its users, so ``reason_in_language`` reads an English reason back
-against one regular expression per template those modules can produce, and fills the matching
-translatable template with the same values (players, points, dice, plays stay as they are). A
-reason that wraps another (``game 2: …``, ``line 7: …``) translates the inner one too. A reason
-that matches nothing comes back unchanged, so English is always byte-identical to the source.
-"""
+"""The catalogue of reasons: one regular expression per English template that the rules engine
+and the scoring can give, with its translatable template (``tournaments.reasons`` reads it). A
+new reason in ``games.rules`` or ``tournaments.scoring`` gets its line here; the test of the
+reasons fails until it does."""
 
 from __future__ import annotations
 
@@ -16,26 +10,11 @@ from dataclasses import dataclass
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy, pgettext_lazy
-
-#: Groups that hold a whole reason of their own: translated in turn.
-_NESTED = frozenset({"reason"})
-
-#: Groups whose English words have a translation of their own.
-_COLOURS = {"white": pgettext_lazy("colour", "white"), "black": pgettext_lazy("colour", "black")}
-_VARIANTS = {
-    "Long Nardy": pgettext_lazy("variant in a sentence", "Long Nardy"),
-    "Short Nardy": pgettext_lazy("variant in a sentence", "Short Nardy"),
-}
-_WORDS: dict[str, dict[str, Promise]] = {
-    "colour": _COLOURS,
-    "file": _VARIANTS,
-    "tournament": _VARIANTS,
-}
+from django.utils.translation import ngettext_lazy
 
 
 @dataclass(frozen=True, slots=True)
-class _Reason:
+class Reason:
     """One template: its pattern, its translation, and the group that picks a plural form."""
 
     pattern: re.Pattern[str]
@@ -43,12 +22,12 @@ class _Reason:
     count: str | None = None
 
 
-def _r(pattern: str, template: Promise, count: str | None = None) -> _Reason:
-    return _Reason(re.compile(pattern), template, count)
+def _r(pattern: str, template: Promise, count: str | None = None) -> Reason:
+    return Reason(re.compile(pattern), template, count)
 
 
 # fmt: off
-_REASONS: tuple[_Reason, ...] = (
+REASONS: tuple[Reason, ...] = (
     # --- games.rules.moves: check_play -------------------------------------------------------
     # _Turn.explain: why one checker's step is refused
     _r(r"a checker on the bar must enter first", _("a checker on the bar must enter first")),
@@ -120,7 +99,7 @@ _REASONS: tuple[_Reason, ...] = (
        _("a resignation is %(example)s, not %(data)s")),
     _r(r"unknown game action (?P<data>.+)", _("unknown game action %(data)s")),
 
-    # --- games.live.recording: Recording.add, entry_from_json ---------------------------------
+    # --- tournaments.matches.live.recording: Recording.add, entry_from_json --------------------
     _r(r"who moves first is chosen before the game's first roll",
        _("who moves first is chosen before the game's first roll")),
     _r(r"the roll is entered already: play it, or undo it",
@@ -367,44 +346,3 @@ _REASONS: tuple[_Reason, ...] = (
     _r(r"game (?P<game>\d+): (?P<reason>.+)", _("game %(game)s: %(reason)s")),
 )
 # fmt: on
-
-
-def _lookup(reason: str) -> tuple[_Reason, re.Match[str]] | None:
-    """The first template whose pattern matches the whole reason, with the match."""
-    for entry in _REASONS:
-        found = entry.pattern.fullmatch(reason)
-        if found is not None:
-            return entry, found
-    return None
-
-
-def reason_in_language(reason: str) -> str:
-    """``reason`` (English, from the rules engine or the scoring) in the active language.
-
-    The values in it (players, points, dice, plays) stay as they are; a reason no template
-    matches comes back unchanged.
-    """
-    looked_up = _lookup(reason)
-    if looked_up is None:
-        return reason
-    entry, found = looked_up
-    values: dict[str, object] = {}
-    for name, value in found.groupdict().items():
-        if name in _NESTED:
-            values[name] = reason_in_language(value)
-        elif name in _WORDS and value in _WORDS[name]:
-            values[name] = str(_WORDS[name][value])
-        elif name == entry.count:
-            values[name] = int(value)
-        else:
-            values[name] = value
-    return str(entry.template % values)
-
-
-def reason_is_known(reason: str) -> bool:
-    """Whether a template matches ``reason``, and the reasons it wraps, all the way down."""
-    looked_up = _lookup(reason)
-    if looked_up is None:
-        return False
-    found = looked_up[1]
-    return all(reason_is_known(found[name]) for name in _NESTED if name in found.groupdict())

@@ -28,8 +28,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.renderers import JSONRenderer
 
-from games.live.models import Draft
-from games.live.recording import (
+from games.rules import RulesError
+from games.rules.steps import play_steps, steps_json
+from games.services import RecordedGame
+from games.viewer import board_layout, live_frame
+from nardy_site.page_cache import fresh_or_stale, store
+from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
+from tournaments.matches import results
+from tournaments.matches.live.models import Draft
+from tournaments.matches.live.recording import (
     Entry,
     EntryError,
     GameDone,
@@ -39,13 +46,6 @@ from games.live.recording import (
     games_of,
     state_json,
 )
-from games.rules import RulesError
-from games.rules.steps import play_steps, steps_json
-from games.services import RecordedGame
-from games.viewer import board_layout, live_frame
-from nardy_site.page_cache import fresh_or_stale, store
-from tournaments import results
-from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
 from tournaments.models import Match, Tournament
 from tournaments.permissions import is_organizer, match_side
 from tournaments.reasons import reason_in_language

@@ -10,12 +10,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games.live.models import Draft
 from games.models import Game
 from games.rules import Turn, action_from_json, action_to_json, replay_game
 from games.rules.matfile import read_match
 from games.rules.selfplay import random_match
 from tests.web.conftest import Site, make_site
+from tournaments.matches.live.models import Draft
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db

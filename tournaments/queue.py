@@ -1,5 +1,5 @@
-"""Celery tasks: ratings are written by workers, after the result's transaction commits; a new
-record's board replay is prepared there too.
+"""How the tournament app sends work to Celery: ``enqueue`` after the transaction commits, and
+the retry policy its tasks share (``RETRY``).
 
 Each task takes ids (or an order key), is safe to run twice, and retries with back-off when the
 database is briefly unavailable; ``acks_late`` (the project default, set again here) means a task
@@ -17,11 +17,9 @@ import functools
 import logging
 from typing import Any
 
-from celery import Task, shared_task
+from celery import Task
 from django.db import InterfaceError, OperationalError, transaction
 from kombu.exceptions import KombuError
-
-from tournaments import board
 
 logger = logging.getLogger(__name__)
 
@@ -77,9 +75,3 @@ def _broker_errors(task: Task) -> tuple[type[BaseException], ...]:
     ``kombu.exceptions.OperationalError``) and the transport's (redis-py's), socket errors."""
     with task.app.connection_for_write() as connection:  # never connected: only its classes
         return (KombuError, OSError, *connection.connection_errors, *connection.channel_errors)
-
-
-@shared_task(**RETRY)
-def board_frames_prepare(match_id: int) -> bool:
-    """Replay a newly recorded match for its page's board now, not on its first view."""
-    return board.board_frames_of(match_id) is not None

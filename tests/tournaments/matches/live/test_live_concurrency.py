@@ -8,11 +8,11 @@ import time
 import pytest
 from django.db import connection
 
-import games.live.services as services
-from games.live.models import Draft
-from games.live.services import live_act
+import tournaments.matches.live.services as services
 from tests.support.races import race
 from tests.web.conftest import make_site
+from tournaments.matches.live.models import Draft
+from tournaments.matches.live.services import live_act
 
 pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),

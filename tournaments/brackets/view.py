@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from tournaments.bracket_layout import (
+from tournaments.brackets.layout import (
     BracketDrawing,
     BracketSlot,
     SideName,
@@ -17,7 +17,6 @@ from tournaments.bracket_layout import (
     layout_brackets,
 )
 from tournaments.models import Entry, Match, Tournament
-from tournaments.results import DECIDED
 
 __all__ = ["SECTION_TITLES", "bracket_drawings"]
 
@@ -52,7 +51,7 @@ def _slot(match: Match, by_slot: Mapping[str, Match], href: str | None) -> Brack
     home_source = _source(match.home_source)
     away_source = _source(match.away_source)
     if_needed = bool((match.home_source or {}).get("if_needed"))
-    decided = match.status in DECIDED
+    decided = match.status in Match.DECIDED
     winner: SideName | None = None
     if decided and match.winner_id is not None:
         winner = "home" if match.winner_id == match.home_id else "away"
@@ -119,7 +118,7 @@ def _reset_not_needed(source: Source | None, by_slot: Mapping[str, Match]) -> bo
     final = by_slot.get(source.slot or "") if source is not None else None
     return (
         final is not None
-        and final.status in DECIDED
+        and final.status in Match.DECIDED
         and final.winner_id is not None
         and final.winner_id == final.home_id
     )

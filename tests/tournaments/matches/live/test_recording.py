@@ -1,5 +1,6 @@
-"""A match recorded entry by entry (games.live.recording): every entry checked by the engine, the
-score and the Crawford game as the result flow counts them, and checkpoints that change nothing."""
+"""A match recorded entry by entry (tournaments.matches.live.recording): every entry checked by
+the engine, the score and the Crawford game as the result flow counts them, and checkpoints that
+change nothing."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ import random
 
 import pytest
 
-from games.live.recording import (
+from games.rules import Double, Drop, NotationError, Resign, Take, Turn, legal_plays
+from games.rules.game import Colour
+from games.rules.selfplay import random_match, random_roll
+from tournaments.matches.live.recording import (
     EntryError,
     First,
     Recording,
@@ -17,9 +21,6 @@ from games.live.recording import (
     games_of,
     state_json,
 )
-from games.rules import Double, Drop, NotationError, Resign, Take, Turn, legal_plays
-from games.rules.game import Colour
-from games.rules.selfplay import random_match, random_roll
 from tournaments.scoring import MatchRules, match_replay
 
 SHORT_TO_5 = MatchRules(variant="short", length=5)

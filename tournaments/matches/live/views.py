@@ -1,6 +1,6 @@
 """The recorder page of a match (``/m/<id>/record/``): a phone board next to the real one. The
-page only draws and sends: every entry goes through the live API (``games.live.api``) and the
-engine decides what may be entered."""
+page only draws and sends: every entry goes through the live API
+(``tournaments.matches.live.api``) and the engine decides what may be entered."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.html import json_script
 
-from games.live import services
+from tournaments.matches.live import services
 from tournaments.permissions import is_organizer
 from tournaments.web.common import match_of
 

@@ -3,6 +3,6 @@ from django.utils.translation import gettext_lazy as _
 
 
 class LiveConfig(AppConfig):
-    name = "games.live"
+    name = "tournaments.matches.live"
     label = "live"
     verbose_name = _("Live recording")
