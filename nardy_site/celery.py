@@ -61,6 +61,6 @@ app = Celery("nardy_site", task_cls="celery.contrib.django.task:DjangoTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.add_defaults(_fault_settings)
 app.autodiscover_tasks()
-# Apps' sub-packages with tasks of their own (``autodiscover_tasks`` looks in each app only).
-app.autodiscover_tasks(["tournaments.ratings", "tournaments.analysis", "tournaments.matches"])
+# A package with tasks of its own that is not an app (``autodiscover_tasks`` looks in apps only).
+app.autodiscover_tasks(["tournaments.matches"])
 connect_task_logging()

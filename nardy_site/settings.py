@@ -109,8 +109,16 @@ INSTALLED_APPS = [
     "nardy_site.health",
     "nardy_site.accounts",
     "games",
-    "tournaments.matches.live",
     "tournaments",
+    # The tournament app's sub-packages with models, tasks or subscriptions of their own: their
+    # models keep the tournaments app's tables (app_label), so moving code changed no table.
+    "tournaments.clubs",
+    "tournaments.players",
+    "tournaments.signups",
+    "tournaments.seasons",
+    "tournaments.ratings",
+    "tournaments.analysis",
+    "tournaments.matches.live",
 ]
 
 MIDDLEWARE = [

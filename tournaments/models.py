@@ -511,19 +511,3 @@ class Match(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.round_id is not None and self.home_id is not None and self.away_id is None
-
-
-# The models of the sub-packages (clubs, seasons, the rating lists with their ledger) live with
-# their services; imported here so that Django registers them in this app.
-from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures  # noqa: E402, F401
-from tournaments.clubs.models import Club, Membership  # noqa: E402, F401
-from tournaments.players.models import IdentityAudit, PlayerClaim  # noqa: E402, F401
-from tournaments.ratings.models import (  # noqa: E402, F401
-    Rating,
-    RatingAudit,
-    RatingChange,
-    RatingHold,
-    RatingList,
-)
-from tournaments.seasons.models import Season  # noqa: E402, F401
-from tournaments.signups.models import SignUp  # noqa: E402, F401

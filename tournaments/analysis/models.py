@@ -44,6 +44,7 @@ class MatchAnalysis(models.Model):
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
+        app_label = "tournaments"  # the tables and migrations of the tournaments app
         verbose_name = _("match analysis")
         verbose_name_plural = _("match analyses")
         indexes = [
@@ -72,6 +73,7 @@ class PlayerFigures(models.Model):
     errors = models.PositiveIntegerField(_("errors"))
 
     class Meta:
+        app_label = "tournaments"
         ordering = ["analysis", "game", "side"]
         constraints = [
             models.UniqueConstraint(
@@ -114,6 +116,7 @@ class Mistake(models.Model):
     loss = models.FloatField(_("equity lost"))
 
     class Meta:
+        app_label = "tournaments"
         ordering = ["analysis", "game", "ply"]
 
     def __str__(self) -> str:

@@ -19,6 +19,7 @@ class Club(models.Model):
     revision = models.PositiveIntegerField(_("revision"), default=0, editable=False)
 
     class Meta:
+        app_label = "tournaments"  # the tables and migrations of the tournaments app
         ordering = ["name"]
         verbose_name = _("club")
         verbose_name_plural = _("clubs")
@@ -46,6 +47,7 @@ class Membership(models.Model):
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
 
     class Meta:
+        app_label = "tournaments"
         ordering = ["club", "role", "user__username"]
         verbose_name = _("club membership")
         verbose_name_plural = _("club memberships")

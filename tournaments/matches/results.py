@@ -31,11 +31,9 @@ from games.services import (
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
 from tournaments.matches.guards import require_stage_one_open
 from tournaments.matches.live.models import Draft
+from tournaments.matches.signals import result_cleared, result_decided
 from tournaments.models import Match, Tournament
 from tournaments.permissions import is_organizer, match_side
-from tournaments.ratings.audit import audit_record
-from tournaments.ratings.ledger import rating_list_of
-from tournaments.ratings.models import RatingAudit
 from tournaments.reasons import reason_in_language
 from tournaments.scoring import PlayedGame, match_score, score_from_typed
 
@@ -221,22 +219,12 @@ def _finalize(match: Match, by: User) -> None:
 
 
 def _decided(match: Match, by: User) -> None:
-    """A decided result goes into the ratings once the transaction commits. A match decided
-    before (a correction) keeps its place in rating history and the list is replayed from it.
-    On a rated tournament's list, the trail records it."""
-    from tournaments.queue import enqueue  # noqa: PLC0415
-    from tournaments.ratings.tasks import ratings_apply, ratings_replay  # noqa: PLC0415
-
+    """A decided result keeps the moment it was first decided: its place in rating history,
+    also when it is corrected. Who follows results hears of it (``signals.result_decided``)."""
     first = match.decided_at is None
     if first:
         match.decided_at = timezone.now()
-        enqueue(ratings_apply, match.pk)
-    else:
-        enqueue(ratings_replay, [match.decided_at.isoformat(), match.pk])
-    _analyse(match)
-    if match.tournament.rated:
-        action = RatingAudit.Action.RESULT if first else RatingAudit.Action.CORRECTION
-        audit_record(action, rating_list=rating_list_of(match.tournament), by=by, match=match)
+    result_decided.send(sender=Match, match=match, by=by, first=first)
 
 
 def require_playable(match: Match) -> None:
@@ -415,28 +403,8 @@ def _advance(match: Match) -> list[Match]:
     return reset
 
 
-def _analyse(match: Match) -> None:
-    """A Short Nardy result is analysed by gnubg once it commits, when this server analyses
-    matches. Its analysis is marked queued here, in the result's transaction, and a task is
-    enqueued only when the record is not the one analysed or queued already: a correction to
-    the same record queues nothing; a result without a record removes the analysis."""
-    from tournaments.analysis.services import analysis_available, analysis_queue  # noqa: PLC0415
-    from tournaments.analysis.tasks import analysis_run  # noqa: PLC0415
-    from tournaments.queue import enqueue  # noqa: PLC0415
-
-    if match.tournament.variant == Tournament.Variant.SHORT and analysis_available():
-        record = analysis_queue(match=match)
-        if record is not None:
-            enqueue(analysis_run, match.pk, record)
-
-
 def _clear_result(match: Match) -> None:
-    decided = match.decided_at is not None
-    if decided:  # its rating rows go: the list is replayed from it
-        from tournaments.queue import enqueue  # noqa: PLC0415
-        from tournaments.ratings.tasks import ratings_replay  # noqa: PLC0415
-
-        enqueue(ratings_replay, [match.decided_at.isoformat(), match.pk])
+    decided_at = match.decided_at
     match.decided_at = None
     match.games.all().delete()
     match.status = Match.Status.SCHEDULED
@@ -445,5 +413,5 @@ def _clear_result(match: Match) -> None:
     match.reported_by = match.confirmed_by = None
     match.reported_at = match.confirmed_at = None
     match.dispute_note = ""
-    if decided:
-        _analyse(match)  # its games went: so does its analysis
+    if decided_at is not None:  # who followed its result hears that it is gone
+        result_cleared.send(sender=Match, match=match, decided_at=decided_at)

@@ -39,6 +39,7 @@ class PlayerClaim(models.Model):
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
 
     class Meta:
+        app_label = "tournaments"  # the tables and migrations of the tournaments app
         ordering = ["-created_at", "-pk"]
         verbose_name = _("player claim")
         verbose_name_plural = _("player claims")
@@ -110,6 +111,7 @@ class IdentityAudit(models.Model):
     )
 
     class Meta:
+        app_label = "tournaments"
         ordering = ["-created_at", "-pk"]
         verbose_name = _("identity change")
         verbose_name_plural = _("identity changes")

@@ -29,6 +29,7 @@ class RatingList(models.Model):
     )
 
     class Meta:
+        app_label = "tournaments"  # the tables and migrations of the tournaments app
         ordering = ["variant", "system"]
         verbose_name = _("rating list")
         verbose_name_plural = _("rating lists")
@@ -62,6 +63,7 @@ class RatingChange(models.Model):
     experience_after = models.PositiveIntegerField(_("experience after"))
 
     class Meta:
+        app_label = "tournaments"
         ordering = ["rating_list", "finished_at", "match_id", "player_id"]
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
@@ -97,6 +99,7 @@ class Rating(models.Model):
     last_match_at = models.DateTimeField(_("last rated match"))
 
     class Meta:
+        app_label = "tournaments"
         ordering = ["rating_list", "-rating"]
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
@@ -147,6 +150,7 @@ class RatingAudit(models.Model):
     note = models.CharField(_("note"), max_length=300, blank=True)
 
     class Meta:
+        app_label = "tournaments"
         ordering = ["-at", "-pk"]
         verbose_name = _("rating audit entry")
         verbose_name_plural = _("rating audit trail")
@@ -186,6 +190,7 @@ class RatingHold(models.Model):
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
 
     class Meta:
+        app_label = "tournaments"
         ordering = ["-created_at", "-pk"]
         verbose_name = _("rating hold")
         verbose_name_plural = _("rating holds")

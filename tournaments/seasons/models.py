@@ -69,6 +69,7 @@ class Season(models.Model):
     revision = models.PositiveIntegerField(_("revision"), default=0, editable=False)
 
     class Meta:
+        app_label = "tournaments"  # the tables and migrations of the tournaments app
         ordering = ["club", "-starts_on", "name"]
         verbose_name = _("season")
         verbose_name_plural = _("seasons")

@@ -48,6 +48,7 @@ class SignUp(models.Model):
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
 
     class Meta:
+        app_label = "tournaments"  # the tables and migrations of the tournaments app
         ordering = ["tournament", "created_at", "pk"]
         verbose_name = _("sign-up")
         verbose_name_plural = _("sign-ups")

@@ -50,10 +50,10 @@ class Counted:
 
 @pytest.fixture
 def counted(monkeypatch) -> Counted:
-    from tournaments import queue  # noqa: PLC0415
+    from tournaments.analysis import receivers  # noqa: PLC0415
 
     seen = Counted()
-    enqueue, run = queue.enqueue, services.analyse
+    enqueue, run = receivers.enqueue, services.analyse
 
     def counting_enqueue(task, *args):
         if task is analysis_run:
@@ -64,7 +64,7 @@ def counted(monkeypatch) -> Counted:
         seen.runs += 1
         return run(*args, **kwargs)
 
-    monkeypatch.setattr(queue, "enqueue", counting_enqueue)
+    monkeypatch.setattr(receivers, "enqueue", counting_enqueue)
     monkeypatch.setattr(services, "analyse", counting_analyse)
     return seen
 

@@ -1,0 +1,31 @@
+"""The rating lists follow the results (``tournaments.matches.signals``), connected in
+``RatingsConfig.ready``: a decided result is rated once the transaction commits, a corrected or
+cleared one replays its list from its place in history. On a rated tournament's list, the trail
+records a result that counts and a correction in the result's own transaction."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from tournaments.models import Match
+from tournaments.queue import enqueue
+from tournaments.ratings.audit import audit_record
+from tournaments.ratings.ledger import rating_list_of
+from tournaments.ratings.models import RatingAudit
+from tournaments.ratings.tasks import ratings_apply, ratings_replay
+
+
+def rate_decided(sender: Any, *, match: Match, by: Any, first: bool, **kwargs: Any) -> None:
+    if first:
+        enqueue(ratings_apply, match.pk)
+    else:
+        enqueue(ratings_replay, [match.decided_at.isoformat(), match.pk])  # type: ignore[union-attr]
+    if match.tournament.rated:
+        action = RatingAudit.Action.RESULT if first else RatingAudit.Action.CORRECTION
+        audit_record(action, rating_list=rating_list_of(match.tournament), by=by, match=match)
+
+
+def replay_cleared(sender: Any, *, match: Match, decided_at: datetime, **kwargs: Any) -> None:
+    """Its rating rows go: the list is replayed from where it stood."""
+    enqueue(ratings_replay, [decided_at.isoformat(), match.pk])

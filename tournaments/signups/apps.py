@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class SignupsConfig(AppConfig):
+    """An app of its own so that Django loads its models (kept in the tournaments app's tables:
+    ``app_label = "tournaments"``), its tasks and its subscriptions."""
+
+    name = "tournaments.signups"
+    label = "tournaments_signups"
+    verbose_name = _("Sign-up")
