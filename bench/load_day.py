@@ -427,7 +427,7 @@ def seed_tournament(format: str, players: list[Any], organizers: list[Any], rng:
     from django.contrib.auth.models import User  # noqa: PLC0415
 
     from tournaments.models import Match  # noqa: PLC0415
-    from tournaments.ratings.approvals import ratings_approve  # noqa: PLC0415
+    from tournaments.ratings.services import ratings_approve  # noqa: PLC0415
     from tournaments.services import (  # noqa: PLC0415
         entry_register,
         swiss_round_pair,

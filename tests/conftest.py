@@ -208,7 +208,7 @@ def world(db) -> World:
     ]:  # fmt: skip
         users[persona] = User.objects.create_user(name, password="x")
     users["staff"] = User.objects.create_user("sam", password="x", is_staff=True)
-    # Rita approves the events of the Short Nardy FIBS list (tournaments.approvals).
+    # Rita approves the events of the Short Nardy FIBS list (tournaments.ratings.services).
     users["rating_officer"] = User.objects.create_user("rita", password="x")
     rating_list, _ = RatingList.objects.get_or_create(system="fibs", variant="short")
     rating_list.officers.add(users["rating_officer"])

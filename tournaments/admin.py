@@ -3,19 +3,19 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
 from tournaments.analysis.models import MatchAnalysis
-from tournaments.backup import tournament_delete
 from tournaments.clubs.models import Club, Membership
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.players.models import IdentityAudit, PlayerClaim
 from tournaments.players.services import claim_approve, claim_decline, player_unlink
 from tournaments.queue import enqueue
-from tournaments.ratings.approvals import ratings_hold_confirm
 from tournaments.ratings.audit import audit_record
 from tournaments.ratings.ledger import rating_list_of
 from tournaments.ratings.models import Rating, RatingAudit, RatingChange, RatingHold, RatingList
+from tournaments.ratings.services import ratings_hold_confirm
 from tournaments.ratings.tasks import ratings_replay
 from tournaments.seasons.models import Season
+from tournaments.services import tournament_delete
 from tournaments.signups.models import SignUp
 
 

@@ -32,8 +32,8 @@ from tournaments.clubs.models import Club
 from tournaments.clubs.services import club_create
 from tournaments.matches.results import match_result_record
 from tournaments.models import Match, Player, Tournament
-from tournaments.ratings.approvals import ratings_approve
 from tournaments.ratings.ledger import rating_list_of
+from tournaments.ratings.services import ratings_approve
 from tournaments.seasons.models import Season
 from tournaments.seasons.services import season_create
 from tournaments.services import (

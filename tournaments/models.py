@@ -72,6 +72,9 @@ class Tournament(models.Model):
         DOUBLE_ELIMINATION = "double-elimination", _("Double elimination")
         CONSOLATION = "consolation", _("Main and consolation brackets")
 
+    #: The formats played in rounds (the others are brackets).
+    ROUND_FORMATS = (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN, Format.SWISS)
+
     class Progression(models.TextChoices):
         GEOMETRIC = "geometric", _("Geometric: 1, 2, 4, 8 …")
         ARITHMETIC = "arithmetic", _("Arithmetic: 1, 2, 3, 4 …")
@@ -256,7 +259,7 @@ class Tournament(models.Model):
         _("rating system"), max_length=10, choices=RatingSystem.choices, default=RatingSystem.FIBS
     )
     # A tournament's results count on its rating list only once a rating officer of the list
-    # approves it (``tournaments.approvals``): one organizer's typo or bad faith stays out of
+    # approves it (``tournaments.ratings.services``): one organizer's typo or bad faith stays out of
     # everyone's list. ``rated_by`` is empty for the tournaments rated before approvals existed.
     rated = models.BooleanField(_("rated"), default=False)
     rated_by = models.ForeignKey(

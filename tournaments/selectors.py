@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
-from datetime import datetime
 from decimal import Decimal
 from typing import Any, Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import CharField, Count, Max, OuterRef, Q, QuerySet, Subquery, Sum, Value
-from django.db.models.functions import Cast, Concat
+from django.db.models import Count, Q, QuerySet
 
-from tournaments.analysis.models import MatchAnalysis
 from tournaments.formats import elimination
 from tournaments.models import Entry, Match, Player, Tournament
-from tournaments.ratings import history
 from tournaments.ratings.history import INITIAL_RATING
-from tournaments.ratings.ledger import as_rated, pending_holds, ratings_pending
-from tournaments.ratings.models import Rating, RatingChange, RatingList
+from tournaments.ratings.models import Rating
 from tournaments.scoring import MatchPoints
 from tournaments.standings import Entrant, Result, StandingRow, compute
 
@@ -32,116 +26,6 @@ def entry_ratings(*, tournament: Tournament) -> dict[int, float]:
             player__entries__tournament=tournament,
         ).values_list("player__entries__pk", "rating")
     )
-
-
-# --- Versions: what a page shows changes only when its version does -------------------------
-
-
-def tournament_version(*, slug: str) -> str | None:
-    """The tournament's revision and its rating list's (None: no such tournament). Every write
-    to the tournament raises the one, every rating change the other."""
-    row = (
-        Tournament.objects.filter(slug=slug)
-        .annotate(ratings=_ratings_revision("rating_system", "variant"))
-        .values_list("revision", "ratings")
-        .first()
-    )
-    return None if row is None else f"{row[0]}:{row[1] or 0}"
-
-
-def match_version(*, pk: int) -> str | None:
-    """A match page's version (None: no such match): the match's own last write (bracket moves
-    save the match too), its tournament's status, and its rows in the rating ledger (a replay
-    writes new ones), which say whether its ratings are still pending."""
-    row = (
-        Match.objects.filter(pk=pk)
-        .annotate(
-            rated=_newest_change(match=OuterRef("pk")),
-            ratings=_ratings_revision("tournament__rating_system", "tournament__variant"),
-            analysed=_analysis_state(),
-        )
-        .values_list(
-            "updated_at",
-            "tournament__status",
-            "rated",
-            "tournament__revision",
-            "ratings",
-            "analysed",
-        )  # fmt: skip
-        .first()
-    )
-    # The tournament's revision (its rating approval) and its list's (an unrated match shows the
-    # change it would make from the players' current ratings).
-    return None if row is None else ":".join(str(part) for part in (row[0].isoformat(), *row[1:]))
-
-
-def player_version(*, pk: int) -> str | None:
-    """A player page's version (None: no such player): the player's details, the last write to
-    any of their matches, their number, and their newest rating-ledger row (a replay writes new
-    ones). Tournament names, shown beside the matches, are fixed once a tournament has matches;
-    an opponent renamed in the admin shows when the stored page expires."""
-    row = (
-        Player.objects.filter(pk=pk)
-        .annotate(rated=_newest_change(player=OuterRef("pk")))
-        .values_list("display_name", "club", "country", "rated", "home_club__name")
-        .first()
-    )
-    if row is None:
-        return None
-    matches = Match.objects.filter(Q(home__player=pk) | Q(away__player=pk)).aggregate(
-        count=Count("pk"), newest=Max("updated_at"), analysed=Max("analysis__finished_at")
-    )
-    newest = matches["newest"].isoformat() if matches["newest"] else ""
-    details = hashlib.sha256("\n".join((*row[:3], row[4] or "")).encode()).hexdigest()[:16]
-    return f"{details}:{row[3]}:{matches['count']}:{newest}:{matches['analysed']}"
-
-
-def tournament_list_version() -> str:
-    """Every tournament's revision summed, with their number and the newest: a new, changed or
-    deleted tournament changes it."""
-    totals = Tournament.objects.aggregate(count=Count("pk"), newest=Max("pk"), sum=Sum("revision"))
-    return f"{totals['count']}:{totals['newest']}:{totals['sum']}"
-
-
-def rating_list_revision(*, system: str, variant: str) -> int:
-    """A rating list's revision (0 before its first rating): pages showing its ratings key on
-    it."""
-    revision = (
-        RatingList.objects.filter(system=system, variant=variant)
-        .values_list("revision", flat=True)
-        .first()
-    )
-    return revision or 0
-
-
-def rating_lists_version(*, variant: str) -> str:
-    """The variant's rating lists' revisions summed: every rating change raises one."""
-    total = RatingList.objects.filter(variant=variant).aggregate(sum=Sum("revision"))["sum"]
-    return str(total or 0)
-
-
-def _newest_change(**where: Any) -> Subquery:
-    changes = RatingChange.objects.filter(**where).order_by("-pk")
-    return Subquery(changes.values("pk")[:1])
-
-
-def _analysis_state() -> Subquery:
-    """The match's analysis: its state and when it ended (the page shows it)."""
-    analyses = MatchAnalysis.objects.filter(match=OuterRef("pk")).annotate(
-        state=Concat(
-            "status",
-            Value("@"),
-            Cast("games_done", CharField()),
-            Value("@"),
-            Cast("finished_at", CharField()),
-        )  # fmt: skip
-    )
-    return Subquery(analyses.values("state")[:1])
-
-
-def _ratings_revision(system: str, variant: str) -> Subquery:
-    lists = RatingList.objects.filter(system=OuterRef(system), variant=OuterRef(variant))
-    return Subquery(lists.order_by().values("revision")[:1])
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -207,126 +91,6 @@ def standings_of(
         rounds=tournament.swiss_rounds if tournament.format == Tournament.Format.SWISS else None,
     )
     return [Standing(row, by_id[row.entrant.id]) for row in rows]
-
-
-@dataclass(frozen=True)
-class RatingListRow:
-    """One line of a rating list."""
-
-    rank: int
-    player: Player
-    rating: float
-    experience: int
-    matches: int
-    last_change: float
-    last_match_at: datetime
-
-
-def rating_list(
-    *, system: str, variant: str, among: QuerySet[Player] | None = None
-) -> list[RatingListRow]:
-    """A rating list, best first (ties share a rank), in one query; ``among``: only these
-    players, ranked among themselves (a club's list)."""
-    ratings = Rating.objects.filter(rating_list__system=system, rating_list__variant=variant)
-    if among is not None:
-        ratings = ratings.filter(player__in=among.values("pk"))
-    ratings = ratings.select_related("player").order_by("-rating", "player__display_name")
-    rows: list[RatingListRow] = []
-    for position, rating in enumerate(ratings, start=1):
-        tied = rows and rows[-1].rating == rating.rating
-        rows.append(
-            RatingListRow(
-                rank=rows[-1].rank if tied else position,
-                player=rating.player,
-                rating=rating.rating,
-                experience=rating.experience,
-                matches=rating.matches,
-                last_change=rating.last_delta,
-                last_match_at=rating.last_match_at,
-            )
-        )
-    return rows
-
-
-def player_rating_history(*, player: Player, system: str, variant: str) -> QuerySet[RatingChange]:
-    """A player's ledger rows in a list, oldest first, each with its match and opponent known."""
-    return (
-        RatingChange.objects.filter(
-            player=player, rating_list__system=system, rating_list__variant=variant
-        )
-        .select_related(
-            "match__home__player",
-            "match__away__player",
-            "match__tournament__rated_by",
-        )
-        .order_by("finished_at", "match_id")
-    )
-
-
-def tournament_ratings_pending(*, tournament: Tournament) -> int:
-    """Decided matches of the tournament whose rating changes are not in the ledger yet."""
-    matches = Match.objects.filter(
-        tournament=tournament, status__in=Match.DECIDED, home__isnull=False, away__isnull=False
-    ).select_related("tournament", "home", "away")
-    return ratings_pending(matches)
-
-
-@dataclass(frozen=True)
-class RatingEffect:
-    """What a decided match did to its players' ratings, or (``rated`` False: its tournament is
-    not rated) what it would do to their current ratings if it were rated."""
-
-    rated: bool
-    #: (player's name, rating before, after, change) for the winner, then the loser.
-    rows: list[tuple[str, float, float, float]]
-    #: The change is held for a rating officer's review: ``rows`` is what it would do now.
-    held: bool = False
-
-
-def match_rating_effect(*, match: Match) -> RatingEffect | None:
-    """The match's rating changes (None: not decided, or nothing to show yet)."""
-    if match.status not in Match.DECIDED or match.home is None or match.away is None:
-        return None
-    names = {match.home.player_id: match.home.player.display_name,
-             match.away.player_id: match.away.player.display_name}  # fmt: skip
-    if match.tournament.rated:
-        changes = RatingChange.objects.filter(match=match).order_by("-score", "pk")
-        rows = [(names.get(c.player_id, ""), c.before, c.after, c.delta) for c in changes]
-        if rows:
-            return RatingEffect(True, rows)
-    held = match.tournament.rated and bool(pending_holds([match.pk]))
-    if match.tournament.rated and not held:
-        return None  # not rated yet: the rating work is pending
-    rated = as_rated(match)
-    if rated is None:
-        return None
-    rating_list = RatingList.objects.filter(
-        system=match.tournament.rating_system, variant=match.tournament.variant
-    ).first()
-    current = {} if rating_list is None else {
-        rating.player_id: history.Standing(rating.rating, rating.experience)
-        for rating in Rating.objects.filter(rating_list=rating_list, player_id__in=list(names))
-    }  # fmt: skip
-    system = match.tournament.rating_system
-    changes, _, _ = history.replay(system, [rated], current)  # type: ignore[arg-type]
-    rows = [(names[c.player], c.before.rating, c.after.rating, c.delta) for c in changes]
-    return RatingEffect(False, rows, held) if rows else None
-
-
-def match_ratings_pending(*, match: Match) -> bool:
-    """Whether the match's decided result still waits for its rating changes."""
-    if match.status not in Match.DECIDED or match.home_id is None or match.away_id is None:
-        return False
-    return ratings_pending([match]) > 0
-
-
-def player_rating_lists(*, player: Player) -> list[tuple[str, str]]:
-    """The (system, variant) lists the player has a rating in."""
-    return list(
-        Rating.objects.filter(player=player)
-        .order_by("rating_list__variant", "rating_list__system")
-        .values_list("rating_list__system", "rating_list__variant")
-    )
 
 
 def player_matches(*, player: Player) -> QuerySet[Match]:

@@ -17,7 +17,8 @@ from games.services import RecordedGame
 from tournaments import services
 from tournaments.matches import results
 from tournaments.models import Match
-from tournaments.ratings import approvals, ledger
+from tournaments.ratings import ledger
+from tournaments.ratings import services as approvals
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -40,7 +40,8 @@ from games.rules.matfile import match_record, read_match, write_match
 from games.rules.selfplay import random_match
 from tournaments import services
 from tournaments.models import Match, Player, Tournament
-from tournaments.ratings import approvals, ledger
+from tournaments.ratings import ledger
+from tournaments.ratings import services as approvals
 
 pytestmark = pytest.mark.django_db
 

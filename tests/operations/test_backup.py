@@ -21,14 +21,8 @@ from django.db import transaction
 from games.models import Game
 from games.rules import action_from_json, replay_game
 from games.rules.matfile import check_match, read_match, replay_record
-from tournaments.backup import (
-    FORMAT,
-    SETTINGS,
-    VERSION,
-    tournament_delete,
-    tournament_export,
-    tournament_import,
-)
+from tournaments.backup import FORMAT, VERSION, tournament_export, tournament_import
+from tournaments.backup.document import SETTINGS
 from tournaments.demo import DEMO_TOURNAMENT_SLUG, demo_data_seed
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput
 from tournaments.models import Entry, Match, Player, Round, Tournament
@@ -36,6 +30,7 @@ from tournaments.ratings import tasks as rating_tasks
 from tournaments.ratings.ledger import rating_list_of, ratings_replay
 from tournaments.ratings.models import Rating, RatingChange
 from tournaments.selectors import tournament_standings
+from tournaments.services import tournament_delete
 
 DEMO_SLUGS = [
     DEMO_TOURNAMENT_SLUG,  # a finished Long Nardy round robin, every game recorded
@@ -163,12 +158,12 @@ def first_recorded_match(document: dict[str, Any]) -> dict[str, Any]:
 def test_export_delete_import_gives_the_same_tournament_and_ratings(club, slug):
     before, ratings_before = snapshot(slug), ratings()
     document = document_of(slug)
-    with mock.patch("tournaments.backup.enqueue"):
+    with mock.patch("tournaments.ratings.services.enqueue"):
         tournament_delete(Tournament.objects.get(slug=slug))
     assert not Match.objects.filter(tournament__slug=slug).exists()
     players = Player.objects.count()
 
-    with mock.patch("tournaments.backup.enqueue") as enqueue:
+    with mock.patch("tournaments.ratings.services.enqueue") as enqueue:
         result = tournament_import(document)
 
     assert result.tournament.slug == slug
@@ -447,7 +442,7 @@ def test_deleting_a_tournament_replays_the_ratings_from_its_first_decided_match(
     rating_list = rating_list_of(tournament)
     others, pk = Match.objects.exclude(tournament=tournament).count(), tournament.pk
 
-    with mock.patch("tournaments.backup.enqueue") as enqueue:
+    with mock.patch("tournaments.ratings.services.enqueue") as enqueue:
         tournament_delete(tournament)
 
     enqueue.assert_called_once_with(

@@ -29,7 +29,6 @@ from games.rules import ShortNardy
 from games.rules.selfplay import random_match
 from games.services import RecordedGame
 from tests.conftest import Worker, needs_broker
-from tournaments import selectors
 from tournaments.matches.results import (
     match_result_confirm,
     match_result_correct,
@@ -39,6 +38,7 @@ from tournaments.matches.results import (
 )
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.ratings import ledger
+from tournaments.ratings import selectors as rating_selectors
 from tournaments.ratings.models import Rating, RatingChange
 
 WAIT_SECONDS = 45
@@ -74,7 +74,7 @@ def make_club(slug: str, players: int, matches: int, seed: int = 1) -> Club:
         status=Tournament.Status.RUNNING,
         organizer=organizer,
         match_length=3,
-        rated=True,  # approved by a rating officer (tournaments.approvals)
+        rated=True,  # approved by a rating officer (tournaments.ratings.services)
     )
     entries = [
         Entry.objects.create(
@@ -252,7 +252,7 @@ def test_results_are_recorded_while_redis_is_down_and_ratings_catch_up(
     redis.start()
     back = time.monotonic()
     settled(
-        lambda: selectors.tournament_ratings_pending(tournament=club.tournament) == 0,
+        lambda: rating_selectors.tournament_ratings_pending(tournament=club.tournament) == 0,
         worker,
         beat,
     )
@@ -284,7 +284,7 @@ def test_a_hung_redis_delays_a_result_by_seconds_not_forever(own_broker, enqueue
     club.matches[1].refresh_from_db()
     assert club.matches[1].status == Match.Status.FINAL
     assert [NOT_ENQUEUED in record.getMessage() for record in enqueue_log] == [True]
-    assert selectors.match_ratings_pending(match=club.matches[1])
+    assert rating_selectors.match_ratings_pending(match=club.matches[1])
     print(f"a result recorded in {took:.2f}s with Redis hung")
 
 
@@ -324,12 +324,12 @@ def test_a_worker_killed_mid_replay_leaves_consistent_ratings(own_broker, own_wo
     killed = time.monotonic()
     assert "rows written, sleeping" in mark.read_text()
     assert ledger_state() == before  # nothing of the killed replay was committed
-    assert selectors.match_ratings_pending(match=corrected)
+    assert rating_selectors.match_ratings_pending(match=corrected)
 
     # Redis hands the unacknowledged message to a worker once its visibility timeout passed.
     time.sleep(max(0.0, killed + VISIBILITY_TIMEOUT_SECONDS + 0.5 - time.monotonic()))
     second = own_worker(env=visibility)
-    settled(lambda: not selectors.match_ratings_pending(match=corrected), second)
+    settled(lambda: not rating_selectors.match_ratings_pending(match=corrected), second)
 
     # The very message the first worker took (same task id), delivered again.
     (taken,) = re.findall(

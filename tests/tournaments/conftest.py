@@ -34,7 +34,7 @@ def make_club(variant: str = "short", **rules) -> Club:
         format=Tournament.Format.ROUND_ROBIN,
         status=Tournament.Status.RUNNING,
         organizer=organizer,
-        rated=True,  # approved by a rating officer (tournaments.approvals)
+        rated=True,  # approved by a rating officer (tournaments.ratings.services)
         **rules,
     )
     home = Entry.objects.create(

@@ -16,9 +16,9 @@ from tournaments.errors import Conflict, NotAllowed
 from tournaments.matches.results import match_result_record
 from tournaments.models import Match, Tournament
 from tournaments.ratings import ledger
-from tournaments.ratings.approvals import ratings_approve, ratings_withdraw
 from tournaments.ratings.ledger import rating_list_of
 from tournaments.ratings.models import RatingChange, RatingList
+from tournaments.ratings.services import ratings_approve, ratings_withdraw
 
 pytestmark = pytest.mark.django_db
 

@@ -15,9 +15,9 @@ from tournaments.matches.results import (
     match_result_record,
 )
 from tournaments.models import Match, Tournament
-from tournaments.ratings.approvals import ratings_withdraw
 from tournaments.ratings.ledger import rating_list_of
 from tournaments.ratings.models import RatingAudit
+from tournaments.ratings.services import ratings_withdraw
 
 pytestmark = pytest.mark.django_db
 

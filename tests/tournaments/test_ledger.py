@@ -26,7 +26,7 @@ def tournament(count: int = 4, **settings) -> tuple[Tournament, list]:
         slug=f"rated-{Tournament.objects.count()}",
         status=Tournament.Status.RUNNING,
         organizer=olga,
-        rated=True,  # approved by a rating officer (tournaments.approvals)
+        rated=True,  # approved by a rating officer (tournaments.ratings.services)
         **settings,
     )
     entries = [
@@ -192,7 +192,7 @@ def test_results_recorded_through_the_services_are_rated_on_commit(
 
 
 def test_the_rating_list_and_a_players_history(db):
-    from tournaments.selectors import player_rating_history, rating_list  # noqa: PLC0415
+    from tournaments.ratings.selectors import player_rating_history, rating_list  # noqa: PLC0415
 
     made, (a, b, c, d) = tournament()
     for minutes, (home, away) in enumerate([(a, b), (c, d), (a, c)]):

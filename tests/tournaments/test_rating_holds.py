@@ -12,8 +12,8 @@ from django.urls import reverse
 from tournaments.errors import Conflict, NotAllowed
 from tournaments.models import Match, Round, Tournament
 from tournaments.ratings import ledger
-from tournaments.ratings.approvals import ratings_hold_confirm
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold, RatingList
+from tournaments.ratings.services import ratings_hold_confirm
 
 pytestmark = pytest.mark.django_db
 

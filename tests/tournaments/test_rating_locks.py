@@ -17,8 +17,8 @@ from tests.support.races import race
 from tournaments.matches.results import match_result_correct, match_result_record
 from tournaments.models import Match
 from tournaments.ratings import ledger
-from tournaments.ratings.approvals import ratings_hold_confirm
 from tournaments.ratings.models import RatingChange, RatingHold
+from tournaments.ratings.services import ratings_hold_confirm
 
 pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),

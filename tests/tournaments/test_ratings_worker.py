@@ -13,9 +13,9 @@ from django.db import close_old_connections, connection
 
 from tournaments.matches.results import match_result_correct, match_result_record
 from tournaments.models import Match, Player, Round, Tournament
-from tournaments.ratings.approvals import ratings_approve, ratings_hold_confirm, ratings_withdraw
 from tournaments.ratings.ledger import ratings_replay
 from tournaments.ratings.models import RatingChange, RatingHold
+from tournaments.ratings.services import ratings_approve, ratings_hold_confirm, ratings_withdraw
 
 WAIT_SECONDS = 90
 
@@ -36,7 +36,7 @@ def club(players: int, matches: int, seed: int = 3) -> tuple[Tournament, list[Ma
         status=Tournament.Status.RUNNING,
         organizer=organizer,
         match_length=3,
-        rated=True,  # approved by a rating officer (tournaments.approvals)
+        rated=True,  # approved by a rating officer (tournaments.ratings.services)
     )
     entries = [
         tournament.entries.create(player=Player.objects.create(display_name=f"R{seed}-{n}"))

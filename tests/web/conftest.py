@@ -12,7 +12,7 @@ from games.rules.selfplay import random_match
 from games.services import RecordedGame
 from tournaments import services
 from tournaments.models import Match, Player, Tournament
-from tournaments.ratings import approvals
+from tournaments.ratings import services as approvals
 from tournaments.ratings.ledger import rating_list_of
 
 

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from nardy_site.page_cache import shared_page
-from tournaments import selectors
+from tournaments import versions
 from tournaments.analysis.selectors import pr_table, pr_table_version
 from tournaments.analysis.services import analysis_available
 from tournaments.models import Tournament
@@ -16,7 +16,7 @@ from tournaments.web.common import tournament_header, tournament_of
 
 def _version(slug: str) -> str:
     tournament = Tournament.objects.filter(slug=slug).first()
-    own = selectors.tournament_version(slug=slug) or ""
+    own = versions.tournament_version(slug=slug) or ""
     return own if tournament is None else f"{own}:{pr_table_version(tournament=tournament)}"
 
 

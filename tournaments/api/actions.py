@@ -41,7 +41,7 @@ from tournaments.errors import InvalidInput
 from tournaments.matches import results
 from tournaments.models import Entry, Match, Player
 from tournaments.players.services import player_create
-from tournaments.ratings import approvals
+from tournaments.ratings import services as ratings
 from tournaments.ratings.models import RatingHold
 
 ResultIn = inline_serializer(
@@ -106,12 +106,12 @@ class RatingApproval(Action):
 
     @extend_schema(request=None, responses={200: TournamentSerializer}, summary="Rate the event")
     def post(self, request: Request, slug: str) -> Response:
-        tournament = approvals.ratings_approve(tournament=self.tournament(slug), by=request.user)
+        tournament = ratings.ratings_approve(tournament=self.tournament(slug), by=request.user)
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(request=None, responses={200: TournamentSerializer}, summary="Unrate it")
     def delete(self, request: Request, slug: str) -> Response:
-        tournament = approvals.ratings_withdraw(tournament=self.tournament(slug), by=request.user)
+        tournament = ratings.ratings_withdraw(tournament=self.tournament(slug), by=request.user)
         return Response(TournamentSerializer(tournament).data)
 
 
@@ -122,7 +122,7 @@ class RatingHoldConfirm(Action):
     def post(self, request: Request, pk: int) -> Response:
         hold = get_object_or_404(RatingHold, pk=pk)
         return Response(
-            RatingHoldSerializer(approvals.ratings_hold_confirm(hold=hold, by=request.user)).data
+            RatingHoldSerializer(ratings.ratings_hold_confirm(hold=hold, by=request.user)).data
         )
 
 

@@ -41,17 +41,16 @@ from tournaments.api.serializers import (
 from tournaments.clubs.permissions import RUNS_EVENTS
 from tournaments.matches.records import match_mat_text
 from tournaments.models import Entry, Match, Player, Round, Tournament
-from tournaments.ratings.approvals import is_rating_officer
-from tournaments.ratings.audit import audit_trail
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.ratings.models import RatingList as RatingListModel
-from tournaments.selectors import (
-    bracket_places,
+from tournaments.ratings.selectors import (
+    audit_trail,
+    is_rating_officer,
     player_rating_history,
     rating_list,
-    tournament_standings,
-    tournament_version,
 )
+from tournaments.selectors import bracket_places, tournament_standings
+from tournaments.versions import tournament_version
 
 
 def standing_rows(tournament: Tournament, *, refresh: float = 0) -> list[dict[str, Any]]:

@@ -84,7 +84,8 @@ def _slot(match: Match, by_slot: Mapping[str, Match], href: str | None) -> Brack
 
 
 def _source(stored: dict[str, Any] | None) -> Source | None:
-    """``Match.home_source``/``away_source`` as written by ``services._create_bracket``."""
+    """``Match.home_source``/``away_source`` as written by
+    ``tournaments.services.pairing.bracket_create``."""
     if not stored:
         return None
     if "seed" in stored:

@@ -8,7 +8,7 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 from tournaments.clubs.models import Club, Membership
 from tournaments.models import Player, Tournament
 from tournaments.ratings.models import RatingList
-from tournaments.selectors import RatingListRow, rating_list
+from tournaments.ratings.selectors import RatingListRow, rating_list
 
 Status = Tournament.Status
 

@@ -89,7 +89,7 @@ def match_result_record(
                     "recording before another result can be reported."
                 )
             )
-        result, validated = _result(
+        result, validated = result_of(
             tournament, score=score, games=games, mat=mat, outcomes=outcomes
         )
         _store(match, result, validated)
@@ -153,7 +153,7 @@ def match_result_resolve(
         if match.status not in (Match.Status.DISPUTED, Match.Status.REPORTED):
             raise Conflict(_("Only a reported or disputed result can be resolved."))
         if any(given is not None for given in (score, games, mat, outcomes)):
-            result, validated = _result(
+            result, validated = result_of(
                 match.tournament, score=score, games=games, mat=mat, outcomes=outcomes
             )
             _store(match, result, validated)
@@ -183,7 +183,7 @@ def match_result_correct(
         if match.tournament.status == Tournament.Status.FINISHED:
             raise Conflict(_("The tournament is finished: its results can no longer change."))
         require_stage_one_open(match.tournament)
-        result, validated = _result(
+        result, validated = result_of(
             match.tournament, score=score, games=games, mat=mat, outcomes=outcomes
         )
         _store(match, result, validated)
@@ -245,7 +245,7 @@ def _require_answerer(match: Match, by: User) -> None:
         raise NotAllowed(_("The opponent of the reporter answers the report, not the reporter."))
 
 
-def _result(
+def result_of(
     tournament: Tournament,
     *,
     score: tuple[Decimal | int, Decimal | int] | None,
@@ -253,6 +253,9 @@ def _result(
     mat: str | None,
     outcomes: Sequence[PlayedGame] | None = None,
 ) -> tuple[Result, list[ValidatedGame]]:
+    """The result that exactly one of a score, the games' records, a .mat text or the games'
+    outcomes gives under the tournament's match rules, with the games replayed (none for a
+    score); refused with the first illegal play or impossible score. Nothing is stored."""
     given = [value is not None for value in (score, games, mat, outcomes)]
     if sum(given) != 1:
         raise InvalidInput(_("Give the result as a score, as the games, or as a .mat file."))

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from tournaments.clubs.models import Club
 from tournaments.clubs.permissions import User
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
-from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.models import Entry, Player, Tournament
 from tournaments.players.audit import Action, identity_record, player_snapshot
 from tournaments.players.models import IdentityAudit, PlayerClaim
 from tournaments.players.rights import (
@@ -31,12 +31,8 @@ from tournaments.players.rights import (
     require_decide,
     require_merge,
 )
-from tournaments.queue import enqueue
-from tournaments.ratings.audit import audit_record
-from tournaments.ratings.history import OrderKey
-from tournaments.ratings.ledger import first_result_key, rating_list_of
-from tournaments.ratings.models import RatingAudit, RatingChange, RatingList
-from tournaments.ratings.tasks import ratings_replay
+from tournaments.ratings.models import RatingAudit
+from tournaments.ratings.services import entry_lists, lists_replay, player_lists
 from tournaments.signups.models import SignUp
 
 State = PlayerClaim.State
@@ -155,7 +151,7 @@ def players_merge(*, keep: Player, drop: Player, by: User) -> Player:
             "claims": list(PlayerClaim.objects.filter(player=drop).values_list("pk", flat=True)),
         },
     }
-    replays = _ledger_of(drop)
+    replays = player_lists(drop)
     keep.user_id = keep.user_id or drop.user_id
     keep.club = keep.club or drop.club
     keep.country = keep.country or drop.country
@@ -167,7 +163,7 @@ def players_merge(*, keep: Player, drop: Player, by: User) -> Player:
     note = f"{drop.display_name} → {keep.display_name}"
     identity_record(Action.MERGED, by=by, player=keep, other=drop, before=before, note=note)
     drop.delete()  # its ledger rows and cached ratings go with it; the replays rebuild them
-    _replay(replays, RatingAudit.Action.MERGE, by, note)
+    lists_replay(replays, RatingAudit.Action.MERGE, by=by, note=note)
     return keep
 
 
@@ -224,7 +220,7 @@ def merge_undo(*, merge: IdentityAudit, by: User) -> Player:
                            note=note)  # fmt: skip
     merge.undone_by = undo
     merge.save(update_fields=["undone_by"])
-    _replay(_lists_of_entries(moved["entries"]), RatingAudit.Action.UNMERGE, by, note)
+    lists_replay(entry_lists(moved["entries"]), RatingAudit.Action.UNMERGE, by=by, note=note)
     return restored
 
 
@@ -264,50 +260,3 @@ def _decline(claim: PlayerClaim, by: User, player: Player) -> None:
     identity_record(Action.CLAIM_DECLINED, by=by, player=player,
                     before={"player": player_snapshot(player)}, claim=claim,
                     note=f"{claim.user.get_username()} ✕ {player.display_name}")  # fmt: skip
-
-
-Replays = list[tuple[RatingList, OrderKey | None]]
-
-
-def _replay(replays: Replays, action: str, by: User, note: str) -> None:
-    """Replay each list from its key on commit, its audit trail saying why."""
-    for rating_list, key in replays:
-        audit = audit_record(RatingAudit.Action(action), rating_list=rating_list, by=by)
-        audit.note = note[:300]
-        audit.save(update_fields=["note"])
-        enqueue(ratings_replay, None if key is None else [key[0].isoformat(), key[1]],
-                rating_list.pk)  # fmt: skip
-
-
-def _ledger_of(player: Player) -> Replays:
-    """The rating lists the player is in, each with where its replay starts: the player's first
-    rated match in it (None: from the beginning)."""
-    lists = RatingList.objects.filter(
-        Q(changes__player=player) | Q(ratings__player=player)
-    ).distinct()
-    found = []
-    for rating_list in lists:
-        matches = Match.objects.filter(
-            pk__in=RatingChange.objects.filter(rating_list=rating_list, player=player).values(
-                "match"
-            )
-        )
-        found.append((rating_list, first_result_key(matches)))
-    return found
-
-
-def _lists_of_entries(entry_ids: list[int]) -> Replays:
-    """The rating lists of the rated tournaments of these entries, each with its first decided
-    match of them."""
-    by_list: dict[int, tuple[RatingList, list[int]]] = {}
-    tournaments = Tournament.objects.filter(entries__pk__in=entry_ids, rated=True).distinct()
-    for tournament in tournaments:
-        rating_list = rating_list_of(tournament)
-        by_list.setdefault(rating_list.pk, (rating_list, []))[1].append(tournament.pk)
-    replays: Replays = []
-    for rating_list, tournament_ids in by_list.values():
-        matches = Match.objects.filter(tournament_id__in=tournament_ids).filter(
-            Q(home_id__in=entry_ids) | Q(away_id__in=entry_ids)
-        )
-        replays.append((rating_list, first_result_key(matches)))
-    return replays

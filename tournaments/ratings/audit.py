@@ -7,7 +7,6 @@ by organizers (the rows of their own tournaments): ``audit_trail``."""
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
 
 from tournaments.models import Match, Tournament
 from tournaments.ratings.models import RatingAudit, RatingList
@@ -44,17 +43,3 @@ def match_words(match: Match) -> str:
         home, away = (written(as_fraction(side)) for side in (match.score_home, match.score_away))
         score = f" {home}–{away}"
     return f"{match.tournament.name}: {names[0]} – {names[1]}{score}"
-
-
-def audit_trail(rating_list: RatingList, user: User) -> QuerySet[RatingAudit]:
-    """What ``user`` may read of the list's trail, newest first: everything for its rating
-    officers and staff, the rows of their own tournaments for organizers, else nothing."""
-    from tournaments.ratings.approvals import is_rating_officer  # noqa: PLC0415
-
-    rows = RatingAudit.objects.filter(rating_list=rating_list).select_related("actor")
-    if is_rating_officer(rating_list, user):
-        return rows
-    if not user.is_authenticated:
-        return rows.none()
-    own = Q(tournament__organizer=user) | Q(tournament__co_organizers=user)
-    return rows.filter(own).distinct()

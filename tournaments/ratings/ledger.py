@@ -8,7 +8,7 @@ memory (``tournaments.ratings.history``) and writes in bulk: no query per match.
 
 The anomaly guard: a match that would move a rating by more than ``RATING_REVIEW_THRESHOLD``
 is held (a pending ``RatingHold``, no ledger rows: later matches go on without it) until a
-rating officer confirms it (``approvals.ratings_hold_confirm``); a replay decides again, so the
+rating officer confirms it (``services.ratings_hold_confirm``); a replay decides again, so the
 ledger always equals a serial replay with the same confirmations.
 """
 

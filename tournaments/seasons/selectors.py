@@ -13,7 +13,6 @@ from tournaments.ratings.models import Rating
 from tournaments.seasons.models import Season
 from tournaments.seasons.table import EventFinish, SeasonRow, season_table
 from tournaments.selectors import STANDINGS_MATCH_FIELDS, places_of, standings_of
-from tournaments.services import ROUND_FORMATS
 
 
 @dataclass(frozen=True)
@@ -170,7 +169,7 @@ def _finishes(
             wins[away] += Fraction(1, 2)  # type: ignore[index]
         else:
             wins[winner] += 1  # type: ignore[index]
-    if event.format in ROUND_FORMATS:
+    if event.format in Tournament.ROUND_FORMATS:
         rounds = [row[1:] for row in matches if row[1] is not None]
         places = [
             (standing.row.rank, standing.entry)

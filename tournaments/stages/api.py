@@ -17,7 +17,7 @@ from tournaments.api.serializers import TournamentSerializer
 from tournaments.api.views import visible_tournaments
 from tournaments.models import Tournament
 from tournaments.stages import services
-from tournaments.stages.selectors import event_stages
+from tournaments.stages.selectors import Qualifier, event_stages
 
 
 class StageSerializer(serializers.ModelSerializer[Tournament]):
@@ -26,7 +26,7 @@ class StageSerializer(serializers.ModelSerializer[Tournament]):
         fields = ["id", "slug", "name", "stage", "group", "format", "status"]
 
 
-class QualifierSerializer(serializers.Serializer[services.Qualifier]):
+class QualifierSerializer(serializers.Serializer[Qualifier]):
     seed = serializers.IntegerField()
     player_id = serializers.IntegerField(source="player.pk")
     player = serializers.CharField(source="player.display_name")

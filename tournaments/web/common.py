@@ -9,11 +9,10 @@ from typing import Any, TypeVar
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.models import Match, Tournament
 from tournaments.permissions import is_organizer
-from tournaments.services import ROUND_FORMATS
+from tournaments.ratings import selectors as rating_selectors
 
 T = TypeVar("T")
 
@@ -26,7 +25,7 @@ def tournament_of(request: HttpRequest, slug: str) -> Tournament:
 
 def has_bracket(tournament: Tournament) -> bool:
     """Elimination formats have a bracket; round robins and Swiss have rounds and standings."""
-    return tournament.format not in ROUND_FORMATS
+    return tournament.format not in Tournament.ROUND_FORMATS
 
 
 def tournament_header(request: HttpRequest, tournament: Tournament, tab: str) -> dict[str, Any]:
@@ -37,7 +36,7 @@ def tournament_header(request: HttpRequest, tournament: Tournament, tab: str) ->
         "tab": tab,
         "has_bracket": has_bracket(tournament),
         "organizer": is_organizer(tournament, request.user),
-        "ratings_revision": selectors.rating_list_revision(
+        "ratings_revision": rating_selectors.rating_list_revision(
             system=tournament.rating_system, variant=tournament.variant
         ),
     }

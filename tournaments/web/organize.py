@@ -22,7 +22,7 @@ from tournaments.clubs.permissions import clubs_run_by
 from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Tournament
 from tournaments.permissions import is_organizer
-from tournaments.ratings import approvals
+from tournaments.ratings.services import ratings_approve, ratings_withdraw
 from tournaments.signups.selectors import user_signups
 from tournaments.stages import services as stages
 from tournaments.web.common import refused, tournament_header, tournament_of
@@ -199,8 +199,8 @@ STEPS = {
     "start": services.tournament_start,
     "pair": services.swiss_round_pair,
     "finish": services.tournament_finish,
-    "rate": approvals.ratings_approve,
-    "unrate": approvals.ratings_withdraw,
+    "rate": ratings_approve,
+    "unrate": ratings_withdraw,
     "build-stage-2": lambda tournament, by: stages.stage_two_build(event=tournament, by=by),
     "reset-stage-2": lambda tournament, by: stages.stage_two_reset(event=tournament, by=by),
 }

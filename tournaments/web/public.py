@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.rules import GameError
 from nardy_site.page_cache import shared_page
-from tournaments import selectors
+from tournaments import selectors, versions
 from tournaments.analysis.selectors import match_analysis, player_pr_history
 from tournaments.brackets.view import bracket_drawings
 from tournaments.charts import rating_chart
@@ -27,7 +27,8 @@ from tournaments.matches.live.services import being_recorded, matches_being_reco
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.players.selectors import player_actions
-from tournaments.ratings.approvals import may_approve
+from tournaments.ratings import selectors as rating_selectors
+from tournaments.ratings.selectors import may_approve
 from tournaments.services import start_notices
 from tournaments.stages.selectors import event_stages
 from tournaments.web.common import (
@@ -49,11 +50,11 @@ def _found(version: str | None) -> str:
 
 
 def _tournament_version(slug: str) -> str:
-    return _found(selectors.tournament_version(slug=slug))
+    return _found(versions.tournament_version(slug=slug))
 
 
 @shared_page(
-    selectors.tournament_list_version,
+    versions.tournament_list_version,
     params={"status": Tournament.Status.values, "variant": Tournament.Variant.values},
 )
 def tournament_list_page(request: HttpRequest) -> HttpResponse:
@@ -183,7 +184,7 @@ def tournament_print_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@shared_page(lambda pk: _found(selectors.match_version(pk=pk)))
+@shared_page(lambda pk: _found(versions.match_version(pk=pk)))
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/match.html", match_context(request, match_of(request, pk)))
 
@@ -193,7 +194,7 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     board viewer reads) and what the viewer may do."""
     tournament = match.tournament
     games = list(match.games.order_by("number"))
-    effect = selectors.match_rating_effect(match=match)
+    effect = rating_selectors.match_rating_effect(match=match)
     analysis = match_analysis(match=match) if games else None
     try:
         frames, unreplayable = board_frames(match, games, analysis), ""
@@ -207,7 +208,7 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "board_frames": frames,
         "unreplayable": unreplayable,
         "actions": match_actions(request, match),
-        "ratings_pending": selectors.match_ratings_pending(match=match),
+        "ratings_pending": rating_selectors.match_ratings_pending(match=match),
         "analysis": analysis,
         "rating_effect": effect,
         "rated_summary": format_html(_("Rated: {summary}"), summary=rated_summary(tournament))
@@ -220,13 +221,13 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     }
 
 
-@shared_page(lambda pk: _found(selectors.player_version(pk=pk)))
+@shared_page(lambda pk: _found(versions.player_version(pk=pk)))
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("home_club"), pk=pk)
     histories = []
-    for system, variant in selectors.player_rating_lists(player=player):
+    for system, variant in rating_selectors.player_rating_lists(player=player):
         changes = list(
-            selectors.player_rating_history(player=player, system=system, variant=variant)
+            rating_selectors.player_rating_history(player=player, system=system, variant=variant)
         )
         histories.append(
             {
@@ -258,7 +259,7 @@ def _pr_chart(player: Player) -> Any:
 
 
 @shared_page(
-    lambda variant: selectors.rating_lists_version(variant=variant),
+    lambda variant: versions.rating_lists_version(variant=variant),
     params={"system": Tournament.RatingSystem.values},
 )
 def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
@@ -271,7 +272,7 @@ def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
         request,
         "tournaments/rating_list.html",
         {
-            "rows": selectors.rating_list(system=system, variant=variant),
+            "rows": rating_selectors.rating_list(system=system, variant=variant),
             "variant": variant,
             "variant_name": Tournament.Variant(variant).label,
             "system": system,

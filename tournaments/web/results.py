@@ -19,6 +19,7 @@ from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.matches import results
 from tournaments.models import Match
+from tournaments.ratings import selectors as rating_selectors
 from tournaments.web.common import match_of, refused, tournament_of
 from tournaments.web.public import match_actions, match_context
 from tournaments.web.result_forms import ResultForm
@@ -112,7 +113,7 @@ def match_answer(request: HttpRequest, pk: int) -> HttpResponse:
 
 def ratings_status(request: HttpRequest, slug: str) -> JsonResponse:
     """How much rating work is still queued for this tournament: polled by its pages."""
-    pending = selectors.tournament_ratings_pending(tournament=tournament_of(request, slug))
+    pending = rating_selectors.tournament_ratings_pending(tournament=tournament_of(request, slug))
     return JsonResponse({"pending": pending, "done": pending == 0})
 
 

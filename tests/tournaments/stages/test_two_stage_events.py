@@ -16,12 +16,8 @@ from tournaments.services import (
     tournament_open_registration,
     tournament_start,
 )
-from tournaments.stages.services import (
-    qualifiers,
-    stage_one_complete,
-    stage_two_build,
-    stage_two_reset,
-)
+from tournaments.stages.selectors import qualifiers, stage_one_complete
+from tournaments.stages.services import stage_two_build, stage_two_reset
 
 pytestmark = pytest.mark.django_db
 NAMES = ["Anna", "Boris", "Carl", "Dina", "Emil", "Fatma", "Gia", "Hugo"]
@@ -178,8 +174,8 @@ def test_a_two_stage_event_in_a_season_places_everyone(olga):
 
 
 def test_rating_the_event_rates_its_stages(olga, django_capture_on_commit_callbacks, eager_tasks):
-    from tournaments.ratings.approvals import ratings_approve, ratings_withdraw  # noqa: PLC0415
     from tournaments.ratings.models import RatingChange  # noqa: PLC0415
+    from tournaments.ratings.services import ratings_approve, ratings_withdraw  # noqa: PLC0415
 
     cup = event(olga, groups=2, advance=1)
     with django_capture_on_commit_callbacks(execute=True):

@@ -1,34 +1,5 @@
-"""A tournament as one JSON document, and back: a backup that survives schema changes, moves a
-tournament between sites, and is checked on the way in.
-
-``tournament_export`` writes a versioned document (``format``, ``version``): every setting of the
-tournament (all its model fields but the organizers), the organizer and co-organizers by
-username, the players (display name, club, country, linked username), the entries, the rounds,
-and every match (round or bracket slot and where its sides come from, home and away by player
-name, status, score, winner, who reported and confirmed it and when, the dispute note, when it
-was decided) with its games (who played White, the engine's actions, the outcome) and, for a
-match whose games are all recorded, their ``.mat`` text, which backgammon programs read.
-
-``tournament_import`` recreates the tournament in one transaction, or raises a
-``TournamentError`` having saved nothing:
-
-* the slug must be free (``as_slug`` gives another one);
-* players are matched by display name and created when missing; a known player is kept as the
-  database has it (a different club, country or account in the document is listed in
-  ``ImportResult.players_differing``, not applied);
-* users are matched by username; one the site does not have is left empty (organizer,
-  co-organizer, reporter, confirmer, player account) and listed in ``missing_users``;
-* every game's record is replayed by the rules engine as a new result would be
-  (``IllegalGameRecord`` names the match, game, move and reason), each game's outcome and the
-  match's score and winner are derived again and must be the document's; a typed score must be
-  a possible one.
-
-Ratings are not in the document: they follow from the matches. The import enqueues (on commit,
-``tasks.enqueue``) a replay of the tournament's rating list from its earliest decided match,
-after which every rating is what it was before the export (when the tournament was deleted with
-``tournament_delete`` and imported back). Should that message be lost (the broker down), the
-periodic ``ratings_catch_up`` finds the list behind and replays it.
-"""
+"""The document read back into a tournament, checked all the way, or refused whole (see
+``tournaments.backup``)."""
 
 from __future__ import annotations
 
@@ -51,31 +22,14 @@ from games.models import Game
 from games.rules import Colour, NotationError, Outcome, action_from_json
 from games.rules.game import Ending
 from games.services import RecordedGame, ValidatedGame
+from tournaments.backup.document import FORMAT, INTEGER_MAX, SETTINGS, SMALL_MAX, VERSION
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, TournamentError
-from tournaments.matches.records import match_mat_text
-from tournaments.matches.results import Result, _result
+from tournaments.matches.results import Result, result_of
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.players.rights import home_club_of_new
-from tournaments.queue import enqueue
-from tournaments.ratings.audit import audit_record
-from tournaments.ratings.ledger import first_result_key, rating_list_of
-from tournaments.ratings.models import RatingAudit
-from tournaments.ratings.tasks import ratings_replay
+from tournaments.ratings.services import tournament_arrived
 from tournaments.scoring import PlayedGame
-from tournaments.services import _validate_rules
-
-FORMAT = "nardy-tournament"
-VERSION = 1
-
-#: The largest values of the positive integer columns (small: round numbers; seeds are integers).
-SMALL_MAX, INTEGER_MAX = 32_767, 2_147_483_647
-
-#: The tournament's own fields the document carries (its organizers travel by username).
-SETTINGS = tuple(
-    model_field
-    for model_field in Tournament._meta.concrete_fields
-    if not model_field.primary_key and not model_field.is_relation
-)
+from tournaments.services import tournament_delete, validate_rules
 
 
 @dataclass(frozen=True)
@@ -90,143 +44,6 @@ class ImportResult:
     missing_users: list[str] = field(default_factory=list)
     #: Where the rating replay enqueued on commit starts (None: no decided match).
     ratings_replay_from: datetime | None = None
-
-
-# --- Export ------------------------------------------------------------------------------------
-
-
-def tournament_export(tournament: Tournament) -> dict[str, Any]:
-    """The tournament as a JSON-ready document (see the module's text)."""
-    entries = list(
-        Entry.objects.filter(tournament=tournament)
-        .select_related("player__user")
-        .order_by("seed", "player__display_name", "pk")
-    )
-    matches = list(
-        Match.objects.filter(tournament=tournament)
-        .select_related(
-            "tournament",
-            "round",
-            "home__player",
-            "away__player",
-            "winner__player",
-            "reported_by",
-            "confirmed_by",
-        )  # fmt: skip
-        .prefetch_related("games")
-        .order_by("pk")
-    )
-    players = sorted({entry.player for entry in entries}, key=lambda p: p.display_name)
-    organizer = tournament.organizer
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": _time(timezone.now()),
-        "tournament": {
-            **{setting.name: _setting_json(tournament, setting) for setting in SETTINGS},
-            "organizer": _username(organizer),
-            "co_organizers": sorted(user.get_username() for user in tournament.co_organizers.all()),
-        },
-        "players": [
-            {
-                "name": player.display_name,
-                "club": player.club,
-                "country": player.country,
-                "username": _username(player.user),
-            }
-            for player in players
-        ],
-        "entries": [
-            {
-                "player": entry.player.display_name,
-                "seed": entry.seed,
-                "withdrawn": entry.withdrawn,
-                "late_entry": entry.late_entry,
-                "created_at": _time(entry.created_at),
-            }
-            for entry in entries
-        ],
-        "rounds": [
-            {"number": round_.number, "created_at": _time(round_.created_at)}
-            for round_ in tournament.rounds.order_by("number")
-        ],
-        "matches": [_match_json(match) for match in matches],
-    }
-
-
-def tournament_mat_text(document: Mapping[str, Any]) -> str:
-    """Every recorded match of an exported document as one .mat text, in the order played."""
-    recorded = [match for match in document["matches"] if match.get("mat")]
-    recorded.sort(key=lambda match: (match.get("decided_at") or "~", match.get("slot") or ""))
-    return "\n".join(match["mat"] for match in recorded)
-
-
-def _match_json(match: Match) -> dict[str, Any]:
-    games = sorted(match.games.all(), key=lambda game: game.number)
-    # A .mat file holds moves: games entered as outcomes only would read as unfinished ones.
-    mat = match_mat_text(match) if games and all(game.actions for game in games) else None
-    return {
-        "round": match.round.number if match.round else None,
-        "bracket": match.bracket,
-        "bracket_round": match.bracket_round,
-        "slot": match.slot,
-        "home_source": match.home_source,
-        "away_source": match.away_source,
-        "home": _player_name(match.home),
-        "away": _player_name(match.away),
-        "status": match.status,
-        "score_home": _decimal_json(match.score_home),
-        "score_away": _decimal_json(match.score_away),
-        "winner": _player_name(match.winner),
-        "reported_by": _username(match.reported_by),
-        "reported_at": _time(match.reported_at),
-        "confirmed_by": _username(match.confirmed_by),
-        "confirmed_at": _time(match.confirmed_at),
-        "dispute_note": match.dispute_note,
-        "decided_at": _time(match.decided_at),
-        "games": [
-            {
-                "number": game.number,
-                "white": game.white,
-                "actions": game.actions,
-                "winner": game.winner,
-                "ending": game.ending,
-                "value": game.value,
-                "stake": game.stake,
-                "points": game.points,
-            }
-            for game in games
-        ],
-        "mat": mat,
-    }
-
-
-def _setting_json(tournament: Tournament, setting: models.Field[Any, Any]) -> Any:
-    value = setting.value_from_object(tournament)
-    if isinstance(value, Decimal):
-        return _decimal_json(value)
-    if isinstance(value, datetime):
-        return _time(value)
-    return value
-
-
-def _decimal_json(value: Decimal | None) -> str | None:
-    return None if value is None else str(value)
-
-
-def _time(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat()
-
-
-def _username(user: AbstractBaseUser | None) -> str | None:
-    return None if user is None else user.get_username()
-
-
-def _player_name(entry: Entry | None) -> str | None:
-    return None if entry is None else entry.player.display_name
-
-
-# --- Import ------------------------------------------------------------------------------------
 
 
 def tournament_import(
@@ -260,24 +77,6 @@ def tournament_import(
         raise InvalidInput(
             _("The document does not fit the database: %(reason)s") % {"reason": error}
         ) from None
-
-
-def tournament_delete(tournament: Tournament, by: AbstractBaseUser | None = None) -> None:
-    """Delete a tournament with its matches, games, entries and rounds (the matches go first:
-    their links to the entries are protected). Its rated matches leave the ledger, the rating
-    list is replayed (on commit) from the first of them, and the list's trail records it."""
-    with transaction.atomic():
-        matches = Match.objects.filter(tournament=tournament)
-        first = first_result_key(matches)
-        rating_list = rating_list_of(tournament)
-        if first is not None and tournament.rated:
-            audit_record(
-                RatingAudit.Action.DELETION, rating_list=rating_list, by=by, tournament=tournament
-            )
-        matches.delete()
-        tournament.delete()
-        if first is not None:
-            enqueue(ratings_replay, [first[0].isoformat(), first[1]], rating_list.pk)
 
 
 class _Import:
@@ -320,7 +119,7 @@ class _Import:
         decided = [self._match(tournament, data, index) for index, data in enumerate(matches)]
         first = min((moment for moment in decided if moment is not None), default=None)
         if first is not None:
-            _enqueue_ratings_replay(tournament, first)
+            tournament_arrived(tournament, first)
         return ImportResult(
             tournament=tournament,
             players_created=self.players_created,
@@ -397,7 +196,7 @@ class _Import:
         tournament.organizer = self.organizer or self._user(  # type: ignore[assignment]
             data.get("organizer"), "tournament.organizer"
         )
-        _validate_rules(tournament)
+        validate_rules(tournament)
         created_at = tournament.created_at
         tournament.save()
         if created_at is not None:  # auto_now_add set it to now on save
@@ -596,17 +395,17 @@ class _Import:
             raise InvalidInput(_("%(match)s: the score has one side only.") % {"match": label})
         try:
             if not games:
-                result, validated = _result(
+                result, validated = result_of(
                     tournament, score=(match.score_home, match.score_away), games=None, mat=None
                 )
             elif all(not game.get("actions") for game in games):
                 outcomes = [_outcome(game, label, number) for number, game in enumerate(games, 1)]
-                result, validated = _result(
+                result, validated = result_of(
                     tournament, score=None, games=None, mat=None, outcomes=outcomes
                 )
             else:
                 recorded = [_recorded(game, label, number) for number, game in enumerate(games, 1)]
-                result, validated = _result(tournament, score=None, games=recorded, mat=None)
+                result, validated = result_of(tournament, score=None, games=recorded, mat=None)
         except IllegalGameRecord as error:
             located = IllegalGameRecord(f"{label}: {error.message}", **error.details)  # type: ignore[arg-type]
             located.details["match"] = label
@@ -642,11 +441,6 @@ class _Import:
                 }
             )
         return [] if not games else validated
-
-
-def _enqueue_ratings_replay(tournament: Tournament, first: datetime) -> None:
-    """On commit: replay the tournament's rating list from its first decided match on."""
-    enqueue(ratings_replay, [first.isoformat(), 0], rating_list_of(tournament).pk)
 
 
 def _match_label(data: Mapping[str, Any], where: str) -> str:
@@ -709,9 +503,6 @@ def _outcome(game: Mapping[str, Any], label: str, number: int) -> PlayedGame:
 
 def _at(label: str, number: int) -> dict[str, Any]:
     return {"match": label, "n": number}
-
-
-# --- Reading the document, every problem named by where it is ------------------------------------
 
 
 def _mapping(value: Any, where: str) -> Mapping[str, Any]:

@@ -1,43 +1,38 @@
-"""Rated events need a rating officer: a tournament's results count on its shared rating list
+"""The writes of the rating lists that other parts of the site ask for.
+
+Rated events need a rating officer: a tournament's results count on its shared rating list
 only once an officer of that list (site staff, or a user named in ``RatingList.officers``)
 approves it, and a change the anomaly guard held counts once an officer confirms it. The
 approval can come before the start or after the results, and can be withdrawn; either way the
 list is replayed from the tournament's first decided match, on commit, by the rating tasks.
-Tournaments of before approvals existed were migrated as rated."""
+Tournaments of before approvals existed were migrated as rated.
+
+When results leave or come back whole (a tournament deleted or imported, matches deleted in the
+admin, players merged or a merge undone), ``lists_replay`` replays the lists they count in from
+the first of them, each list's trail saying why. The lists follow single results by themselves
+(``receivers``)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.errors import Conflict, NotAllowed
-from tournaments.models import Match, Tournament
+from tournaments.models import Match, Player, Tournament
+from tournaments.queue import enqueue
 from tournaments.ratings.audit import audit_record
+from tournaments.ratings.history import OrderKey
 from tournaments.ratings.ledger import first_result_key, locked_list, rating_list_of
-from tournaments.ratings.models import RatingAudit, RatingHold, RatingList
+from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold, RatingList
+from tournaments.ratings.selectors import is_rating_officer
+from tournaments.ratings.tasks import ratings_replay
 
 User = AbstractBaseUser | AnonymousUser
-
-
-def is_rating_officer(rating_list: RatingList, user: User) -> bool:
-    """Staff, or an officer named for this list."""
-    return _officer_of(RatingList.objects.filter(pk=rating_list.pk), user)
-
-
-def may_approve(tournament: Tournament, user: User) -> bool:
-    """Whether ``user`` may approve (or withdraw) the rating of ``tournament``: read only, so a
-    page may ask it for every visitor (no list is made for asking)."""
-    lists = RatingList.objects.filter(system=tournament.rating_system, variant=tournament.variant)
-    return _officer_of(lists, user)
-
-
-def _officer_of(lists: QuerySet[RatingList], user: User) -> bool:
-    if not user.is_authenticated:
-        return False
-    return getattr(user, "is_staff", False) or lists.filter(officers=user.pk).exists()
 
 
 def ratings_approve(*, tournament: Tournament, by: User) -> Tournament:
@@ -54,9 +49,6 @@ def ratings_hold_confirm(*, hold: RatingHold, by: User) -> RatingHold:
     """An officer confirms a held change: the list is replayed from the match, with it."""
     if not is_rating_officer(hold.rating_list, by):
         raise NotAllowed(_("Only a rating officer of this rating list may confirm its changes."))
-    from tournaments.queue import enqueue  # noqa: PLC0415
-    from tournaments.ratings.tasks import ratings_replay  # noqa: PLC0415
-
     with transaction.atomic():
         locked_list(hold.rating_list_id)  # the ledger's order: the list, then its holds
         hold = (
@@ -108,8 +100,76 @@ def _set_rated(tournament: Tournament, by: User, *, rated: bool) -> Tournament:
             Match.objects.filter(Q(tournament=tournament) | Q(tournament__parent=tournament))
         )
         if first is not None:  # the list is replayed from there once this commits
-            from tournaments.queue import enqueue  # noqa: PLC0415
-            from tournaments.ratings.tasks import ratings_replay  # noqa: PLC0415
-
             enqueue(ratings_replay, [first[0].isoformat(), first[1]], rating_list.pk)
     return tournament
+
+
+# --- Results leaving or coming back whole ------------------------------------------------------
+
+#: Rating lists, each with where its replay starts (None: from the beginning).
+Replays = list[tuple[RatingList, OrderKey | None]]
+
+
+def lists_replay(replays: Replays, action: str, *, by: User | None, note: str = "") -> None:
+    """Replay each list from its key once the transaction commits, its trail saying why
+    (``action``, a ``RatingAudit.Action``, and ``note``)."""
+    for rating_list, key in replays:
+        audit = audit_record(RatingAudit.Action(action), rating_list=rating_list, by=by)
+        if note:
+            audit.note = note[:300]
+            audit.save(update_fields=["note"])
+        enqueue(ratings_replay, None if key is None else [key[0].isoformat(), key[1]],
+                rating_list.pk)  # fmt: skip
+
+
+def player_lists(player: Player) -> Replays:
+    """The rating lists the player is in, each from the player's first rated match in it."""
+    lists = RatingList.objects.filter(
+        Q(changes__player=player) | Q(ratings__player=player)
+    ).distinct()
+    found = []
+    for rating_list in lists:
+        matches = Match.objects.filter(
+            pk__in=RatingChange.objects.filter(rating_list=rating_list, player=player).values(
+                "match"
+            )
+        )
+        found.append((rating_list, first_result_key(matches)))
+    return found
+
+
+def entry_lists(entry_ids: list[int]) -> Replays:
+    """The rating lists of the rated tournaments of these entries, each from the first decided
+    match of them."""
+    by_list: dict[int, tuple[RatingList, list[int]]] = {}
+    tournaments = Tournament.objects.filter(entries__pk__in=entry_ids, rated=True).distinct()
+    for tournament in tournaments:
+        rating_list = rating_list_of(tournament)
+        by_list.setdefault(rating_list.pk, (rating_list, []))[1].append(tournament.pk)
+    replays: Replays = []
+    for rating_list, tournament_ids in by_list.values():
+        matches = Match.objects.filter(tournament_id__in=tournament_ids).filter(
+            Q(home_id__in=entry_ids) | Q(away_id__in=entry_ids)
+        )
+        replays.append((rating_list, first_result_key(matches)))
+    return replays
+
+
+def tournament_leaving(tournament: Tournament, *, by: User | None) -> None:
+    """Call in the transaction that deletes the tournament, before it does: its rated matches
+    leave the ledger, and its list is replayed (on commit) from the first of them; a rated
+    tournament's trail records the deletion."""
+    first = first_result_key(Match.objects.filter(tournament=tournament))
+    if first is None:
+        return
+    rating_list = rating_list_of(tournament)
+    if tournament.rated:
+        audit_record(
+            RatingAudit.Action.DELETION, rating_list=rating_list, by=by, tournament=tournament
+        )
+    enqueue(ratings_replay, [first[0].isoformat(), first[1]], rating_list.pk)
+
+
+def tournament_arrived(tournament: Tournament, first: datetime) -> None:
+    """On commit: replay the (imported) tournament's rating list from its first decided match."""
+    enqueue(ratings_replay, [first.isoformat(), 0], rating_list_of(tournament).pk)

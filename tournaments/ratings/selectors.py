@@ -1,0 +1,179 @@
+"""Reads of the rating lists: who is a rating officer, the lists and a player's history in
+them, what a match did (or would do) to its players' ratings, what is still to be rated, and
+the audit trail a user may read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from tournaments.models import Match, Player, Tournament
+from tournaments.ratings import history
+from tournaments.ratings.ledger import as_rated, pending_holds, ratings_pending
+from tournaments.ratings.models import Rating, RatingAudit, RatingChange, RatingList
+
+User = AbstractBaseUser | AnonymousUser
+
+
+def is_rating_officer(rating_list: RatingList, user: User) -> bool:
+    """Staff, or an officer named for this list."""
+    return _officer_of(RatingList.objects.filter(pk=rating_list.pk), user)
+
+
+def may_approve(tournament: Tournament, user: User) -> bool:
+    """Whether ``user`` may approve (or withdraw) the rating of ``tournament``: read only, so a
+    page may ask it for every visitor (no list is made for asking)."""
+    lists = RatingList.objects.filter(system=tournament.rating_system, variant=tournament.variant)
+    return _officer_of(lists, user)
+
+
+def _officer_of(lists: QuerySet[RatingList], user: User) -> bool:
+    if not user.is_authenticated:
+        return False
+    return getattr(user, "is_staff", False) or lists.filter(officers=user.pk).exists()
+
+
+def audit_trail(rating_list: RatingList, user: User) -> QuerySet[RatingAudit]:
+    """What ``user`` may read of the list's trail, newest first: everything for its rating
+    officers and staff, the rows of their own tournaments for organizers, else nothing."""
+    rows = RatingAudit.objects.filter(rating_list=rating_list).select_related("actor")
+    if is_rating_officer(rating_list, user):
+        return rows
+    if not user.is_authenticated:
+        return rows.none()
+    own = Q(tournament__organizer=user) | Q(tournament__co_organizers=user)
+    return rows.filter(own).distinct()
+
+
+def rating_list_revision(*, system: str, variant: str) -> int:
+    """A rating list's revision (0 before its first rating): pages showing its ratings key on
+    it."""
+    revision = (
+        RatingList.objects.filter(system=system, variant=variant)
+        .values_list("revision", flat=True)
+        .first()
+    )
+    return revision or 0
+
+
+@dataclass(frozen=True)
+class RatingListRow:
+    """One line of a rating list."""
+
+    rank: int
+    player: Player
+    rating: float
+    experience: int
+    matches: int
+    last_change: float
+    last_match_at: datetime
+
+
+def rating_list(
+    *, system: str, variant: str, among: QuerySet[Player] | None = None
+) -> list[RatingListRow]:
+    """A rating list, best first (ties share a rank), in one query; ``among``: only these
+    players, ranked among themselves (a club's list)."""
+    ratings = Rating.objects.filter(rating_list__system=system, rating_list__variant=variant)
+    if among is not None:
+        ratings = ratings.filter(player__in=among.values("pk"))
+    ratings = ratings.select_related("player").order_by("-rating", "player__display_name")
+    rows: list[RatingListRow] = []
+    for position, rating in enumerate(ratings, start=1):
+        tied = rows and rows[-1].rating == rating.rating
+        rows.append(
+            RatingListRow(
+                rank=rows[-1].rank if tied else position,
+                player=rating.player,
+                rating=rating.rating,
+                experience=rating.experience,
+                matches=rating.matches,
+                last_change=rating.last_delta,
+                last_match_at=rating.last_match_at,
+            )
+        )
+    return rows
+
+
+def player_rating_history(*, player: Player, system: str, variant: str) -> QuerySet[RatingChange]:
+    """A player's ledger rows in a list, oldest first, each with its match and opponent known."""
+    return (
+        RatingChange.objects.filter(
+            player=player, rating_list__system=system, rating_list__variant=variant
+        )
+        .select_related(
+            "match__home__player",
+            "match__away__player",
+            "match__tournament__rated_by",
+        )
+        .order_by("finished_at", "match_id")
+    )
+
+
+def tournament_ratings_pending(*, tournament: Tournament) -> int:
+    """Decided matches of the tournament whose rating changes are not in the ledger yet."""
+    matches = Match.objects.filter(
+        tournament=tournament, status__in=Match.DECIDED, home__isnull=False, away__isnull=False
+    ).select_related("tournament", "home", "away")
+    return ratings_pending(matches)
+
+
+@dataclass(frozen=True)
+class RatingEffect:
+    """What a decided match did to its players' ratings, or (``rated`` False: its tournament is
+    not rated) what it would do to their current ratings if it were rated."""
+
+    rated: bool
+    #: (player's name, rating before, after, change) for the winner, then the loser.
+    rows: list[tuple[str, float, float, float]]
+    #: The change is held for a rating officer's review: ``rows`` is what it would do now.
+    held: bool = False
+
+
+def match_rating_effect(*, match: Match) -> RatingEffect | None:
+    """The match's rating changes (None: not decided, or nothing to show yet)."""
+    if match.status not in Match.DECIDED or match.home is None or match.away is None:
+        return None
+    names = {match.home.player_id: match.home.player.display_name,
+             match.away.player_id: match.away.player.display_name}  # fmt: skip
+    if match.tournament.rated:
+        changes = RatingChange.objects.filter(match=match).order_by("-score", "pk")
+        rows = [(names.get(c.player_id, ""), c.before, c.after, c.delta) for c in changes]
+        if rows:
+            return RatingEffect(True, rows)
+    held = match.tournament.rated and bool(pending_holds([match.pk]))
+    if match.tournament.rated and not held:
+        return None  # not rated yet: the rating work is pending
+    rated = as_rated(match)
+    if rated is None:
+        return None
+    rating_list = RatingList.objects.filter(
+        system=match.tournament.rating_system, variant=match.tournament.variant
+    ).first()
+    current = {} if rating_list is None else {
+        rating.player_id: history.Standing(rating.rating, rating.experience)
+        for rating in Rating.objects.filter(rating_list=rating_list, player_id__in=list(names))
+    }  # fmt: skip
+    system = match.tournament.rating_system
+    changes, _, _ = history.replay(system, [rated], current)  # type: ignore[arg-type]
+    rows = [(names[c.player], c.before.rating, c.after.rating, c.delta) for c in changes]
+    return RatingEffect(False, rows, held) if rows else None
+
+
+def match_ratings_pending(*, match: Match) -> bool:
+    """Whether the match's decided result still waits for its rating changes."""
+    if match.status not in Match.DECIDED or match.home_id is None or match.away_id is None:
+        return False
+    return ratings_pending([match]) > 0
+
+
+def player_rating_lists(*, player: Player) -> list[tuple[str, str]]:
+    """The (system, variant) lists the player has a rating in."""
+    return list(
+        Rating.objects.filter(player=player)
+        .order_by("rating_list__variant", "rating_list__system")
+        .values_list("rating_list__system", "rating_list__variant")
+    )

@@ -1,0 +1,367 @@
+"""Entering players: one by one, by name (making the players that are new), from a CSV file,
+and withdrawing them."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from tournaments.clubs.models import Club
+from tournaments.errors import Conflict, InvalidInput
+from tournaments.models import Entry, Player, Tournament
+from tournaments.players.rights import home_club_of_new
+from tournaments.services.checks import Format, Status, User, locked_tournament, require_organizer
+from tournaments.signups.services import (
+    entry_withdrawn,
+    promote_waiting,
+    signup_entered,
+)
+
+
+@transaction.atomic
+def entry_register(
+    *, tournament: Tournament, player: Player, by: User, seed: int | None = None
+) -> Entry:
+    """Enter a player: before the start, or late into a running Swiss tournament."""
+    tournament = locked_tournament(tournament)
+    require_organizer(tournament, by)
+    late = tournament.status == Status.RUNNING
+    if late and tournament.format != Format.SWISS:
+        raise Conflict(_("Late entries join Swiss tournaments only: the draw is made."))
+    if tournament.status == Status.FINISHED:
+        raise Conflict(_("The tournament is finished."))
+    if tournament.entries.filter(player=player).exists():
+        raise Conflict(_("%(player)s is already entered.") % {"player": player})
+    if seed is not None and (too_large := _seed_too_large(seed)):
+        raise InvalidInput(too_large)  # the column would overflow: a 500 otherwise
+    entry = Entry.objects.create(tournament=tournament, player=player, seed=seed, late_entry=late)
+    signup_entered(entry)  # a player waiting on the sign-up list is in now
+    return entry
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry, by: User) -> Entry:
+    """Before the start the entry is removed; later the player is not paired again."""
+    tournament = locked_tournament(entry.tournament)
+    require_organizer(tournament, by)
+    if tournament.status == Status.FINISHED:
+        raise Conflict(_("The tournament is finished."))
+    if tournament.status in (Status.DRAFT, Status.REGISTRATION):
+        entry_withdrawn(entry)
+        entry.delete()
+        promote_waiting(tournament)
+        return entry
+    entry.withdrawn = True
+    entry.save(update_fields=["withdrawn"])
+    return entry
+
+
+#: A players file larger than this is refused before it is read.
+ENTRIES_CSV_MAX_BYTES = 1_000_000
+
+
+ENTRIES_CSV_COLUMNS = ("name", "club", "country", "seed", "username")
+
+
+#: The largest seed the database holds (``Entry.seed`` is a positive integer column).
+SEED_MAX = 2_147_483_647
+
+
+def _seed_too_large(seed: int) -> str | None:
+    """Django's own message for a seed past ``SEED_MAX``, or None when it fits."""
+    try:
+        MaxValueValidator(SEED_MAX)(seed)
+    except ValidationError as error:
+        return " ".join(error.messages)
+    return None
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """A player to enter, by name, as an organizer types or uploads it; ``line`` is the line of
+    the file it came from, named in messages."""
+
+    name: str
+    club: str = ""
+    country: str = ""
+    seed: int | None = None
+    username: str = ""
+    line: int | None = None
+
+
+@transaction.atomic
+def entries_register(
+    *, tournament: Tournament, by: User, entries: Sequence[NewEntry]
+) -> list[Entry]:
+    """Enter players by name, all or none.
+
+    A name no player has yet makes a new player, linked to the site account ``username`` names
+    (so they can report their own results; an account has one player at most), with the
+    tournament's club as its home club (``tournaments.players.rights``). A known name enters
+    that player; the club, country and account given, when given, must be the stored ones: an
+    import never changes a player behind the organizer's back.
+    """
+    tournament = locked_tournament(tournament)
+    require_organizer(tournament, by)
+    # A player's own name is kept as stored: one made through the API may hold line breaks or
+    # double spaces, and its name joined up would make a new player instead of entering it.
+    stored = set(
+        Player.objects.filter(display_name__in=[entry.name for entry in entries]).values_list(
+            "display_name", flat=True
+        )
+    )
+    entries = [_normalized(entry, keep_name=entry.name in stored) for entry in entries]
+    names = [entry.name for entry in entries]
+    known = {
+        player.display_name: player
+        for player in Player.objects.filter(display_name__in=names).select_related("user")
+    }
+    accounts = _accounts([entry.username for entry in entries if entry.username])
+    with_player = set(
+        Player.objects.filter(user__in=list(accounts.values())).values_list("user_id", flat=True)
+    )
+    home = home_club_of_new(by=by, tournament=tournament)
+    entered = set(
+        tournament.entries.filter(player__display_name__in=names).values_list(
+            "player__display_name", flat=True
+        )
+    )
+    seeds_taken = dict(
+        tournament.entries.filter(seed__isnull=False).values_list("seed", "player__display_name")
+    )
+    first_line_of_name: dict[str, NewEntry] = {}
+    first_line_of_seed: dict[int, NewEntry] = {}
+    for entry in entries:
+        if not entry.name:
+            raise _entry_error(entry, _("The name is empty."))
+        earlier = first_line_of_name.setdefault(entry.name, entry)
+        if earlier is not entry:
+            raise _entry_error(
+                entry, _("%(name)s is listed twice.") % {"name": entry.name}, earlier
+            )
+        if entry.name in entered:
+            raise _entry_error(entry, _("%(name)s is already entered.") % {"name": entry.name})
+        if entry.username and entry.username not in accounts:
+            raise _entry_error(
+                entry,
+                _("No site account is called “%(username)s”.") % {"username": entry.username},
+            )
+        if entry.seed is not None:
+            if entry.seed < 1:
+                raise _entry_error(entry, _("A seed is a whole number from 1 up."))
+            if entry.seed in seeds_taken:
+                raise _entry_error(
+                    entry,
+                    _("Seed %(seed)s is already %(name)s's.")
+                    % {"seed": entry.seed, "name": seeds_taken[entry.seed]},
+                )
+            earlier = first_line_of_seed.setdefault(entry.seed, entry)
+            if earlier is not entry:
+                raise _entry_error(
+                    entry, _("Seed %(seed)s is given twice.") % {"seed": entry.seed}, earlier
+                )
+        if entry.name in known:
+            _require_same_player(entry, known[entry.name])
+            continue
+        account = accounts.get(entry.username)
+        if account is not None:
+            if account.pk in with_player:
+                raise _entry_error(
+                    entry,
+                    _("The account “%(username)s” has a player already: enter that player.")
+                    % {"username": entry.username},
+                )
+            with_player.add(account.pk)
+        known[entry.name] = _player_new(entry, account, home)
+    try:
+        with transaction.atomic():
+            made = []
+            for entry in entries:
+                player = known[entry.name]
+                if player.pk is None:
+                    player.save()
+                made.append(
+                    entry_register(tournament=tournament, player=player, by=by, seed=entry.seed)
+                )
+    except IntegrityError:
+        raise Conflict(
+            _("Someone added a player of one of these names just now: try again.")
+        ) from None
+    return made
+
+
+def entries_import_csv(*, tournament: Tournament, by: User, data: bytes) -> list[Entry]:
+    """Enter the players of a CSV file, all or none (see ``entries_from_csv`` for the format)."""
+    require_organizer(tournament, by)
+    return entries_register(tournament=tournament, by=by, entries=entries_from_csv(data))
+
+
+def entries_from_csv(data: bytes) -> list[NewEntry]:
+    """The players of a CSV file: UTF-8 (a byte-order mark is fine), a header row naming the
+    columns (``name`` required; ``club``, ``country``, ``seed``, ``username`` optional, in any
+    order), cells separated by ``,`` or ``;`` (the header tells which). Empty rows are skipped.
+    A problem is reported with its line number."""
+    if len(data) > ENTRIES_CSV_MAX_BYTES:
+        raise InvalidInput(
+            _("The file is larger than %(size)s bytes.") % {"size": ENTRIES_CSV_MAX_BYTES}
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InvalidInput(_("The file is not UTF-8 text: save it as “CSV UTF-8”.")) from None
+    header_line = text.split("\n", 1)[0]
+    delimiter = ";" if header_line.count(";") > header_line.count(",") else ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        header = [cell.strip().lower() for cell in next(reader, [])]
+        columns = _csv_columns(header)
+        entries = []
+        for row in reader:
+            if not any(cell.strip() for cell in row):
+                continue
+            entries.append(_csv_entry(row, columns, reader.line_num))
+    except csv.Error as error:
+        raise InvalidInput(
+            _("Line %(line)s: %(problem)s") % {"line": reader.line_num, "problem": error}
+        ) from None
+    if not entries:
+        raise InvalidInput(_("The file has no players under its header row."))
+    return entries
+
+
+def _csv_columns(header: list[str]) -> dict[str, int]:
+    if not any(header):
+        raise InvalidInput(
+            _("Line 1: the first row names the columns: %(columns)s.")
+            % {"columns": ", ".join(ENTRIES_CSV_COLUMNS)}
+        )
+    columns: dict[str, int] = {}
+    for index, column in enumerate(header):
+        if column not in ENTRIES_CSV_COLUMNS:
+            raise InvalidInput(
+                _("Line 1: unknown column “%(column)s”; the columns are %(columns)s.")
+                % {"column": column, "columns": ", ".join(ENTRIES_CSV_COLUMNS)}
+            )
+        if column in columns:
+            raise InvalidInput(
+                _("Line 1: the column “%(column)s” is named twice.") % {"column": column}
+            )
+        columns[column] = index
+    if "name" not in columns:
+        raise InvalidInput(_("Line 1: the file needs a “name” column."))
+    return columns
+
+
+def _csv_entry(row: list[str], columns: dict[str, int], line: int) -> NewEntry:
+    if len(row) > len(columns) and any(cell.strip() for cell in row[len(columns) :]):
+        raise InvalidInput(_("Line %(line)s: there are more cells than columns.") % {"line": line})
+
+    def cell(column: str) -> str:
+        index = columns.get(column)
+        return row[index].strip() if index is not None and index < len(row) else ""
+
+    seed_text = cell("seed")
+    seed = None
+    if seed_text:
+        digits = seed_text.lstrip("0")  # int() of thousands of digits is refused: keep 20
+        if not seed_text.isdecimal() or (len(digits) <= 20 and int(digits or "0") < 1):
+            raise InvalidInput(
+                _("Line %(line)s: the seed “%(seed)s” is not a whole number from 1 up.")
+                % {"line": line, "seed": seed_text}
+            )
+        seed = int(digits) if len(digits) <= 20 else SEED_MAX + 1
+        if too_large := _seed_too_large(seed):
+            raise InvalidInput(
+                _("Line %(line)s: %(problem)s") % {"line": line, "problem": too_large}
+            )
+    return NewEntry(
+        name=cell("name"),
+        club=cell("club"),
+        country=cell("country"),
+        seed=seed,
+        username=cell("username"),
+        line=line,
+    )
+
+
+def _normalized(entry: NewEntry, *, keep_name: bool = False) -> NewEntry:
+    return replace(
+        entry,
+        name=entry.name if keep_name else " ".join(entry.name.split()),
+        club=entry.club.strip(),
+        country=entry.country.strip().upper(),
+        username=entry.username.strip(),
+    )
+
+
+def _accounts(usernames: list[str]) -> dict[str, AbstractBaseUser]:
+    """The site accounts of these usernames, by username."""
+    account_model = get_user_model()
+    field = account_model.USERNAME_FIELD
+    return {
+        account.get_username(): account
+        for account in account_model._default_manager.filter(**{f"{field}__in": usernames})
+    }
+
+
+def _entry_error(entry: NewEntry, problem: str, earlier: NewEntry | None = None) -> InvalidInput:
+    """The problem, naming the file's line (and the earlier line it clashes with) when known."""
+    if entry.line is None:
+        return InvalidInput(problem)
+    if earlier is not None and earlier.line is not None:
+        return InvalidInput(
+            _("Line %(line)s: %(problem)s It was first given on line %(earlier)s.")
+            % {"line": entry.line, "problem": problem, "earlier": earlier.line}
+        )
+    return InvalidInput(_("Line %(line)s: %(problem)s") % {"line": entry.line, "problem": problem})
+
+
+def _require_same_player(entry: NewEntry, player: Player) -> None:
+    account = player.user.get_username() if player.user else ""
+    if (
+        (entry.club and entry.club != player.club)
+        or (entry.country and entry.country != player.country)
+        or (entry.username and entry.username != account)
+    ):
+        raise _entry_error(
+            entry,
+            _(
+                "%(name)s is already a player (club “%(club)s”, country “%(country)s”, account "
+                "“%(account)s”): leave those empty, or give them as they are."
+            )
+            % {
+                "name": player.display_name,
+                "club": player.club,
+                "country": player.country,
+                "account": account,
+            },
+        )
+
+
+def _player_new(entry: NewEntry, account: AbstractBaseUser | None, home: Club | None) -> Player:
+    """A new player for the entry, checked as a form would, not saved yet."""
+    player = Player(
+        display_name=entry.name,
+        club=entry.club,
+        country=entry.country,
+        user=account,
+        home_club=home,
+    )
+    try:
+        player.full_clean()
+    except ValidationError as error:
+        problem = "; ".join(
+            f"{Player._meta.get_field(name).verbose_name}: {' '.join(messages)}"
+            for name, messages in error.message_dict.items()
+        )
+        raise _entry_error(entry, problem) from None
+    return player

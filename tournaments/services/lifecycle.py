@@ -1,0 +1,255 @@
+"""A tournament's life: created in draft, its rules edited, registration opened, started (the
+rounds or the bracket made, or a two-stage event's first stage), its Swiss rounds paired,
+finished, and deleted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from tournaments.clubs.permissions import require_runs_club
+from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.formats import elimination, round_robin
+from tournaments.models import Match, Round, Tournament
+from tournaments.ratings.services import tournament_leaving
+from tournaments.rows import free_slug
+from tournaments.services.checks import (
+    Format,
+    Status,
+    User,
+    for_organizer,
+    locked_tournament,
+    require_organizer,
+)
+from tournaments.services.pairing import (
+    bracket_create,
+    round_matches_create,
+    seeded,
+    swiss_next_round,
+)
+from tournaments.services.two_stages import (
+    first_stage_finish_check,
+    first_stage_make,
+    first_stage_validate,
+)
+from tournaments.signups.services import (
+    no_shows,
+    promote_waiting,
+    signups_at_start,
+)
+
+
+def tournament_create(*, organizer: User, name: str, variant: str, **settings: Any) -> Tournament:
+    """A new tournament in draft, organized by ``organizer``; ``settings`` are model fields
+    (format, match rules, format options, standings rules), checked as a form would."""
+    if not organizer.is_authenticated:
+        raise NotAllowed(_("Sign in to create a tournament."))
+    _require_club_rights(organizer, settings)
+    name = name.strip()
+    tournament = Tournament(name=name, variant=variant, organizer=organizer, **settings)
+    tournament.slug = tournament.slug or free_slug(
+        Tournament.objects.all(), name, fallback="tournament", limit=180
+    )
+    return _saved_checked(tournament)
+
+
+@transaction.atomic
+def tournament_open_registration(*, tournament: Tournament, by: User) -> Tournament:
+    tournament = for_organizer(tournament, by, Status.DRAFT)
+    tournament.status = Status.REGISTRATION
+    tournament.save(update_fields=["status"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_start(*, tournament: Tournament, by: User) -> Tournament:
+    """Close the entries, number the seeds, and make the matches: every round of a round robin,
+    the first Swiss round, or the whole bracket."""
+    tournament = for_organizer(tournament, by, Status.REGISTRATION, Status.DRAFT)
+    signups_at_start(tournament)
+    entries = seeded(tournament)
+    if len(entries) < 2:
+        raise Conflict(_("A tournament needs at least two players."))
+    tournament.status = Status.RUNNING
+    tournament.save(update_fields=["status"])
+    if tournament.first_stage:
+        for stage in first_stage_make(tournament, entries):
+            tournament_start(tournament=stage, by=by)
+    elif tournament.format in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN):
+        double = tournament.format == Format.DOUBLE_ROUND_ROBIN
+        for number, pairs in enumerate(round_robin.berger(len(entries), double), start=1):
+            round_ = Round.objects.create(tournament=tournament, number=number)
+            round_matches_create(
+                round_, [(entries[a - 1], entries[b - 1] if b else None) for a, b in pairs]
+            )
+    elif tournament.format == Format.SWISS:
+        swiss_next_round(tournament)
+    else:
+        bracket_create(tournament, entries)
+    return tournament
+
+
+def start_notices(tournament: Tournament) -> list[str]:
+    """What the start leaves out, and why: shown to the organizer before the start, and in the
+    API's answers about the tournament (after the start, what it left out of the settings)."""
+    notices = []
+    if tournament.status in (Status.DRAFT, Status.REGISTRATION) and (gone := no_shows(tournament)):
+        names = ", ".join(entry.player.display_name for entry in gone)
+        notices.append(
+            _("Not checked in, so withdrawn at the start: %(names)s.") % {"names": names}
+        )
+    return notices + _third_place_notices(tournament)
+
+
+def _third_place_notices(tournament: Tournament) -> list[str]:
+    if not tournament.third_place or tournament.format != Format.SINGLE_ELIMINATION:
+        return []
+    entrants = tournament.entries.filter(withdrawn=False).count()
+    if tournament.status in (Status.DRAFT, Status.REGISTRATION):
+        played = tournament.plays_third_place(entrants)
+    else:
+        played = tournament.matches.filter(slot="3P").exists()
+    if played:
+        return []
+    return [
+        _(
+            "No third-place match: it is played by the two semifinal losers, so it needs at "
+            "least %(needed)s players, and there are %(count)s."
+        )
+        % {"needed": elimination.THIRD_PLACE_ENTRANTS, "count": entrants}
+    ]
+
+
+@transaction.atomic
+def swiss_round_pair(*, tournament: Tournament, by: User) -> Round:
+    """Pair the next Swiss round once every match of the last one is decided."""
+    tournament = for_organizer(tournament, by, Status.RUNNING)
+    if tournament.format != Format.SWISS:
+        raise Conflict(_("Only Swiss tournaments are paired round by round."))
+    return swiss_next_round(tournament)
+
+
+@transaction.atomic
+def tournament_finish(*, tournament: Tournament, by: User) -> Tournament:
+    tournament = for_organizer(tournament, by, Status.RUNNING)
+    if tournament.first_stage:
+        first_stage_finish_check(tournament)
+    open_matches = tournament.matches.exclude(status__in=Match.DECIDED).exclude(
+        home__isnull=True, away__isnull=True
+    )
+    if open_matches.exists():
+        raise Conflict(
+            _("%(count)s matches have no decided result yet.") % {"count": open_matches.count()}
+        )
+    tournament.status = Status.FINISHED
+    tournament.save(update_fields=["status"])
+    return tournament
+
+
+def _require_club_rights(organizer: User, settings: dict[str, Any]) -> None:
+    """A tournament of a club (or of one of its seasons) is made by one who runs the club; a
+    season's tournament belongs to the season's club."""
+    club, season = settings.get("club"), settings.get("season")
+    if season is not None:
+        if club is not None and club.pk != season.club_id:
+            raise InvalidInput(_("The season is another club's."))
+        settings["club"] = club = season.club
+    if club is not None:
+        require_runs_club(club, organizer)
+
+
+def _saved_checked(tournament: Tournament) -> Tournament:
+    """Save the tournament once its settings pass the checks a form would make."""
+    validate_rules(tournament)
+    try:
+        with transaction.atomic():
+            tournament.save()
+    except IntegrityError:
+        raise InvalidInput(_("The tournament's settings do not fit together.")) from None
+    return tournament
+
+
+def validate_rules(tournament: Tournament) -> None:
+    """Field checks as a form makes them, then the rules that fields alone cannot say."""
+    try:
+        tournament.full_clean(validate_constraints=False)
+    except ValidationError as error:
+        raise InvalidInput.of_fields(error.message_dict) from None
+    if (tournament.match_length is None) == (tournament.match_games is None):
+        raise InvalidInput(_("A match is played to a number of points or as a number of games."))
+    if tournament.match_length == 0 or tournament.match_games == 0:
+        raise InvalidInput(_("A match has at least one point or one game."))
+    long_only = tournament.federation_draw
+    short_only = tournament.koks or tournament.no_hit_and_hide
+    if tournament.variant == Tournament.Variant.SHORT and long_only:
+        raise InvalidInput(_("The Federation draw rule is a Long Nardy rule."))
+    if tournament.variant == Tournament.Variant.LONG and short_only:
+        raise InvalidInput(_("Koks and no hit-and-hide are Short Nardy rules."))
+    first_stage_validate(tournament)
+    if tournament.checkin_minutes is not None and tournament.starts_at is None:
+        raise InvalidInput(_("A check-in needs the start time: it opens before it."))
+    if tournament.format == Format.SWISS and not tournament.swiss_rounds:
+        raise InvalidInput(_("Say how many rounds the Swiss tournament has."))
+    if not isinstance(tournament.tiebreaks, list):
+        raise InvalidInput(_("The tie-breaks are a list of names."))
+    unknown = set(tournament.tiebreaks) - set(TIEBREAKS)
+    if unknown:
+        raise InvalidInput(
+            _("Unknown tie-breaks: %(names)s.") % {"names": ", ".join(sorted(unknown))}
+        )
+
+
+TIEBREAKS = (
+    "buchholz", "buchholz-cut-1", "median-buchholz", "sonneborn-berger", "direct-encounter",
+    "wins", "game-points-difference", "rating",
+)  # fmt: skip
+
+
+#: While a tournament is in one of these its rules may change; the start locks them.
+EDITABLE_STATUSES = (Status.DRAFT, Status.REGISTRATION)
+
+
+#: What ``tournament_update`` may change: not the slug (links are out), the status or organizers.
+EDITABLE_SETTINGS = frozenset(
+    {
+        "name", "variant", "format", "rating_system", "match_length", "match_games", "koks",
+        "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
+        "dave_progression", "max_stake", "crawford", "swiss_rounds", "third_place",
+        "grand_final", "consolation_kind", "last_chance", "tiebreaks", "points_win",
+        "points_draw", "points_loss", "points_bye", "self_signup", "capacity", "signup_approval",
+        "starts_at", "checkin_minutes", "first_stage", "groups", "advance",
+    }
+)  # fmt: skip
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, by: User, **settings: Any) -> Tournament:
+    """Change a tournament's name and rules before it starts, checked as at creation; once the
+    matches are made from the rules, the rules are locked."""
+    unknown = set(settings) - EDITABLE_SETTINGS
+    if unknown:
+        raise TypeError(f"not an editable setting: {', '.join(sorted(unknown))}")
+    tournament = locked_tournament(tournament)
+    require_organizer(tournament, by)
+    if tournament.status not in EDITABLE_STATUSES:
+        raise Conflict(_("The tournament has started: its rules are locked."))
+    for name, value in settings.items():
+        setattr(tournament, name, value)
+    tournament.name = tournament.name.strip()
+    tournament = _saved_checked(tournament)
+    promote_waiting(tournament)  # there may be more places
+    return tournament
+
+
+def tournament_delete(tournament: Tournament, by: User | None = None) -> None:
+    """Delete a tournament with its matches, games, entries and rounds (the matches go first:
+    their links to the entries are protected). Its rated matches leave the rating ledger
+    (``tournaments.ratings.services.tournament_leaving``: the list is replayed on commit, its
+    trail records it)."""
+    with transaction.atomic():
+        tournament_leaving(tournament, by=by)
+        Match.objects.filter(tournament=tournament).delete()
+        tournament.delete()

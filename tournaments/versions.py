@@ -1,0 +1,111 @@
+"""The versions of the shared pages and of the API's ETags: what a page shows changes only when
+its version does (``nardy_site.page_cache``). A version reads whatever the page shows, across the
+tournament, its matches, their analysis and the rating lists, in one query."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.db.models import CharField, Count, Max, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Cast, Concat
+
+from tournaments.analysis.models import MatchAnalysis
+from tournaments.models import Match, Player, Tournament
+from tournaments.ratings.models import RatingChange, RatingList
+
+
+def tournament_version(*, slug: str) -> str | None:
+    """The tournament's revision and its rating list's (None: no such tournament). Every write
+    to the tournament raises the one, every rating change the other."""
+    row = (
+        Tournament.objects.filter(slug=slug)
+        .annotate(ratings=_ratings_revision("rating_system", "variant"))
+        .values_list("revision", "ratings")
+        .first()
+    )
+    return None if row is None else f"{row[0]}:{row[1] or 0}"
+
+
+def match_version(*, pk: int) -> str | None:
+    """A match page's version (None: no such match): the match's own last write (bracket moves
+    save the match too), its tournament's status, and its rows in the rating ledger (a replay
+    writes new ones), which say whether its ratings are still pending."""
+    row = (
+        Match.objects.filter(pk=pk)
+        .annotate(
+            rated=_newest_change(match=OuterRef("pk")),
+            ratings=_ratings_revision("tournament__rating_system", "tournament__variant"),
+            analysed=_analysis_state(),
+        )
+        .values_list(
+            "updated_at",
+            "tournament__status",
+            "rated",
+            "tournament__revision",
+            "ratings",
+            "analysed",
+        )  # fmt: skip
+        .first()
+    )
+    # The tournament's revision (its rating approval) and its list's (an unrated match shows the
+    # change it would make from the players' current ratings).
+    return None if row is None else ":".join(str(part) for part in (row[0].isoformat(), *row[1:]))
+
+
+def player_version(*, pk: int) -> str | None:
+    """A player page's version (None: no such player): the player's details, the last write to
+    any of their matches, their number, and their newest rating-ledger row (a replay writes new
+    ones). Tournament names, shown beside the matches, are fixed once a tournament has matches;
+    an opponent renamed in the admin shows when the stored page expires."""
+    row = (
+        Player.objects.filter(pk=pk)
+        .annotate(rated=_newest_change(player=OuterRef("pk")))
+        .values_list("display_name", "club", "country", "rated", "home_club__name")
+        .first()
+    )
+    if row is None:
+        return None
+    matches = Match.objects.filter(Q(home__player=pk) | Q(away__player=pk)).aggregate(
+        count=Count("pk"), newest=Max("updated_at"), analysed=Max("analysis__finished_at")
+    )
+    newest = matches["newest"].isoformat() if matches["newest"] else ""
+    details = hashlib.sha256("\n".join((*row[:3], row[4] or "")).encode()).hexdigest()[:16]
+    return f"{details}:{row[3]}:{matches['count']}:{newest}:{matches['analysed']}"
+
+
+def tournament_list_version() -> str:
+    """Every tournament's revision summed, with their number and the newest: a new, changed or
+    deleted tournament changes it."""
+    totals = Tournament.objects.aggregate(count=Count("pk"), newest=Max("pk"), sum=Sum("revision"))
+    return f"{totals['count']}:{totals['newest']}:{totals['sum']}"
+
+
+def rating_lists_version(*, variant: str) -> str:
+    """The variant's rating lists' revisions summed: every rating change raises one."""
+    total = RatingList.objects.filter(variant=variant).aggregate(sum=Sum("revision"))["sum"]
+    return str(total or 0)
+
+
+def _newest_change(**where: Any) -> Subquery:
+    changes = RatingChange.objects.filter(**where).order_by("-pk")
+    return Subquery(changes.values("pk")[:1])
+
+
+def _analysis_state() -> Subquery:
+    """The match's analysis: its state and when it ended (the page shows it)."""
+    analyses = MatchAnalysis.objects.filter(match=OuterRef("pk")).annotate(
+        state=Concat(
+            "status",
+            Value("@"),
+            Cast("games_done", CharField()),
+            Value("@"),
+            Cast("finished_at", CharField()),
+        )  # fmt: skip
+    )
+    return Subquery(analyses.values("state")[:1])
+
+
+def _ratings_revision(system: str, variant: str) -> Subquery:
+    lists = RatingList.objects.filter(system=OuterRef(system), variant=OuterRef(variant))
+    return Subquery(lists.order_by().values("revision")[:1])
