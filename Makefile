@@ -37,4 +37,4 @@ lint: $(INSTALLED)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict games/rules games/viewer.py tournaments/matches/live/recording.py games/analysis tournaments/formats \
 		tournaments/ratings/elo.py tournaments/ratings/fibs.py tournaments/ratings/glicko2.py tournaments/ratings/history.py \
-		tournaments/scoring.py tournaments/seasons/table.py tournaments/standings.py tournaments/brackets/layout.py tournaments/charts.py
+		tournaments/scoring tournaments/seasons/table.py tournaments/standings.py tournaments/brackets/layout.py tournaments/charts.py

@@ -32,7 +32,7 @@ PURE: dict[str, tuple[str, ...]] = {
     "tournaments/ratings/fibs.py": TOURNAMENT_MATHS,
     "tournaments/ratings/glicko2.py": TOURNAMENT_MATHS,
     "tournaments/ratings/history.py": TOURNAMENT_MATHS,
-    "tournaments/scoring.py": TOURNAMENT_MATHS,
+    "tournaments/scoring": TOURNAMENT_MATHS,
     "tournaments/seasons/table.py": (),
     "tournaments/standings.py": TOURNAMENT_MATHS,
     "games/viewer.py": ("games.rules",),

@@ -342,7 +342,7 @@ REASONS: tuple[Reason, ...] = (
        _("game %(game)s, turn %(turn)s, %(colour)s%(play)s: %(reason)s")),
     _r(r"turn (?P<turn>\d+), (?P<colour>white|black)(?P<play>(?: '[^']*')?): (?P<reason>.+)",
        _("turn %(turn)s, %(colour)s%(play)s: %(reason)s")),
-    # scoring._Tally.start_game, _check_game, match_replay: "game N: " before the reason
+    # scoring.match: _Tally.start_game, _check_game, match_replay: "game N: " before the reason
     _r(r"game (?P<game>\d+): (?P<reason>.+)", _("game %(game)s: %(reason)s")),
 )
 # fmt: on

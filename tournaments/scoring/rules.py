@@ -1,0 +1,166 @@
+"""The match rules a tournament plays by (``MatchRules``), the engine ``Variant`` they give, and
+the exact numbers every score is kept in (``as_fraction``, ``written``). Pure: no Django."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Literal
+
+from games.rules.errors import quoted
+from games.rules.variants import (
+    BlockCheck,
+    DaveRules,
+    LongNardy,
+    Progression,
+    ShortNardy,
+    Variant,
+)
+
+VariantName = Literal["long", "short"]
+
+
+DrawCounts = Literal["half", "one"]
+
+
+Player = Literal[1, 2]
+
+
+#: The longest match a tournament plays: 64 points, or 64 games when played by games. Longer
+#: matches are not club play, and a typo there (99999) must not reach the rating list.
+MAX_MATCH_LENGTH = 64
+
+
+#: The highest stake when the rules name none: the doubling cube's highest face. It bounds what
+#: a game can bring, so that a score no match can produce is refused.
+DEFAULT_TOP_STAKE = 64
+
+
+#: What ``as_fraction`` accepts: the exact types, a float, or a string such as "2.5" or "5/2".
+Number = int | Fraction | Decimal | float | str
+
+
+def as_fraction(value: Number) -> Fraction:
+    """``value`` as an exact Fraction; a float is read as the decimal it prints as (0.1 → 1/10).
+
+    >>> as_fraction("2.5"), as_fraction(0.5), as_fraction(Decimal("1.5"))
+    (Fraction(5, 2), Fraction(1, 2), Fraction(3, 2))
+    """
+    try:
+        if isinstance(value, float):
+            return Fraction(repr(value))
+        return Fraction(value)
+    except (ValueError, TypeError, ZeroDivisionError, OverflowError):
+        raise ValueError(f"{quoted(value)} is not a number") from None
+
+
+def written(value: Fraction) -> str:
+    """A score as people write it: ``3``, ``2½``, ``½``, ``7/3`` for anything else."""
+    whole, part = divmod(value, 1)
+    if part == 0:
+        return str(int(whole))
+    if part == Fraction(1, 2):
+        return f"{int(whole)}½" if whole else "½"
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRules:
+    """The match rules of a tournament: what a match is and what its games may be worth.
+
+    Exactly one of ``length`` (a match to N points) and ``games`` (a fixed number of games, all
+    counted) is set. The switches are those of ``games.rules.variants`` under the model's names;
+    a switch of the other game (koks in Long Nardy, the Federation draw in Short Nardy) is ignored,
+    as ``Tournament.game_variant`` ignores it. ``crawford`` applies only to a match to N points
+    with dave: without dave there is nothing for the Crawford rule to forbid.
+
+    >>> MatchRules(variant="short", length=5, koks=True).to_variant().max_value
+    3
+    """
+
+    variant: VariantName = "long"
+    length: int | None = None
+    games: int | None = None
+    koks: bool = False
+    no_hit_and_hide: bool = False
+    federation_draw: bool = False
+    draw_counts: DrawCounts = "half"
+    block_check: BlockCheck = "step"
+    dave: bool = True
+    progression: Progression = "geometric"
+    max_stake: int | None = None
+    crawford: bool = True
+
+    def __post_init__(self) -> None:
+        if self.variant not in ("long", "short"):
+            raise ValueError(f"unknown variant {self.variant!r}: expected 'long' or 'short'")
+        if (self.length is None) == (self.games is None):
+            raise ValueError(
+                "a match is played to N points or as a fixed number of games: "
+                "set exactly one of length and games"
+            )
+        if self.length is not None and self.length < 1:
+            raise ValueError(f"a match is played to at least 1 point, not {self.length}")
+        if self.games is not None and self.games < 1:
+            raise ValueError(f"a match has at least 1 game, not {self.games}")
+        if self.draw_counts not in ("half", "one"):
+            raise ValueError(f"a drawn game counts 'half' or 'one', not {self.draw_counts!r}")
+        self.to_variant()  # the engine checks its own switches (progression, max_stake, ...)
+
+    def to_variant(self) -> Variant:
+        """The rules engine's variant with these switches."""
+        dave = DaveRules(enabled=self.dave, progression=self.progression, max_stake=self.max_stake)
+        if self.variant == "long":
+            return LongNardy(
+                dave=dave, block_check=self.block_check, federation_draw=self.federation_draw
+            )
+        return ShortNardy(dave=dave, koks=self.koks, no_hit_and_hide=self.no_hit_and_hide)
+
+    @property
+    def draws(self) -> bool:
+        """Whether a game can be drawn: the Federation rule of Long Nardy."""
+        return self.variant == "long" and self.federation_draw
+
+    @property
+    def draw_value(self) -> Fraction:
+        """What a drawn game gives each player: ½ or 1."""
+        return Fraction(1, 2) if self.draw_counts == "half" else Fraction(1)
+
+    @property
+    def crawford_applies(self) -> bool:
+        return self.crawford and self.dave and self.length is not None
+
+    def top_stake(self) -> int:
+        """The highest stake a game can reach: 1 without dave, else the highest value of the
+        progression up to ``max_stake`` (``DEFAULT_TOP_STAKE`` when the rules name none).
+
+        >>> MatchRules(length=5).top_stake(), MatchRules(length=5, max_stake=100).top_stake()
+        (64, 64)
+        """
+        if not self.dave:
+            return 1
+        cap = DEFAULT_TOP_STAKE if self.max_stake is None else self.max_stake
+        if self.progression == "arithmetic":  # 1, 2, 3 …: every stake up to the cap
+            return cap
+        dave = self.to_variant().dave
+        stake = 1
+        while dave.next_stake(stake) <= cap:
+            stake = dave.next_stake(stake)
+        return stake
+
+    def reaches(self, stake: int) -> bool:
+        """Whether a game can be played at ``stake``: a value of the dave progression, capped."""
+        if not 1 <= stake <= self.top_stake():
+            return False
+        if stake == 1 or self.progression == "arithmetic":
+            return True
+        dave = self.to_variant().dave
+        reached = 1
+        while reached < stake:
+            reached = dave.next_stake(reached)
+        return reached == stake
+
+    def most_for_a_game(self) -> int:
+        """The most points one game can bring its winner."""
+        return self.to_variant().max_value * self.top_stake()
