@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournaments.analysis.services import analysis_available, analysis_queue
+from tournaments.analysis.engine import analysis_available
+from tournaments.analysis.services import analysis_queue
 from tournaments.analysis.tasks import analysis_run
 from tournaments.models import Match, Tournament
 from tournaments.queue import enqueue

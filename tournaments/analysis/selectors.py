@@ -6,10 +6,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Count, Max, Q
+from django.utils.safestring import SafeString
 
 from games.analysis.runner import ZERO, Figures
+from games.viewer import Verdict
+from tournaments.analysis.engine import analysis_available
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
-from tournaments.analysis.services import analysis_available
+from tournaments.matches.board import board_frames
 from tournaments.models import Entry, Match, Tournament
 
 
@@ -116,3 +119,30 @@ def player_pr_history(*, player_id: int) -> list[tuple[datetime, float]]:
         if row.pr is not None and row.analysis.match.decided_at is not None
     ]
     return sorted(points, key=lambda point: point[0])  # type: ignore[return-value]
+
+
+def verdicts_of(view: AnalysisView | None) -> tuple[dict[tuple[int, int], Verdict], str]:
+    """The board viewer's verdicts of a done analysis, by (game, checker play), and the name of
+    that analysis (``tournaments.matches.board.board_frames`` keys its frames on it); nothing
+    for no analysis, or one not done."""
+    if view is None or view.state != "done" or view.analysis is None:
+        return {}, ""
+    verdicts = {
+        (mistake.game, mistake.move): Verdict(mistake.loss, mistake.mark, mistake.best)
+        for mistake in view.mistakes or ()
+    }
+    return verdicts, f"{view.analysis.pk}:{view.analysis.finished_at}"
+
+
+def analysed_frames_of(match_id: int) -> SafeString | None:
+    """The match page's board frames with the match's analysis on them (None: no such match or
+    no record)."""
+    match = (
+        Match.objects.select_related("tournament", "home__player", "away__player")
+        .filter(pk=match_id)
+        .first()
+    )
+    if match is None:
+        return None
+    verdicts, analysed = verdicts_of(match_analysis(match=match))
+    return board_frames(match, list(match.games.order_by("number")), verdicts, analysed)

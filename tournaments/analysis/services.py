@@ -39,9 +39,9 @@ from games.analysis.runner import (
     AnalysisUnavailable,
     Figures,
     analyse,
-    gnubg_path,
 )
 from games.rules import GameError
+from tournaments.analysis.engine import analysis_available
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
 from tournaments.matches.records import match_mat_text
 from tournaments.models import Match, Tournament
@@ -67,12 +67,6 @@ def lost_after() -> timedelta:
     """A run claimed longer ago than this has no worker any more: the task's hard time limit
     (``ANALYSIS_TIMEOUT`` + 60 s) has passed, with a margin."""
     return timedelta(seconds=settings.ANALYSIS_TIMEOUT + 120)
-
-
-def analysis_available() -> bool:
-    """Whether this server analyses matches: ``ANALYSIS`` is on, or auto with gnubg installed."""
-    mode = settings.ANALYSIS
-    return mode == "on" or (mode == "auto" and gnubg_path() is not None)
 
 
 def analysis_record(match: Match) -> str | None:

@@ -7,8 +7,8 @@ from celery import Task, shared_task
 from django.conf import settings
 
 from games.analysis.runner import AnalysisUnavailable
+from tournaments.analysis.selectors import analysed_frames_of
 from tournaments.analysis.services import ATTEMPTS, match_analyse
-from tournaments.matches.board import board_frames_of
 
 
 @shared_task(
@@ -40,5 +40,5 @@ def analysis_run(self: Task, match_id: int, record: str | None = None) -> str:  
             # In-process (no broker): the next attempt at once; the service gives up after
             # ATTEMPTS and returns instead of raising.
     if outcome in ("analysed", "copied"):
-        board_frames_of(match_id)
+        analysed_frames_of(match_id)
     return outcome

@@ -8,8 +8,8 @@ from django.shortcuts import render
 
 from nardy_site.page_cache import shared_page
 from tournaments import versions
+from tournaments.analysis.engine import analysis_available
 from tournaments.analysis.selectors import pr_table, pr_table_version
-from tournaments.analysis.services import analysis_available
 from tournaments.models import Tournament
 from tournaments.web.common import tournament_header, tournament_of
 

@@ -209,3 +209,15 @@ class RatingHoldSerializer(serializers.ModelSerializer[RatingHold]):
             "id", "match_id", "tournament", "status", "largest", "created_at", "confirmed_by",
             "confirmed_at",
         ]  # fmt: skip
+
+
+class SeasonSerializer(serializers.ModelSerializer[Season]):
+    club = serializers.CharField(source="club.slug", read_only=True)
+
+    class Meta:
+        model = Season
+        fields = [
+            "id", "club", "name", "slug", "starts_on", "ends_on", "scoring", "place_points",
+            "win_points", "best_of",
+        ]  # fmt: skip
+        read_only_fields = ["id", "slug"]

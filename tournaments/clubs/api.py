@@ -14,12 +14,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nardy_site.api_errors import ApiSchema
-from tournaments.api.serializers import RatingRowSerializer
+from tournaments.api.serializers import RatingRowSerializer, SeasonSerializer
 from tournaments.clubs import selectors, services
 from tournaments.clubs.models import Club, Membership
 from tournaments.clubs.permissions import runs_club
 from tournaments.models import Tournament
-from tournaments.seasons.models import Season
 
 
 class MembershipSerializer(serializers.ModelSerializer[Membership]):
@@ -29,18 +28,6 @@ class MembershipSerializer(serializers.ModelSerializer[Membership]):
     class Meta:
         model = Membership
         fields = ["user_id", "username", "role", "joined_at"]
-
-
-class SeasonSerializer(serializers.ModelSerializer[Season]):
-    club = serializers.CharField(source="club.slug", read_only=True)
-
-    class Meta:
-        model = Season
-        fields = [
-            "id", "club", "name", "slug", "starts_on", "ends_on", "scoring", "place_points",
-            "win_points", "best_of",
-        ]  # fmt: skip
-        read_only_fields = ["id", "slug"]
 
 
 class ClubSerializer(serializers.ModelSerializer[Club]):

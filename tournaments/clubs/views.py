@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,7 +20,7 @@ from tournaments.clubs.models import Club
 from tournaments.clubs.permissions import club_role, owns_club, runs_club
 from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Tournament
-from tournaments.web.common import refused
+from tournaments.web.common import refused, require_runs_to_view
 
 FORM_TEMPLATE = "clubs/club_form.html"
 MEMBERS_TEMPLATE = "clubs/members.html"
@@ -123,13 +122,6 @@ def club_members_page(request: HttpRequest, slug: str) -> HttpResponse:
         % {"user": membership.user.get_username(), "role": membership.get_role_display()},
     )
     return redirect(reverse("club-members", args=[club.slug]))
-
-
-def require_runs_to_view(request: HttpRequest, club: Club) -> None:
-    """The club's forms (and its seasons') are for those who run it: others get a 403 before
-    any form is read."""
-    if not runs_club(club, request.user):
-        raise PermissionDenied(_("Only the club's owners and organizers may do this."))
 
 
 def _member_remove(request: HttpRequest, club: Club) -> HttpResponse:

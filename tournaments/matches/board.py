@@ -2,7 +2,8 @@
 engine (``games.viewer.match_frames``), as the JSON script element the board viewer reads.
 
 A Short Nardy match's analysis marks each play that lost equity with its loss and gnubg's best
-play (``games.viewer.Verdict``).
+play (``games.viewer.Verdict``): the analysis hands its verdicts in (``tournaments.analysis``),
+this module knows nothing of it.
 
 A replay costs tens of milliseconds, so it is made once per set of games (a correction writes
 new Game rows, a confirmation none) and analysis, and kept in the cache: by the worker right
@@ -12,7 +13,7 @@ after a record is stored (``tasks.board_frames_prepare``) or analysed, or else b
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.core.cache import cache
 from django.utils.html import json_script
@@ -21,31 +22,26 @@ from django.utils.safestring import SafeString
 from games.models import Game
 from games.rules import action_from_json
 from games.viewer import BoardReplay, Verdict, match_frames
-from tournaments.analysis.selectors import AnalysisView, match_analysis
 from tournaments.models import Match
 
 FRAMES_SECONDS = 7 * 24 * 3600
 
 
 def board_frames(
-    match: Match, games: Sequence[Game], analysis: AnalysisView | None = None
+    match: Match,
+    games: Sequence[Game],
+    verdicts: Mapping[tuple[int, int], Verdict] | None = None,
+    analysed: str = "",
 ) -> SafeString | None:
     """The ``<script id="board-frames">`` element of the match's recorded games (None when it
-    has none), with the verdicts of its analysis when it is done. ``match`` comes with its
-    tournament and both sides' players."""
+    has none). ``verdicts``: the plays an analysis judged, by (game, checker play), which the
+    viewer marks; ``analysed`` names that analysis (its frames are kept apart from the plain
+    ones). ``match`` comes with its tournament and both sides' players."""
     recorded = [game for game in games if game.actions]
     home, away = match.home, match.away
     if not recorded or home is None or away is None:
         return None
     names = (home.player.display_name, away.player.display_name)
-    verdicts: dict[tuple[int, int], Verdict] = {}
-    analysed = ""
-    if analysis is not None and analysis.state == "done" and analysis.analysis is not None:
-        verdicts = {
-            (mistake.game, mistake.move): Verdict(mistake.loss, mistake.mark, mistake.best)
-            for mistake in analysis.mistakes or ()
-        }
-        analysed = f"{analysis.analysis.pk}:{analysis.analysis.finished_at}"
 
     def replayed() -> BoardReplay:
         tournament = match.tournament
@@ -55,7 +51,7 @@ def board_frames(
             names=names,
             length=tournament.match_length,
             crawford=tournament.crawford,
-            verdicts=verdicts,
+            verdicts=dict(verdicts or {}),
         )
 
     games_key = ",".join(str(game.pk) for game in recorded)
@@ -70,7 +66,11 @@ def board_frames(
     return frames
 
 
-def board_frames_of(match_id: int) -> SafeString | None:
+def board_frames_of(
+    match_id: int,
+    verdicts: Mapping[tuple[int, int], Verdict] | None = None,
+    analysed: str = "",
+) -> SafeString | None:
     """``board_frames`` of a match by its id (None also when there is no such match)."""
     match = (
         Match.objects.select_related("tournament", "home__player", "away__player")
@@ -79,4 +79,4 @@ def board_frames_of(match_id: int) -> SafeString | None:
     )
     if match is None:
         return None
-    return board_frames(match, list(match.games.order_by("number")), match_analysis(match=match))
+    return board_frames(match, list(match.games.order_by("number")), verdicts, analysed)

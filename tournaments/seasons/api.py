@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nardy_site.api_errors import ApiSchema
-from tournaments.clubs.api import SeasonSerializer
+from tournaments.api.serializers import SeasonSerializer
 from tournaments.clubs.models import Club
 from tournaments.models import Tournament
 from tournaments.seasons import selectors, services, views

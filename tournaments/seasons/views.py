@@ -18,14 +18,13 @@ from tournaments.api.views import spreadsheet_safe
 from tournaments.charts import RatingChart, rating_chart
 from tournaments.clubs.models import Club
 from tournaments.clubs.permissions import runs_club
-from tournaments.clubs.views import require_runs_to_view
 from tournaments.errors import InvalidInput, TournamentError
 from tournaments.seasons import selectors, services
 from tournaments.seasons.forms import EventForm, SeasonForm
 from tournaments.seasons.models import Season
 from tournaments.seasons.selectors import SeasonLine, SeasonTable
 from tournaments.seasons.table import EventPoints
-from tournaments.web.common import refused
+from tournaments.web.common import refused, require_runs_to_view
 
 FORM_TEMPLATE = "seasons/season_form.html"
 

@@ -6,9 +6,13 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 
+from tournaments.clubs.models import Club
+from tournaments.clubs.permissions import runs_club
 from tournaments.errors import TournamentError
 from tournaments.models import Match, Tournament
 from tournaments.permissions import is_organizer
@@ -63,3 +67,10 @@ def refused(
     """The page again with the service's message, under the error's 4xx status: nothing was
     changed, and the form keeps what the user typed."""
     return render(request, template, {**context, "error": error}, status=error.status)
+
+
+def require_runs_to_view(request: HttpRequest, club: Club) -> None:
+    """The club's forms (and its seasons') are for those who run it: others get a 403 before
+    any form is read."""
+    if not runs_club(club, request.user):
+        raise PermissionDenied(_("Only the club's owners and organizers may do this."))

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from games.rules import GameError
 from nardy_site.page_cache import shared_page
 from tournaments import selectors, versions
-from tournaments.analysis.selectors import match_analysis, player_pr_history
+from tournaments.analysis.selectors import match_analysis, player_pr_history, verdicts_of
 from tournaments.brackets.view import bracket_drawings
 from tournaments.charts import rating_chart
 from tournaments.matches.board import board_frames
@@ -197,7 +197,7 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     effect = rating_selectors.match_rating_effect(match=match)
     analysis = match_analysis(match=match) if games else None
     try:
-        frames, unreplayable = board_frames(match, games, analysis), ""
+        frames, unreplayable = board_frames(match, games, *verdicts_of(analysis)), ""
     except GameError as error:  # stored before plays were stored as the engine made them
         logger.error("match %s: its stored record does not replay: %s", match.pk, error)
         frames, unreplayable = None, str(error)
