@@ -24,10 +24,11 @@ match whose games are all recorded, their ``.mat`` text, which backgammon progra
   a possible one.
 
 Ratings are not in the document: they follow from the matches. The import enqueues (on commit,
-``tasks.enqueue``) a replay of the tournament's rating list from its earliest decided match,
-after which every rating is what it was before the export (when the tournament was deleted with
-``tournament_delete`` and imported back). Should that message be lost (the broker down), the
-periodic ``ratings_catch_up`` finds the list behind and replays it.
+``tournaments.ratings.services.tournament_arrived``) a replay of the tournament's rating list
+from its earliest decided match, after which every rating is what it was before the export
+(when the tournament was deleted with ``tournaments.services.tournament_delete`` and imported
+back). Should that message be lost (the broker down), the periodic ``ratings_catch_up`` finds
+the list behind and replays it.
 
 ``document`` says what the document is, ``export`` writes it, ``importing`` reads it back.
 """

@@ -1,6 +1,9 @@
-"""Players and their accounts: a signed-up user claims an existing Player profile (an organizer of
-a club the player has played for approves it), and an organizer merges two Player rows that are
-the same person (results, entries and ratings move over; the rating lists are replayed).
+"""Who a player is (``rights``: the identity rule; the home club decides): a signed-up user claims
+an existing Player, the runners of its home club (or staff) decide, remove an account link, or
+merge two Player rows that are the same person (results, entries and ratings move over; the
+rating lists are replayed), and staff undo a merge; every such change is in the identity trail
+(``audit``).
 
-``models`` (PlayerClaim), ``services`` (the writes, each in one transaction), ``selectors``.
+``models`` (PlayerClaim, IdentityAudit), ``services`` (the writes, each in one transaction),
+``selectors``, and the pages and API.
 """
