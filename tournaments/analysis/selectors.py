@@ -12,7 +12,7 @@ from games.analysis.runner import ZERO, Figures
 from games.viewer import Verdict
 from tournaments.analysis.engine import analysis_available
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
-from tournaments.matches.board import board_frames
+from tournaments.matches.board import board_frames, match_for_board
 from tournaments.models import Entry, Match, Tournament
 
 
@@ -137,12 +137,8 @@ def verdicts_of(view: AnalysisView | None) -> tuple[dict[tuple[int, int], Verdic
 def analysed_frames_of(match_id: int) -> SafeString | None:
     """The match page's board frames with the match's analysis on them (None: no such match or
     no record)."""
-    match = (
-        Match.objects.select_related("tournament", "home__player", "away__player")
-        .filter(pk=match_id)
-        .first()
-    )
+    match = match_for_board(match_id)
     if match is None:
         return None
-    verdicts, analysed = verdicts_of(match_analysis(match=match))
-    return board_frames(match, list(match.games.order_by("number")), verdicts, analysed)
+    games = list(match.games.order_by("number"))
+    return board_frames(match, games, *verdicts_of(match_analysis(match=match)))

@@ -72,11 +72,16 @@ def board_frames_of(
     analysed: str = "",
 ) -> SafeString | None:
     """``board_frames`` of a match by its id (None also when there is no such match)."""
-    match = (
+    match = match_for_board(match_id)
+    if match is None:
+        return None
+    return board_frames(match, list(match.games.order_by("number")), verdicts, analysed)
+
+
+def match_for_board(match_id: int) -> Match | None:
+    """The match with what its board shows loaded (its tournament, both sides' players)."""
+    return (
         Match.objects.select_related("tournament", "home__player", "away__player")
         .filter(pk=match_id)
         .first()
     )
-    if match is None:
-        return None
-    return board_frames(match, list(match.games.order_by("number")), verdicts, analysed)
