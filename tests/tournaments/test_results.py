@@ -226,13 +226,13 @@ def slow_results(monkeypatch):
     the state check before either is saved."""
     import tournaments.matches.results as results  # noqa: PLC0415
 
-    work_out = results._result
+    work_out = results.result_of
 
     def slowly(*args, **kwargs):
         time.sleep(0.3)
         return work_out(*args, **kwargs)
 
-    monkeypatch.setattr(results, "_result", slowly)
+    monkeypatch.setattr(results, "result_of", slowly)
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
