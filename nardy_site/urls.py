@@ -1,8 +1,27 @@
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.views.generic import RedirectView
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from nardy_site.health.views import healthz
+
+
+class RedocView(SpectacularRedocView):
+    """Redoc as drf-spectacular serves it, with its one outside request (the Redocly logo of its
+    footer, https://cdn.redoc.ly) refused by the browser: the page loads only the site's files."""
+
+    @extend_schema(exclude=True)
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().get(request, *args, **kwargs)
+        response["Content-Security-Policy"] = "img-src 'self' data:"
+        return response
+
 
 urlpatterns = [
     path("", include("tournaments.web.urls")),
@@ -13,4 +32,9 @@ urlpatterns = [
     path("api/v1/", include("tournaments.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/redoc/", RedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    # Where people look for the API first: its documentation.
+    path("api/", RedirectView.as_view(pattern_name="api-docs"), name="api-root"),
+    # Browsers ask for /favicon.ico whatever the page says: the site's icon, from its static files.
+    path("favicon.ico", lambda request: redirect(static("nardy/favicon.svg")), name="favicon"),
 ]

@@ -2,6 +2,7 @@
 services, which decide who may do what."""
 
 from django.urls import path
+from django.views.generic import RedirectView
 
 from tournaments.analysis import views as analysis
 from tournaments.clubs import views as clubs
@@ -13,6 +14,12 @@ from tournaments.web import organize, public, results
 
 urlpatterns = [
     path("", public.tournament_list_page, name="home"),
+    # The list is the home page; /tournaments/ is where people look for it.
+    path(
+        "tournaments/",
+        RedirectView.as_view(pattern_name="home", query_string=True),
+        name="tournament-list",
+    ),  # fmt: skip
     path("tournaments/new/", organize.tournament_create_page, name="tournament-create"),
     path("t/<slug:slug>/", public.tournament_page, name="tournament"),
     path("t/<slug:slug>/rounds/", public.tournament_rounds_page, name="tournament-rounds"),
