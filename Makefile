@@ -19,8 +19,8 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 install: $(INSTALLED)
 
 run: $(INSTALLED)
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py migrate --noinput --verbosity 0
+	$(BIN)/python manage.py seed_demo --url http://$(HOST):$(PORT)/
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: $(INSTALLED)

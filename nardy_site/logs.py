@@ -28,6 +28,8 @@ import re
 import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -52,6 +54,8 @@ QUIET_PATHS = frozenset({"/healthz"})
 #: The ids of what is being served in this thread or task (None: nothing).
 _request_id: ContextVar[str | None] = ContextVar("nardy_request_id", default=None)
 _task: ContextVar[tuple[str, str] | None] = ContextVar("nardy_task", default=None)
+#: The level of a task's start and end lines: INFO, or DEBUG in ``tasks_logged_at_debug``.
+_task_level: ContextVar[int] = ContextVar("nardy_task_level", default=logging.INFO)
 
 # Attributes every LogRecord has: anything else on a record came from ``extra=``.
 _RECORD_ATTRIBUTES = frozenset(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {
@@ -289,8 +293,12 @@ def _on_prerun(task_id: str | None = None, task: Any = None, **_: Any) -> None:
         request_token = _request_id.set(request_id)
     with _running_lock:
         _running[task_id] = _Running(time.perf_counter(), task_token, request_token)
-    task_logger.info(
-        "task %s[%s] started", name, task_id, extra={"task_name": name, "task_id": task_id}
+    task_logger.log(
+        _task_level.get(),
+        "task %s[%s] started",
+        name,
+        task_id,
+        extra={"task_name": name, "task_id": task_id},
     )
 
 
@@ -301,7 +309,8 @@ def _on_postrun(
     with _running_lock:
         running = _running.pop(task_id, None)
     duration_ms = _since(running)
-    task_logger.info(
+    task_logger.log(
+        _task_level.get(),
         "task %s[%s] %s in %sms",
         name,
         task_id,
@@ -376,6 +385,17 @@ _RECEIVERS = (
     ("task_retry", _on_retry),
     ("setup_logging", _keep_django_logging),
 )
+
+
+@contextmanager
+def tasks_logged_at_debug() -> Iterator[None]:
+    """Within it, the start and end lines of the tasks run (in-process, as ``make run``'s demo
+    seeding runs hundreds) are logged at DEBUG: failures and retries stay as loud as ever."""
+    token = _task_level.set(logging.DEBUG)
+    try:
+        yield
+    finally:
+        _task_level.reset(token)
 
 
 def connect_task_logging() -> None:

@@ -293,7 +293,9 @@ WHITENOISE_AUTOREFRESH = DEBUG
 _broker_url = env_broker_url("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = _broker_url is None
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_BROKER_URL = _broker_url or "memory://"
+# In eager mode Celery still takes a producer from the (in-memory) transport: naming its host
+# keeps kombu from warning "No hostname was supplied" on every start.
+CELERY_BROKER_URL = _broker_url or "memory://localhost/"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_BACKEND = env_url("CELERY_RESULT_BACKEND")
 CELERY_TASK_IGNORE_RESULT = CELERY_RESULT_BACKEND is None

@@ -68,6 +68,10 @@ DEMO_PLAYERS = [
     ("Dmitri Volkov", "RU"),
     ("Karina Grigoryan", "AM"),
 ]
+#: The demo player's account: linked to the first demo player, who plays in most events.
+DEMO_PLAYER_USER = "demo-player"
+#: The demo accounts' password, set only while debug is on (``demo_logins``).
+DEMO_PASSWORD = "nardy-demo"
 DEMO_CLUB_SLUG = "demo-nardy-club"
 DEMO_SEASON_SLUG = "autumn-evenings-2026"
 DEMO_TOURNAMENT_SLUG = "demo-club-long-nardy"
@@ -81,13 +85,45 @@ class DemoSeedResult:
     tournaments_created: list[str]
 
 
+@dataclass(frozen=True)
+class DemoLogin:
+    username: str
+    #: None: the account has no usable password (debug is off).
+    password: str | None
+    role: str
+
+
+@transaction.atomic
+def demo_logins(*, known: bool) -> list[DemoLogin]:
+    """The demo accounts: the organizer (who runs the demo club), the rating officer and a player
+    (linked to the first demo player). ``known``: they get ``DEMO_PASSWORD``, for a newcomer's
+    first look with debug on; else their passwords are made unusable, even if a run with debug on
+    set them, so a site with debug off never has a known password."""
+    roles = (
+        (DEMO_ORGANIZER, "runs the demo club and its tournaments"),
+        (DEMO_RATING_OFFICER, "approves the tournaments as rated"),
+        (DEMO_PLAYER_USER, f"plays as {DEMO_PLAYERS[0][0]}: reports and records matches"),
+    )
+    logins = []
+    for username, role in roles:
+        user, _ = User.objects.get_or_create(username=username)
+        if known:
+            user.set_password(DEMO_PASSWORD)
+        else:
+            user.set_unusable_password()
+        user.save(update_fields=["password"])
+        logins.append(DemoLogin(username, DEMO_PASSWORD if known else None, role))
+    player = Player.objects.filter(display_name=DEMO_PLAYERS[0][0], user__isnull=True).first()
+    account = User.objects.get(username=DEMO_PLAYER_USER)
+    if player is not None and not Player.objects.filter(user=account).exists():
+        Player.objects.filter(pk=player.pk).update(user=account)
+    return logins
+
+
 @transaction.atomic
 def demo_data_seed() -> DemoSeedResult:
     """Create what is missing of the demo club; rows that exist are kept as they are."""
     organizer, _ = User.objects.get_or_create(username=DEMO_ORGANIZER)
-    if organizer.has_usable_password():
-        organizer.set_unusable_password()
-        organizer.save()
     club = Club.objects.filter(slug=DEMO_CLUB_SLUG).first() or club_create(
         by=organizer,
         name=DEMO_CLUB,
@@ -169,9 +205,6 @@ def _season(organizer: User, club: Club, players: list[Player], rng: random.Rand
 def _entered(organizer: User, players: list[Player], **settings: object) -> Tournament:
     tournament = tournament_create(organizer=organizer, **settings)  # type: ignore[arg-type]
     officer, _ = User.objects.get_or_create(username=DEMO_RATING_OFFICER)
-    if officer.has_usable_password():
-        officer.set_unusable_password()
-        officer.save()
     rating_list_of(tournament).officers.add(officer)
     tournament = ratings_approve(tournament=tournament, by=officer)
     tournament = tournament_open_registration(tournament=tournament, by=organizer)

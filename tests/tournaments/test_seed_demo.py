@@ -1,6 +1,12 @@
+import os
+import subprocess
+import sys
 from io import StringIO
+from pathlib import Path
 
 import pytest
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from games.models import Game
@@ -8,6 +14,10 @@ from games.rules import action_from_json, replay_game
 from tournaments.clubs.models import Club
 from tournaments.demo import (
     DEMO_CLUB_SLUG,
+    DEMO_ORGANIZER,
+    DEMO_PASSWORD,
+    DEMO_PLAYER_USER,
+    DEMO_RATING_OFFICER,
     DEMO_SEASON_SLUG,
     DEMO_SIGNUP_SLUG,
     DEMO_TOURNAMENT_SLUG,
@@ -91,3 +101,45 @@ def test_it_keeps_existing_players_and_enters_them():
     anna = Player.objects.get(display_name="Anna Berzina")
     assert anna.club == "Riga Nardy"
     assert anna.tournaments.count() == 5  # and the Friday Open's sign-up
+
+
+def test_with_debug_on_the_demo_accounts_log_in_with_the_printed_password(settings):
+    settings.DEBUG = True
+    output = seed_demo()
+
+    for username in (DEMO_ORGANIZER, DEMO_RATING_OFFICER, DEMO_PLAYER_USER):
+        assert f"{username}" in output and DEMO_PASSWORD in output
+        assert authenticate(username=username, password=DEMO_PASSWORD) is not None, username
+    assert Player.objects.get(user__username=DEMO_PLAYER_USER).display_name == "Anna Berzina"
+
+
+def test_with_debug_off_no_demo_account_has_a_known_password(settings):
+    settings.DEBUG = True
+    seed_demo()  # a newcomer's run first: known passwords
+    settings.DEBUG = False
+
+    output = seed_demo()
+
+    for username in (DEMO_ORGANIZER, DEMO_RATING_OFFICER, DEMO_PLAYER_USER):
+        assert not User.objects.get(username=username).has_usable_password(), username
+        assert authenticate(username=username, password=DEMO_PASSWORD) is None
+    assert DEMO_PASSWORD not in output and "no password" in output
+
+
+def test_make_runs_first_start_is_quiet(tmp_path):
+    """What ``make run`` prints on a fresh clone (migrate, then the seed), in a process of its
+    own with eager tasks: the summary, and no task lines or broker warning around it."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CELERY_BROKER_URL", "LOG_LEVEL")}
+    env |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "DJANGO_DEBUG": "1",
+            "DJANGO_SETTINGS_MODULE": "nardy_site.settings"}  # fmt: skip
+    root = Path(__file__).resolve().parents[2]
+    lines = []
+    for args in (["migrate", "--noinput", "--verbosity", "0"],
+                 ["seed_demo", "--url", "http://127.0.0.1:8000/"]):  # fmt: skip
+        done = subprocess.run([sys.executable, "manage.py", *args], cwd=root, env=env,
+                              capture_output=True, text=True, timeout=300, check=True)  # fmt: skip
+        lines += (done.stdout + done.stderr).splitlines()
+    assert not [line for line in lines if "WARNING" in line or "nardy_site.tasks" in line], lines
+    assert len(lines) <= 10, lines
+    assert lines[0].startswith("Demo data ready: 16 players created")
+    assert "http://127.0.0.1:8000/" in "\n".join(lines) and DEMO_PASSWORD in lines[-1]
