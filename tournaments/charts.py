@@ -14,7 +14,15 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Literal, TypeAlias
 
-__all__ = ["Marker", "RatingChart", "XTick", "YTick", "rating_chart"]
+__all__ = [
+    "Marker",
+    "RatingChart",
+    "ResponsiveChart",
+    "XTick",
+    "YTick",
+    "rating_chart",
+    "responsive_chart",
+]
 
 When: TypeAlias = datetime | date
 TimeUnit: TypeAlias = Literal["day", "month", "year"]
@@ -26,6 +34,10 @@ PAD_BOTTOM = 28  # the date labels
 INSET = 8  # keeps the first and last dots off the axes
 TARGET_Y_TICKS = 5
 X_TICK_SPACING = 90  # at least this much width per date label
+#: A phone's chart is drawn at half the width, then scaled up twice into the wide chart's frame:
+#: on a phone's screen (about 330 px for the chart) its 11-unit labels stay 11 px high.
+NARROW_SCALE = 2
+NARROW_Y_TICKS = 4
 DAY = 86_400.0
 
 
@@ -91,11 +103,52 @@ class RatingChart:
     def has_line(self) -> bool:
         return len(self.markers) > 1
 
+    @property
+    def middle(self) -> tuple[float, float]:
+        """The centre of the drawing (where an empty chart says so)."""
+        return self.width / 2, self.height / 2
+
+
+@dataclass(frozen=True, slots=True)
+class ResponsiveChart:
+    """One chart drawn twice in one frame (``wide``'s width and height): ``wide`` for a screen,
+    ``narrow`` at 1/``scale`` of the size for a phone, to be scaled up ``scale`` times, so that
+    its labels stay readable where the frame is drawn about 330 px wide."""
+
+    wide: RatingChart
+    narrow: RatingChart
+    scale: int
+
+    @property
+    def empty(self) -> bool:
+        return self.wide.empty
+
+
+def responsive_chart(
+    points: Sequence[tuple[When, float]], *, width: int = 640, height: int = 240
+) -> ResponsiveChart:
+    """The chart of ``points`` for a screen and for a phone (see ``ResponsiveChart``)."""
+    return ResponsiveChart(
+        wide=rating_chart(points, width=width, height=height),
+        narrow=rating_chart(
+            points,
+            width=width // NARROW_SCALE,
+            height=height // NARROW_SCALE,
+            y_ticks=NARROW_Y_TICKS,
+        ),
+        scale=NARROW_SCALE,
+    )
+
 
 def rating_chart(
-    points: Sequence[tuple[When, float]], *, width: int = 640, height: int = 240
+    points: Sequence[tuple[When, float]],
+    *,
+    width: int = 640,
+    height: int = 240,
+    y_ticks: int = TARGET_Y_TICKS,
 ) -> RatingChart:
-    """The chart of ``points`` (when, rating), in any order; no points gives ``empty``."""
+    """The chart of ``points`` (when, rating), in any order; no points gives ``empty``; about
+    ``y_ticks`` rating lines."""
     left, right = float(PAD_LEFT), float(width - PAD_RIGHT)
     top, bottom = float(PAD_TOP), float(height - PAD_BOTTOM)
     ordered = sorted(points, key=lambda point: _timestamp(point[0]))
@@ -119,7 +172,7 @@ def rating_chart(
         )
     values = [float(value) for _, value in ordered]
     low, high = min(values), max(values)
-    tick_values, decimals = _nice_ticks(low, high)
+    tick_values, decimals = _nice_ticks(low, high, y_ticks)
     y_min, y_max = tick_values[0], tick_values[-1]
 
     def to_y(value: float) -> float:
@@ -167,7 +220,7 @@ def rating_chart(
     )
 
 
-def _nice_ticks(low: float, high: float) -> tuple[list[float], int]:
+def _nice_ticks(low: float, high: float, target: int = TARGET_Y_TICKS) -> tuple[list[float], int]:
     """Round tick values from at or below ``low`` to at or above ``high``, and their decimals.
 
     A flat history (one point, or no change) gets a small band around its value, so that the
@@ -176,7 +229,7 @@ def _nice_ticks(low: float, high: float) -> tuple[list[float], int]:
     if high - low < 1e-9:
         pad = max(abs(low) * 0.005, 1.0)
         low, high = low - pad, high + pad
-    raw_step = (high - low) / (TARGET_Y_TICKS - 1)
+    raw_step = (high - low) / (target - 1)
     magnitude = 10 ** math.floor(math.log10(raw_step))
     step = next(
         factor * magnitude

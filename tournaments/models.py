@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.rules import Variant as GameVariant
 from tournaments.fields import country_field
@@ -403,6 +404,19 @@ class Round(models.Model):
         return f"{self.tournament}, round {self.number}"
 
 
+#: The bracket slots with a fixed name, as a reader says them (the others are codes: W1-2, L3-1).
+SLOT_NAMES = {
+    "GF": pgettext_lazy("bracket slot", "GF"),
+    "GF-reset": pgettext_lazy("bracket slot", "GF-reset"),
+    "3P": pgettext_lazy("bracket slot", "3P"),
+}
+
+
+def slot_name(slot: str) -> str:
+    """A bracket slot as the pages print it, in the reader's language."""
+    return str(SLOT_NAMES.get(slot, slot))
+
+
 class Match(models.Model):
     """One match between two entries (``away`` is empty for a bye), in a round or a bracket slot.
 
@@ -510,6 +524,10 @@ class Match(models.Model):
         missing = _("bye") if self.round_id else _("to be decided")
         home = self.home.player if self.home else _("to be decided")
         return f"{home} – {self.away.player if self.away else missing}"
+
+    @property
+    def slot_name(self) -> str:
+        return slot_name(self.slot)
 
     @property
     def is_bye(self) -> bool:

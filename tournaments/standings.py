@@ -278,6 +278,34 @@ def compute(
     return rows
 
 
+def deciding_tiebreaks(rows: Sequence[StandingRow]) -> list[tuple[str, ...]]:
+    """For each row of ``compute``'s standings, the tie-breaks that decided its place: against
+    each neighbour on equal match points, the first tie-break (in the order asked) whose values
+    differ. A row whose neighbours have other points, or who shares its rank, gets none.
+
+    >>> a = StandingRow(1, Entrant(1), Fraction(2), 2, 0, 0, Fraction(6), Fraction(2),
+    ...                 {"buchholz": Fraction(5), "wins": Fraction(2)})
+    >>> b = StandingRow(2, Entrant(2), Fraction(2), 2, 0, 0, Fraction(6), Fraction(3),
+    ...                 {"buchholz": Fraction(4), "wins": Fraction(2)})
+    >>> deciding_tiebreaks([a, b])
+    [('buchholz',), ('buchholz',)]
+    """
+    deciders: list[list[str]] = [[] for _ in rows]
+    for index, (upper, lower) in enumerate(zip(rows, rows[1:], strict=False)):
+        if upper.match_points != lower.match_points:
+            continue
+        differs = (name for name, value in upper.tiebreaks.items()
+                   if lower.tiebreaks.get(name) != value)  # fmt: skip
+        name = next(differs, None)
+        if name is None:
+            continue
+        for side in (index, index + 1):
+            if name not in deciders[side]:
+                deciders[side].append(name)
+    order = list(rows[0].tiebreaks) if rows else []
+    return [tuple(sorted(names, key=order.index)) for names in deciders]
+
+
 def _negated(key: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
     return tuple(-value for value in key)
 

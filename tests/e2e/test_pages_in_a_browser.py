@@ -169,6 +169,7 @@ def test_the_main_pages_on_a_desktop_a_phone_and_a_wall(new_page, demo_club, scr
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"{name} scrolls sideways on a phone: {width}px"
         screenshot(phone, f"phone-{name}")
+    phone_tables_keep_what_matters(phone, swiss)
 
     desktop = new_page()
     consolation = Tournament.objects.get(format=Tournament.Format.CONSOLATION)
@@ -187,6 +188,47 @@ def test_the_main_pages_on_a_desktop_a_phone_and_a_wall(new_page, demo_club, scr
     wall.goto(f"/t/{swiss.slug}/standings/?wall=1")
     assert wall.locator("header.site-header").is_hidden()
     screenshot(wall, "wall-standings")
+
+
+SHOWN_HEADINGS = """(table) => [...table.querySelectorAll('thead th')]
+  .filter((th) => getComputedStyle(th).display !== 'none').map((th) => th.textContent.trim())"""
+RIGHT_EDGE = "(element) => Math.round(element.getBoundingClientRect().right)"
+
+
+def phone_tables_keep_what_matters(phone, swiss: Tournament) -> None:
+    """On a 390 px phone each table shows, whole, the columns a person came for."""
+    phone.goto(f"/t/{swiss.slug}/standings/")
+    standings = phone.locator('table[data-role="standings"]')
+    assert standings.evaluate(SHOWN_HEADINGS) == ["Place", "Player", "Points", "Tie-breaks"]
+    decided = [
+        text.strip()
+        for text in phone.locator('td[data-role="decided-by"]').all_text_contents()
+        if text.strip()
+    ]
+    assert decided, "no place on equal points says which tie-break decided it"
+    assert all(re.match(r"^[A-Za-z].* -?[0-9.]+", text) for text in decided), decided
+    assert standings.evaluate(RIGHT_EDGE) <= 390
+
+    match = (
+        Match.objects.filter(tournament=swiss, games__isnull=False, rating_changes__isnull=False)
+        .distinct()
+        .select_related("home__player", "away__player")
+        .first()
+    )
+    phone.goto(f"/p/{match.home.player_id}/")
+    played = phone.locator('table[data-role="player-matches"]')
+    assert played.evaluate(SHOWN_HEADINGS) == ["Tournament", "Home", "Score", "Away"]
+    assert played.evaluate(RIGHT_EDGE) <= 390
+    row = played.locator("tbody tr").filter(has_text=match.away.player.display_name).first
+    assert row.is_visible()
+
+    phone.goto(f"/m/{match.pk}/")
+    games = phone.locator('table[data-role="games"]')
+    assert games.evaluate(SHOWN_HEADINGS) == ["Game", "Winner", "Value", "Points"]
+    effect = phone.locator('[data-role="rating-effect"] table')
+    assert effect.evaluate(SHOWN_HEADINGS) == ["Player", "Before", "After", "Change"]
+    for table in (games, effect):
+        assert table.evaluate(RIGHT_EDGE) <= 390
 
 
 def test_a_player_reports_a_short_nardy_match_and_the_opponent_confirms(

@@ -124,3 +124,19 @@ def test_in_russian_the_geometry_keeps_its_dots_and_scores_get_commas():
 
 def test_round_robin_tournaments_have_no_bracket(club):
     assert bracket_drawings(tournament=club.tournament, match_url=match_url) == []
+
+
+def test_the_fixed_slots_are_named_in_the_readers_language():
+    tournament, _ = started("double-elimination", grand_final="reset")
+    with translation.override("ru"):
+        html = render(tournament)
+        reset = tournament.matches.get(slot="GF-reset")
+        assert reset.slot_name == "Финал-2"
+    captions = re.findall(r'<text class="bracket-caption"[^>]*>([^<]*)', html)
+    captions = [caption.strip(" ·") for caption in captions]
+    assert "Финал" in captions and "Финал-2" in captions, captions
+    assert "GF" not in captions and "GF-reset" not in captions
+    assert 'data-slot="GF-reset"' in html  # the code stays the address of the box
+    assert tournament.matches.get(slot="W1-1").slot_name == "W1-1"  # a code is not a name
+    with translation.override("en"):
+        assert reset.slot_name == "GF-reset"

@@ -8,7 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.scoring import MatchPoints, MatchRules, MatchScoreResult, score_from_typed
-from tournaments.standings import Entrant, Result, StandingRow, Tiebreak, compute
+from tournaments.standings import (
+    Entrant,
+    Result,
+    StandingRow,
+    Tiebreak,
+    compute,
+    deciding_tiebreaks,
+)
 
 HALF = Fraction(1, 2)
 ALL = [tiebreak.value for tiebreak in Tiebreak]
@@ -374,3 +381,29 @@ def test_standings_of_random_round_robins_add_up(count, seed, points):
         total = sum(row.match_points for row in rows)
         for row in rows:
             assert row.tiebreaks["buchholz"] == total - row.match_points
+
+
+def row(rank: int, entrant: int, points: int, buchholz: int, wins: int) -> StandingRow:
+    tiebreaks = {"buchholz": Fraction(buchholz), "wins": Fraction(wins)}
+    return StandingRow(rank, Entrant(entrant), Fraction(points), wins, 0, 0, Fraction(0),
+                       Fraction(0), tiebreaks)  # fmt: skip
+
+
+def test_the_tiebreak_that_decided_each_place_is_the_first_that_differs_from_a_neighbour():
+    rows = [
+        row(1, 1, 2, buchholz=5, wins=2),  # against 2: equal Buchholz, more wins
+        row(2, 2, 2, buchholz=5, wins=1),  # against 1: wins; against 3: Buchholz
+        row(3, 3, 2, buchholz=4, wins=3),  # against 2: Buchholz
+        row(4, 4, 1, buchholz=9, wins=0),  # fewer points than 3: points decided
+        row(5, 5, 0, buchholz=2, wins=0),  # shares its place with 6: nothing decided
+        row(5, 6, 0, buchholz=2, wins=0),
+    ]
+    assert deciding_tiebreaks(rows) == [
+        ("wins",),
+        ("buchholz", "wins"),  # in the order the tournament asks them
+        ("buchholz",),
+        (),
+        (),
+        (),
+    ]
+    assert deciding_tiebreaks([]) == []

@@ -122,6 +122,8 @@ class BracketSlot:
     status: str = ""
     href: str | None = None
     if_needed: bool = False
+    #: The slot as printed (a fixed slot's name in the reader's language); empty: the code.
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from tournaments.brackets.layout import (
     Source,
     layout_brackets,
 )
-from tournaments.models import Entry, Match, Tournament
+from tournaments.models import Entry, Match, Tournament, slot_name
 
 __all__ = ["SECTION_TITLES", "bracket_drawings"]
 
@@ -80,6 +80,7 @@ def _slot(match: Match, by_slot: Mapping[str, Match], href: str | None) -> Brack
         status=status,
         href=href,
         if_needed=if_needed,
+        name=slot_name(match.slot),
     )
 
 
@@ -106,9 +107,9 @@ def _label(entry: Entry | None, source: Source | None) -> tuple[str, bool]:
             return _("Grand final winner"), True
         return _("Grand final loser"), True
     if source is not None and source.kind == "winner":
-        return _("Winner of %(slot)s") % {"slot": source.slot}, True
+        return _("Winner of %(slot)s") % {"slot": slot_name(source.slot or "")}, True
     if source is not None and source.kind == "loser":
-        return _("Loser of %(slot)s") % {"slot": source.slot}, True
+        return _("Loser of %(slot)s") % {"slot": slot_name(source.slot or "")}, True
     if source is not None and source.kind == "seed":  # a seed with no entry: nobody to play
         return _("Bye"), True
     return _("TBD"), True

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from nardy_site.page_cache import shared_page
 from tournaments.api.views import spreadsheet_safe
-from tournaments.charts import RatingChart, rating_chart
+from tournaments.charts import ResponsiveChart, responsive_chart
 from tournaments.clubs.models import Club
 from tournaments.clubs.permissions import runs_club
 from tournaments.errors import InvalidInput, TournamentError
@@ -185,11 +185,11 @@ def rule_summary(season: Season) -> str:
     return text
 
 
-def _charts(table: SeasonTable) -> list[tuple[SeasonLine, RatingChart]]:
+def _charts(table: SeasonTable) -> list[tuple[SeasonLine, ResponsiveChart]]:
     """Each line with the chart of the player's counted points after each event."""
     when = [event.created_at for event in table.events]
     return [
-        (line, rating_chart(list(zip(when, map(float, line.row.running), strict=True))))
+        (line, responsive_chart(list(zip(when, map(float, line.row.running), strict=True))))
         for line in table.lines
     ]
 

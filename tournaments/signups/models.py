@@ -4,13 +4,14 @@ waiting list, entered (with its Entry), declined or withdrawn."""
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class SignUp(models.Model):
     class State(models.TextChoices):
         PENDING = "pending", _("Waiting for approval")
         WAITING = "waiting", _("On the waiting list")
-        ENTERED = "entered", _("Entered")
+        ENTERED = "entered", pgettext_lazy("sign-up status", "Entered")
         DECLINED = "declined", _("Declined")
         WITHDRAWN = "withdrawn", _("Withdrawn")
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import logging
+from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from django.db.models import Max, Q
@@ -21,7 +23,7 @@ from nardy_site.page_cache import shared_page
 from tournaments import selectors, versions
 from tournaments.analysis.selectors import match_analysis, player_pr_history, verdicts_of
 from tournaments.brackets.view import bracket_drawings
-from tournaments.charts import rating_chart
+from tournaments.charts import responsive_chart
 from tournaments.matches.board import board_frames
 from tournaments.matches.live.services import being_recorded, matches_being_recorded
 from tournaments.models import Entry, Match, Player, Tournament
@@ -31,6 +33,7 @@ from tournaments.ratings import selectors as rating_selectors
 from tournaments.ratings.selectors import may_approve
 from tournaments.services import start_notices
 from tournaments.stages.selectors import event_stages
+from tournaments.standings import StandingRow, deciding_tiebreaks
 from tournaments.web.common import (
     cached_part,
     has_bracket,
@@ -133,7 +136,9 @@ def tournament_standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournaments/standings.html",
         {
             **tournament_header(request, tournament, "standings"),
-            "standings": cached_part(lambda: selectors.tournament_standings(tournament=tournament)),
+            "standings": cached_part(
+                lambda: standing_lines(selectors.tournament_standings(tournament=tournament))
+            ),
             "tiebreaks": [(name, TIEBREAK_NAMES[name]) for name in tournament.tiebreaks],
             "wall": wall,
         },
@@ -167,10 +172,10 @@ def tournament_print_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Pairings and standings on paper: the current round first, for the club's notice board."""
     tournament = tournament_of(request, slug)
 
-    def standings() -> list[selectors.Standing]:
+    def standings() -> list[StandingLine]:
         if has_bracket(tournament):
             return []
-        return selectors.tournament_standings(tournament=tournament)
+        return standing_lines(selectors.tournament_standings(tournament=tournament))
 
     return render(
         request,
@@ -234,7 +239,9 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
                 "id": f"rating-{system}-{variant}",
                 "title": f"{Tournament.RatingSystem(system).label} · "
                 f"{Tournament.Variant(variant).label}",
-                "chart": rating_chart([(change.finished_at, change.after) for change in changes]),
+                "chart": responsive_chart(
+                    [(change.finished_at, change.after) for change in changes]
+                ),
                 "current": changes[-1].after if changes else None,
                 "changes": changes[::-1],  # the newest first
             }
@@ -255,7 +262,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
 def _pr_chart(player: Player) -> Any:
     """The player's PR over time (None: no analysed match)."""
     points = player_pr_history(player_id=player.pk)
-    return rating_chart(points) if points else None
+    return responsive_chart(points) if points else None
 
 
 @shared_page(
@@ -295,6 +302,28 @@ TIEBREAK_NAMES = {
     "game-points-difference": pgettext_lazy("tie-break", "Game points difference"),
     "rating": pgettext_lazy("tie-break", "Rating"),
 }
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """A line of the standings table: the row, its entry, and the tie-breaks that decided its
+    place with their values (a phone shows these instead of every tie-break's column)."""
+
+    row: StandingRow
+    entry: Entry
+    decided_by: list[tuple[str, Fraction]]
+
+
+def standing_lines(standings: list[selectors.Standing]) -> list[StandingLine]:
+    deciders = deciding_tiebreaks([standing.row for standing in standings])
+    return [
+        StandingLine(
+            standing.row,
+            standing.entry,
+            [(str(TIEBREAK_NAMES[name]), standing.row.tiebreaks[name]) for name in names],
+        )
+        for standing, names in zip(standings, deciders, strict=True)
+    ]
 
 
 def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:

@@ -185,3 +185,13 @@ def test_the_start_withdraws_who_did_not_check_in_after_saying_so(olga, people):
     assert tournament.matches.count() == 1
     with pytest.raises(Conflict, match="started"):
         signup_withdraw(signup=SignUp.objects.get(player__display_name="Anna"), by=people["anna"])
+
+
+def test_an_entered_sign_up_reads_as_a_status_not_as_the_list_heading(olga, people, client):
+    tournament = open_event(olga)
+    signup = signup_request(tournament=tournament, by=people["anna"], display_name="Anna")
+    assert signup.state == State.ENTERED
+    client.force_login(people["anna"])
+    page = client.get(f"/t/{tournament.slug}/signup/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert '<span class="badge entered" data-role="my-state">Участвует</span>' in page
+    assert "Участники" in page  # the list of who is entered keeps its heading

@@ -1,0 +1,575 @@
+"""Every page of the site, in a browser, fits a phone and a desktop (issue 29).
+
+Each URL pattern of the site (the resolver's list, less /api/ and /admin/) is either a page,
+visited with the demo data, or named in ``NOT_A_PAGE`` with the reason; a new pattern that is
+neither fails ``test_every_url_pattern_is_a_visited_page_or_named_not_a_page``, so no page can be
+forgotten.
+
+``test_every_page_fits_the_screen`` visits every page as one persona (anonymous, a player, the demo
+organizer, a rating officer: one test each, so that pytest-xdist spreads them), in English and in
+Russian, at 390×844 and at 1920×1080, one browser context per language and size. A page fails
+when
+
+* it is wider than the screen (``scrollWidth``): reported with its overflow and the element that
+  sticks out furthest;
+* a part of it scrolls sideways inside the page (a table in an ``overflow-x: auto`` box, a
+  bracket in a narrow column): on a phone a table shows the columns a person came for instead;
+* a chart's text is drawn smaller than 11 px;
+* it logs a console error, throws, asks for an outside address, or a request it makes fails or
+  answers 400 or more.
+
+A page itself may answer 403 or 404 to a persona who may not see it (the status is recorded and
+its width is not checked); a page behind the login sends the anonymous visitor to the login page.
+Every problem of every page is listed in one table at the end. Each visit's figures also go to
+``build/page-widths/<persona>.tsv`` (``PAGE_WIDTHS_DIR`` overrides it), for the before/after table.
+
+``test_screenshots_of_every_page`` saves a screenshot of every page (the organizer's view, and the
+anonymous visitor's of the public pages) at both sizes in both languages into
+``build/screenshots/pages/``. It takes minutes, so it runs only when asked:
+``PAGE_SCREENSHOTS=1 pytest tests/e2e/test_every_page.py -k screenshots``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db.models import Q
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from tournaments.demo import (
+    DEMO_CLUB_SLUG,
+    DEMO_ORGANIZER,
+    DEMO_RATING_OFFICER,
+    DEMO_SEASON_SLUG,
+    DEMO_SIGNUP_SLUG,
+    DEMO_TOURNAMENT_SLUG,
+    demo_data_seed,
+)
+from tournaments.matches.results import match_result_dispute, match_result_record
+from tournaments.models import Match, Player, Tournament
+from tournaments.players.services import claim_approve, claim_request
+from tournaments.ratings.ledger import ratings_replay
+
+from .conftest import PROJECT_ROOT, SCREENSHOTS
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PERSONAS = ("anonymous", "player", "organizer", "officer")
+LANGUAGES = ("en", "ru")
+SIZES = {"phone": (390, 844), "desktop": (1920, 1080)}
+#: The smallest chart text a reader can take in, in CSS pixels as drawn.
+SMALLEST_CHART_TEXT = 11
+WIDTHS = Path(os.environ.get("PAGE_WIDTHS_DIR", PROJECT_ROOT / "build" / "page-widths"))
+
+#: The URL patterns that are not pages, by name, with the reason.
+NOT_A_PAGE = {
+    "tournament-list": "a redirect to the home page, which is the list",
+    "tournament-step": "POST only: a step of a tournament's life (open, start, pair, finish)",
+    "tournament-ratings-status": "JSON the match page polls while the ratings are replayed",
+    "match-answer": "POST only: the opponent confirms or disputes a reported result",
+    "player-claim": "POST only: 'this is me' on a player page",
+    "player-unlink": "POST only: an organizer removes a player's account link",
+    "season-csv": "a CSV download, not an HTML page",
+    "logout": "POST only (Django 5): the header's log-out button",
+    "set_language": "POST only: the header's language switcher",
+    "healthz": "the health probe's JSON for the load balancer",
+    "favicon": "a redirect to the site's icon (static/nardy/favicon.svg)",
+}
+#: The address prefixes of what is not the site's pages: the API and the admin.
+NOT_PAGES_PREFIXES = ("api/", "admin/")
+
+#: Problems known and left to another engineer: (URL name, size or "*", problem kind) → why.
+#: An entry here turns the problem into a note in the report; remove it with the fix.
+KNOWN_ISSUES: dict[tuple[str, str, str], str] = {}
+
+#: Where a part of a page may scroll sideways: (URL name, size) → why.
+SIDEWAYS_ALLOWED = {
+    ("tournament-bracket", "phone"): (
+        "a bracket of 16 is a drawing wider than any phone: it scrolls inside its own box, "
+        "the page does not"
+    ),
+}
+
+
+# --- The URL patterns ------------------------------------------------------------------------
+
+
+def url_patterns() -> dict[str, str]:
+    """The site's URL patterns by name (route shown for messages), less the API and the admin."""
+
+    def walk(patterns, prefix: str = "") -> Iterator[tuple[str, str | None]]:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern.url_patterns, prefix + str(pattern.pattern))
+            elif isinstance(pattern, URLPattern):
+                yield prefix + str(pattern.pattern), pattern.name
+
+    found: dict[str, str] = {}
+    for route, name in walk(get_resolver().url_patterns):
+        if route.startswith(NOT_PAGES_PREFIXES):
+            continue
+        found.setdefault(name or f"<unnamed {route}>", route)
+    return found
+
+
+# --- The demo data, and the personas in it ---------------------------------------------------
+
+
+@dataclass
+class World:
+    """The demo club, with what makes every page show its content: a player with an account
+    (the player persona), a claim waiting for the organizer, a reported and a disputed match."""
+
+    users: dict[str, User | None]
+    player: Player
+    reported: Match
+    disputed: Match
+    scheduled: Match
+    played: Match
+    played_long: Match
+
+
+def build_world() -> World:
+    demo_data_seed()
+    ratings_replay(None)  # the worker's part, done here whether or not a worker runs
+    organizer = User.objects.get(username=DEMO_ORGANIZER)
+    officer = User.objects.get(username=DEMO_RATING_OFFICER)
+    double = Tournament.objects.get(slug="demo-double-elimination")
+    consolation = Tournament.objects.get(slug="demo-consolation-cup")
+
+    # The player persona: an account linked to the first demo player through a claim.
+    player = Player.objects.get(display_name="Anna Berzina")
+    account = User.objects.create_user("pages-player", password="pages-pass-123")
+    claim_approve(claim=claim_request(player=player, by=account), by=organizer)
+    # A claim that waits for the organizer (the claims page has a row to decide).
+    claimant = User.objects.create_user("pages-claimant", password="pages-pass-123")
+    claim_request(player=Player.objects.get(display_name="Karina Grigoryan"), by=claimant)
+
+    def open_match_of(tournament: Tournament) -> Match:
+        return Match.objects.get(
+            Q(home__player=player, away__isnull=False) | Q(away__player=player, home__isnull=False),
+            tournament=tournament,
+            status=Match.Status.SCHEDULED,
+        )
+
+    reported = match_result_record(match=open_match_of(double), by=account, score=(3, 1))
+    disputed = match_result_record(match=open_match_of(consolation), by=account, score=(3, 2))
+    disputed = match_result_dispute(match=disputed, by=organizer, note="It was 2-3, not 3-2.")
+    scheduled = (
+        Match.objects.filter(
+            tournament=double,
+            status=Match.Status.SCHEDULED,
+            home__isnull=False,
+            away__isnull=False,
+        )
+        .order_by("pk")
+        .first()
+    )
+    played = Match.objects.filter(tournament=double, games__isnull=False).order_by("pk").first()
+    played_long = (
+        Match.objects.filter(tournament__slug=DEMO_TOURNAMENT_SLUG, games__isnull=False)
+        .order_by("pk")
+        .first()
+    )
+    return World(
+        users={"anonymous": None, "player": account, "organizer": organizer, "officer": officer},
+        player=player,
+        reported=reported,
+        disputed=disputed,
+        scheduled=scheduled,
+        played=played,
+        played_long=played_long,
+    )
+
+
+# --- The pages: each URL pattern's addresses, filled from the demo data ----------------------
+
+Addresses = list[tuple[str, str]]  # (what it shows, the address)
+
+
+def _tournaments(name: str, *slugs: str) -> Callable[[World], Addresses]:
+    return lambda world: [(slug, reverse(name, args=[slug])) for slug in slugs]
+
+
+def _one(name: str, label: str = "", *args: object) -> Callable[[World], Addresses]:
+    return lambda world: [(label, reverse(name, args=list(args)))]
+
+
+def _matches(name: str, *which: str) -> Callable[[World], Addresses]:
+    return lambda world: [(kind, reverse(name, args=[getattr(world, kind).pk])) for kind in which]
+
+
+SWISS, DOUBLE, CONSOLATION = (
+    "demo-short-nardy-swiss",
+    "demo-double-elimination",
+    "demo-consolation-cup",
+)
+TWO_STAGES, GROUP, FINAL = "demo-evening-2", "demo-evening-2-group-a", "demo-evening-2-stage-2"
+ROUND_ROBIN = DEMO_TOURNAMENT_SLUG
+
+#: Every page, by URL name: the addresses to visit.
+PAGES: dict[str, Callable[[World], Addresses]] = {
+    "home": _one("home"),
+    "tournament-create": _one("tournament-create"),
+    "tournament": _tournaments(
+        "tournament", ROUND_ROBIN, SWISS, DOUBLE, CONSOLATION, TWO_STAGES, GROUP, DEMO_SIGNUP_SLUG
+    ),
+    "tournament-rounds": _tournaments("tournament-rounds", ROUND_ROBIN, SWISS, DOUBLE),
+    "tournament-standings": _tournaments("tournament-standings", ROUND_ROBIN, SWISS, GROUP),
+    "tournament-bracket": _tournaments("tournament-bracket", DOUBLE, CONSOLATION, FINAL),
+    "tournament-print": _tournaments("tournament-print", SWISS, DOUBLE),
+    "tournament-edit": _tournaments("tournament-edit", DEMO_SIGNUP_SLUG, SWISS),
+    "tournament-players": _tournaments("tournament-players", DOUBLE, DEMO_SIGNUP_SLUG),
+    "tournament-signup": _tournaments("tournament-signup", DEMO_SIGNUP_SLUG),
+    "tournament-pr": _tournaments("tournament-pr", ROUND_ROBIN),
+    "match": _matches("match", "played", "played_long", "disputed"),
+    "match-record": _matches("match-record", "scheduled"),
+    "match-report": _matches("match-report", "scheduled"),
+    "match-resolve": _matches("match-resolve", "disputed"),
+    "match-correct": _matches("match-correct", "played"),
+    "player": lambda world: [("Anna Berzina", reverse("player", args=[world.player.pk]))],
+    "player-merge": lambda world: [
+        ("Anna Berzina", reverse("player-merge", args=[world.player.pk]))
+    ],
+    "player-claims": _one("player-claims"),
+    "identity-trail": _one("identity-trail"),
+    "rating-list": lambda world: [(v, reverse("rating-list", args=[v])) for v in ("long", "short")],
+    "my-matches": _one("my-matches"),
+    "club-list": _one("club-list"),
+    "club-create": _one("club-create"),
+    "club": _one("club", DEMO_CLUB_SLUG, DEMO_CLUB_SLUG),
+    "club-edit": _one("club-edit", DEMO_CLUB_SLUG, DEMO_CLUB_SLUG),
+    "club-members": _one("club-members", DEMO_CLUB_SLUG, DEMO_CLUB_SLUG),
+    "season-create": _one("season-create", DEMO_CLUB_SLUG, DEMO_CLUB_SLUG),
+    "season": _one("season", DEMO_SEASON_SLUG, DEMO_CLUB_SLUG, DEMO_SEASON_SLUG),
+    "season-edit": _one("season-edit", DEMO_SEASON_SLUG, DEMO_CLUB_SLUG, DEMO_SEASON_SLUG),
+    "signup": _one("signup"),
+    "login": _one("login"),
+    "password_change": _one("password_change"),
+    "password_change_done": _one("password_change_done"),
+    "password_reset": _one("password_reset"),
+    "password_reset_done": _one("password_reset_done"),
+    "password_reset_confirm": _one("password_reset_confirm", "a stale link", "MQ", "set-password"),
+    "password_reset_complete": _one("password_reset_complete"),
+}
+
+#: The pages anyone may read: the anonymous visitor's screenshots.
+PUBLIC = {
+    "home", "tournament", "tournament-rounds", "tournament-standings", "tournament-bracket",
+    "tournament-print", "tournament-signup", "tournament-pr", "match", "player", "rating-list",
+    "club-list", "club", "season", "signup", "login", "password_reset",
+}  # fmt: skip
+
+
+# --- One visit, measured ---------------------------------------------------------------------
+
+#: What a page measures of itself: its width, the element that sticks out furthest (outside any
+#: box that clips or scrolls), the boxes that scroll sideways, and the smallest chart text.
+MEASURE = """(viewport) => {
+  const describe = (e) => {
+    let s = e.tagName.toLowerCase();
+    if (e.id) s += '#' + e.id;
+    for (const c of e.classList) s += '.' + c;
+    for (const a of ['data-role', 'data-label']) {
+      if (e.getAttribute(a)) s += `[${a}="${e.getAttribute(a)}"]`;
+    }
+    return s;
+  };
+  const path = (e) => {
+    const parts = [];
+    for (let n = e; n && n !== document.body && parts.length < 3; n = n.parentElement) {
+      parts.unshift(describe(n));
+    }
+    return parts.join(' > ');
+  };
+  // A box that clips or scrolls holds what is inside it, except what is positioned against a
+  // box outside it (a visually hidden label in a scrolling table still widens the page).
+  const inClippingBox = (e) => {
+    let escaping = ['absolute', 'fixed'].includes(getComputedStyle(e).position);
+    for (let n = e.parentElement; n && n !== document.body; n = n.parentElement) {
+      const style = getComputedStyle(n);
+      if (escaping && style.position === 'static') continue;
+      if (style.overflowX !== 'visible') return true;
+      if (escaping) escaping = ['absolute', 'fixed'].includes(style.position);
+    }
+    return false;
+  };
+  const width = document.documentElement.scrollWidth;
+  let widest = null, right = viewport + 0.5;
+  const sideways = [];
+  for (const e of document.body.querySelectorAll('*')) {
+    if (e instanceof SVGElement && !(e instanceof SVGSVGElement)) continue;
+    const style = getComputedStyle(e);
+    const scrolls = style.overflowX === 'auto' || style.overflowX === 'scroll';
+    const field = ['TEXTAREA', 'SELECT'].includes(e.tagName);
+    if (scrolls && !field && e.scrollWidth > e.clientWidth + 1) {
+      sideways.push(`${path(e)} (${e.scrollWidth - e.clientWidth}px)`);
+    }
+    if (width > viewport) {
+      const r = e.getBoundingClientRect();
+      if (r.right > right && !inClippingBox(e)) { right = r.right; widest = e; }
+    }
+  }
+  // A chart's text as drawn: its font size times the scale the drawing is shown at (only the
+  // drawing the screen shows: a chart holds a wide and a narrow one).
+  let smallest = null;
+  for (const text of document.querySelectorAll('svg.rating-chart text')) {
+    if (!text.getClientRects().length) continue;
+    const size = parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a;
+    if (smallest === null || size < smallest) smallest = size;
+  }
+  return {
+    width,
+    widest: widest ? `${path(widest)} (right edge ${Math.round(right)}px)` : '',
+    sideways,
+    smallestChartText: smallest,
+  };
+}"""
+
+
+@dataclass
+class Visit:
+    name: str
+    label: str
+    url: str
+    language: str
+    size: str
+    status: int = 0
+    landed: str = ""
+    width: int = 0
+    widest: str = ""
+    sideways: list[str] = field(default_factory=list)
+    chart_text: float | None = None
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def overflow(self) -> int:
+        return max(0, self.width - SIZES[self.size][0]) if self.width else 0
+
+
+def persona_context(
+    browser, live_server, persona: str, user: User | None, language: str, size: str
+):
+    """A browser context for one persona, language and size; signed in as ``user`` (a session
+    made by Django's test client, so no login page is visited)."""
+    width, height = SIZES[size]
+    context = browser.new_context(
+        base_url=live_server.url,
+        locale=language,
+        extra_http_headers={"Accept-Language": language},
+        viewport={"width": width, "height": height},
+    )
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+        context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    return context
+
+
+class Recorder:
+    """A page's events (console errors, failed requests, outside requests, JavaScript errors),
+    gathered for the visit under way."""
+
+    def __init__(self, context, live_server_url: str) -> None:
+        self.events: list[str] = []
+        self.document_status: dict[str, int] = {}
+        self.live = live_server_url
+
+        def only_the_live_server(route):
+            if route.request.url.startswith(self.live):
+                route.continue_()
+            else:
+                self.events.append(f"outside request: {route.request.url}")
+                route.abort()
+
+        context.route("**/*", only_the_live_server)
+        self.page = context.new_page()
+        self.page.set_default_timeout(15_000)
+        self.page.on("pageerror", lambda error: self.events.append(f"JavaScript error: {error}"))
+        self.page.on("console", self._console)
+        self.page.on("requestfailed", self._failed)
+        self.page.on("response", self._response)
+
+    def _console(self, message) -> None:
+        if message.type != "error":
+            return
+        where = (message.location or {}).get("url", "")
+        # The browser logs a page's own 403 or 404 as a failed resource: that is the page's
+        # status, recorded and judged by the visit, not a failed subresource.
+        if where in self.document_status and "Failed to load resource" in message.text:
+            return
+        self.events.append(f"console error: {message.text} ({where})")
+
+    def _failed(self, request) -> None:
+        # Outside requests are reported when blocked; ERR_ABORTED is the browser dropping what
+        # it was still fetching (the icon, lazily) because the test moved on to the next page.
+        if request.url.startswith(self.live) and "ERR_ABORTED" not in (request.failure or ""):
+            self.events.append(f"request failed: {request.url} ({request.failure})")
+
+    def _response(self, response) -> None:
+        request = response.request
+        if request.is_navigation_request() and request.frame == self.page.main_frame:
+            self.document_status[response.url] = response.status
+        elif response.status >= 400:
+            self.events.append(f"{request.method} {response.url} answered {response.status}")
+
+    def visit(self, visit: Visit) -> Visit:
+        self.events.clear()
+        self.document_status.clear()
+        response = self.page.goto(visit.url, wait_until="load")
+        visit.status = response.status if response else 0
+        visit.landed = self.page.url.removeprefix(self.live)
+        measured = self.page.evaluate(MEASURE, SIZES[visit.size][0])
+        visit.width = measured["width"]
+        visit.widest = measured["widest"]
+        visit.sideways = measured["sideways"]
+        visit.chart_text = measured["smallestChartText"]
+        visit.problems.extend(self.events)
+        return visit
+
+
+def judge(visit: Visit) -> None:
+    """The visit's problems: too wide, sideways scrolling, small chart text (a page that answers
+    403 or 404 is not measured: the persona may not see it)."""
+    if visit.status in (403, 404) or visit.status >= 500 or visit.status == 0:
+        if visit.status not in (403, 404):
+            visit.problems.append(f"the page answered {visit.status}")
+        return
+    viewport = SIZES[visit.size][0]
+    if visit.width > viewport:
+        visit.problems.append(f"{visit.overflow}px wider than the screen; widest: {visit.widest}")
+    if visit.sideways and (visit.name, visit.size) not in SIDEWAYS_ALLOWED:
+        visit.problems.append("scrolls sideways inside: " + "; ".join(visit.sideways))
+    if visit.chart_text is not None and visit.chart_text < SMALLEST_CHART_TEXT - 0.05:
+        visit.problems.append(f"chart text {visit.chart_text:.1f}px (< {SMALLEST_CHART_TEXT}px)")
+    for (name, size, kind), why in KNOWN_ISSUES.items():
+        if name == visit.name and size in (visit.size, "*"):
+            known = [p for p in visit.problems if p.startswith(kind)]
+            visit.problems = [p for p in visit.problems if not p.startswith(kind)]
+            visit.notes.extend(f"known: {p} ({why})" for p in known)
+
+
+def visits_of(world: World) -> list[tuple[str, str, str]]:
+    """(URL name, label, address) of every page."""
+    found = []
+    for name, addresses in PAGES.items():
+        listed = addresses(world)
+        assert listed, f"{name}: no address to visit"
+        found.extend((name, label, url) for label, url in listed)
+    return found
+
+
+def write_widths(persona: str, visits: list[Visit]) -> None:
+    WIDTHS.mkdir(parents=True, exist_ok=True)
+    lines = [
+        "page\tlabel\turl\tlanguage\tsize\tstatus\tlanded\twidth\toverflow\tsideways\tchart_text"
+    ]
+    for v in visits:
+        chart = f"{v.chart_text:.1f}" if v.chart_text is not None else ""
+        lines.append(
+            f"{v.name}\t{v.label}\t{v.url}\t{v.language}\t{v.size}\t{v.status}\t{v.landed}\t"
+            f"{v.width}\t{v.overflow}\t{len(v.sideways)}\t{chart}"
+        )
+    (WIDTHS / f"{persona}.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (WIDTHS / f"{persona}-problems.md").write_text(offenders_table(visits) + "\n", encoding="utf-8")
+
+
+def offenders_table(visits: list[Visit]) -> str:
+    rows = [
+        f"| {v.name} {v.label} | {v.url} | {v.language} | {v.size} | {v.status} | "
+        + " / ".join(v.problems)
+        + " |"
+        for v in visits
+        if v.problems
+    ]
+    head = "| page | address | language | size | status | problems |\n|---|---|---|---|---|---|"
+    return "\n".join([head, *rows])
+
+
+# --- The tests -------------------------------------------------------------------------------
+
+
+def test_every_url_pattern_is_a_visited_page_or_named_not_a_page():
+    patterns = url_patterns()
+    forgotten = {name: route for name, route in patterns.items()
+                 if name not in PAGES and name not in NOT_A_PAGE}  # fmt: skip
+    both = set(PAGES) & set(NOT_A_PAGE)
+    stale = (set(PAGES) | set(NOT_A_PAGE)) - set(patterns)
+    assert not forgotten, (
+        f"URL patterns neither visited nor named not a page: {forgotten}; add each to PAGES "
+        "(with addresses from the demo data) or to NOT_A_PAGE (with the reason)"
+    )
+    assert not both, f"both a page and not a page: {both}"
+    assert not stale, f"no such URL pattern any more: {stale}"
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_every_page_fits_the_screen(persona, browser, live_server):
+    started = time.monotonic()
+    world = build_world()
+    pages = visits_of(world)
+    visits: list[Visit] = []
+    for language in LANGUAGES:
+        for size in SIZES:
+            context = persona_context(
+                browser, live_server, persona, world.users[persona], language, size
+            )
+            recorder = Recorder(context, live_server.url)
+            try:
+                for name, label, url in pages:
+                    visit = recorder.visit(Visit(name, label, url, language, size))
+                    judge(visit)
+                    visits.append(visit)
+            finally:
+                context.close()
+    write_widths(persona, visits)
+    elapsed = time.monotonic() - started
+    print(f"{persona}: {len(visits)} visits in {elapsed:.0f}s")
+    notes = [f"{v.name} {v.language} {v.size}: {n}" for v in visits for n in v.notes]
+    if notes:
+        print("\n".join(notes))
+    failed = [v for v in visits if v.problems]
+    assert not failed, (
+        f"{len(failed)} of {len(visits)} visits as {persona} have problems:\n"
+        + offenders_table(visits)
+    )
+
+
+@pytest.mark.skipif(
+    not os.environ.get("PAGE_SCREENSHOTS"),
+    reason="slow (minutes): PAGE_SCREENSHOTS=1 saves a screenshot of every page",
+)
+def test_screenshots_of_every_page(browser, live_server):
+    world = build_world()
+    pages = visits_of(world)
+    folder = SCREENSHOTS / "pages"
+    folder.mkdir(parents=True, exist_ok=True)
+    for persona in ("organizer", "anonymous"):
+        for language in LANGUAGES:
+            for size in SIZES:
+                context = persona_context(
+                    browser, live_server, persona, world.users[persona], language, size
+                )
+                recorder = Recorder(context, live_server.url)
+                try:
+                    for name, label, url in pages:
+                        if persona == "anonymous" and name not in PUBLIC:
+                            continue
+                        recorder.visit(Visit(name, label, url, language, size))
+                        slug = f"{name}-{label}".rstrip("-").replace(" ", "-")
+                        recorder.page.screenshot(
+                            path=str(folder / f"{persona}-{language}-{size}-{slug}.png"),
+                            full_page=True,
+                        )
+                finally:
+                    context.close()
