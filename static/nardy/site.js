@@ -38,6 +38,46 @@
     });
   }
 
+  // A form shows only the fields that apply to what is chosen in it (data-when: the values of
+  // the fields each depends on; a hidden field counts as empty). The server ignores the others.
+  function applicability(root) {
+    each(root, "form", function (form) {
+      var parts = form.querySelectorAll("[data-when]");
+      if (!parts.length) { return; }
+      function valueOf(name) {
+        var inputs = form.querySelectorAll("[name='" + name + "']");
+        var value = "";
+        Array.prototype.forEach.call(inputs, function (input) {
+          if (input.closest("[data-when][hidden]")) { return; }
+          if (input.type === "checkbox") { if (input.checked) { value = "on"; } }
+          else if (input.type === "radio") { if (input.checked) { value = input.value; } }
+          else { value = input.value; }
+        });
+        return value;
+      }
+      function holds(part) {
+        var when = JSON.parse(part.dataset.when);
+        return Object.keys(when).every(function (controls) {
+          return controls.split("|").some(function (name) {
+            return when[controls].indexOf(valueOf(name)) !== -1;
+          });
+        });
+      }
+      function update() {
+        for (var pass = 0; pass < 3; pass += 1) {  // a field hidden may hide those it controls
+          Array.prototype.forEach.call(parts, function (part) { part.hidden = !holds(part); });
+        }
+        each(form, "fieldset", function (set) {
+          var fields = set.querySelectorAll(":scope > .field, :scope > fieldset.field");
+          if (!fields.length || set.classList.contains("field")) { return; }
+          set.hidden = Array.prototype.every.call(fields, function (field) { return field.hidden; });
+        });
+      }
+      form.addEventListener("change", update);
+      update();
+    });
+  }
+
   // Game by game: the rows played so far and one empty row more (at least three) are shown.
   function gameRows(form) {
     var rows = Array.prototype.slice.call(form.querySelectorAll("fieldset[data-mode=games] tbody tr"));
@@ -130,6 +170,7 @@
     autosubmit(root);
     confirmations(root);
     resultModes(root);
+    applicability(root);
     uploadProgress(root);
     polling(root);
     printButtons(root);

@@ -110,17 +110,42 @@ def test_an_organizer_creates_a_tournament_and_lands_on_its_page(client, olga):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"variant": "long", "koks": "on"}, "Koks and no hit-and-hide are Short Nardy rules."),
-        ({"federation_draw": "on"}, "The Federation draw rule is a Long Nardy rule."),
         ({"format": "swiss"}, "Say how many rounds the Swiss tournament has."),
+        ({"format": "single-elimination", "first_stage": "groups", "advance": "1"},
+         "Say how many groups the first stage has."),
     ],
-)
+)  # fmt: skip
 def test_rules_that_do_not_fit_together_are_refused_with_the_reason(client, olga, change, message):
     response = as_user(client, olga).post(reverse("tournament-create"), {**FORM, **change})
 
     assert response.status_code == 400
     assert message in page_text(response)
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "ignored"),
+    [
+        ({"variant": "long", "koks": "on", "no_hit_and_hide": "on"},
+         {"koks": False, "no_hit_and_hide": False}),
+        ({"federation_draw": "on", "draw_counts": "one", "block_check": "turn"},
+         {"federation_draw": False, "draw_counts": "half", "block_check": "step"}),
+        ({"dave": "", "max_stake": "8", "dave_progression": "arithmetic"},
+         {"max_stake": None, "dave_progression": "geometric"}),
+        ({"third_place": "on", "swiss_rounds": "5", "first_stage": "groups", "groups": "4"},
+         {"third_place": False, "swiss_rounds": None, "first_stage": "", "groups": None}),
+        ({"format": "single-elimination", "tiebreaks": ["wins"], "points_win": "3"},
+         {"tiebreaks": [], "points_win": 1}),
+        ({"capacity": "8", "signup_approval": "on"}, {"capacity": None, "signup_approval": False}),
+    ],
+)  # fmt: skip
+def test_the_fields_that_do_not_apply_are_ignored(client, olga, change, ignored):
+    """What the page hides for the chosen game and format is not applied, whatever it says."""
+    response = as_user(client, olga).post(reverse("tournament-create"), {**FORM, **change})
+
+    assert response.status_code == 302, page_text(response)
+    tournament = Tournament.objects.get()
+    assert {name: getattr(tournament, name) for name in ignored} == ignored
 
 
 @pytest.mark.parametrize(
@@ -183,13 +208,13 @@ def test_an_organizer_changes_the_rules_before_the_start(client, olga, draft):
 
 def test_an_edit_that_does_not_fit_is_refused_and_changes_nothing(client, olga, draft):
     response = as_user(client, olga).post(
-        reverse("tournament-edit", args=[draft.slug]), {**FORM, "variant": "long", "koks": "on"}
+        reverse("tournament-edit", args=[draft.slug]), {**FORM, "format": "swiss"}
     )
 
     assert response.status_code == 400
-    assert "Koks and no hit-and-hide are Short Nardy rules." in page_text(response)
+    assert "Say how many rounds the Swiss tournament has." in page_text(response)
     draft.refresh_from_db()
-    assert (draft.variant, draft.koks) == ("short", False)
+    assert (draft.format, draft.swiss_rounds) == ("round-robin", None)
 
 
 def test_after_the_start_the_rules_are_shown_locked_and_a_post_is_a_conflict(client, site):

@@ -3,6 +3,7 @@ the values to a service, which checks how the rules fit together and says what i
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +23,12 @@ from tournaments.services import SEED_MAX, NewEntry
 
 MATCH_TO_POINTS = "points"
 MATCH_OF_GAMES = "games"
+#: The formats played as a bracket (the others in rounds).
+ELIMINATION_FORMATS = tuple(
+    f for f in Tournament.Format if f not in Tournament.ROUND_FORMATS
+)  # fmt: skip
+#: Where standings are kept: the round formats, and the first stage of a two-stage event.
+STANDINGS_FORMATS = (*Tournament.ROUND_FORMATS, "groups", "swiss")
 
 #: The tie-breaks by their stored names, with a short name for the organizer.
 TIEBREAK_CHOICES = [
@@ -271,6 +278,36 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
             ),
         }
 
+    #: When a field applies, by the values of the fields it depends on (all must hold; a checkbox
+    #: counts as "on" when ticked). The page shows only the fields that apply to the chosen game
+    #: and format (``static/nardy/site.js``); a field that does not apply is ignored when the
+    #: form is posted, whatever it says: its default is kept (``clean``).
+    APPLIES_WHEN: dict[str, dict[str, tuple[str, ...]]] = {
+        "koks": {"variant": ("short",)},
+        "no_hit_and_hide": {"variant": ("short",)},
+        "federation_draw": {"variant": ("long",)},
+        "draw_counts": {"variant": ("long",), "federation_draw": ("on",)},
+        "block_check": {"variant": ("long",)},
+        "dave_progression": {"dave": ("on",)},
+        "max_stake": {"dave": ("on",)},
+        "crawford": {"dave": ("on",), "match_kind": (MATCH_TO_POINTS,)},
+        "swiss_rounds": {"format|first_stage": ("swiss",)},
+        "third_place": {"format": ("single-elimination",)},
+        "grand_final": {"format": ("double-elimination",)},
+        "consolation_kind": {"format": ("consolation",)},
+        "last_chance": {"format": ("consolation",)},
+        "first_stage": {"format": ELIMINATION_FORMATS},
+        "groups": {"format": ELIMINATION_FORMATS, "first_stage": ("groups",)},
+        "advance": {"format": ELIMINATION_FORMATS, "first_stage": ("groups", "swiss")},
+        "tiebreaks": {"format|first_stage": STANDINGS_FORMATS},
+        "points_win": {"format|first_stage": STANDINGS_FORMATS},
+        "points_draw": {"format|first_stage": STANDINGS_FORMATS, "match_kind": (MATCH_OF_GAMES,)},
+        "points_loss": {"format|first_stage": STANDINGS_FORMATS},
+        "points_bye": {"format|first_stage": STANDINGS_FORMATS},
+        "capacity": {"self_signup": ("on",)},
+        "signup_approval": {"self_signup": ("on",)},
+    }
+
     #: The form's sections, as the page shows them.
     FIELDSETS = [
         (_("The event"), ["name", "club_season", "variant", "format", "rating_system"]),
@@ -325,6 +362,33 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         if locked:  # disabled fields keep the stored values whatever is posted
             for field in self.fields.values():
                 field.disabled = True
+        for name, when in self.APPLIES_WHEN.items():  # for the page's script (fields.html)
+            if name in self.fields:
+                self.fields[name].applies_when = json.dumps(  # type: ignore[attr-defined]
+                    {control: [str(v) for v in allowed] for control, allowed in when.items()}
+                )
+
+    def applies(self, name: str, values: dict[str, Any]) -> bool:
+        """Whether field ``name`` applies when the fields it depends on have ``values`` (a
+        controlling field that is not there does not hold a condition back: a locked form)."""
+        for controls, allowed in self.APPLIES_WHEN.get(name, {}).items():
+            found = [_as_choice(values.get(control)) for control in controls.split("|")]
+            if not any(value in allowed for value in found):
+                return False
+        return True
+
+    def clean(self) -> dict[str, Any]:
+        """Every field is checked as posted; those that do not apply to the chosen game and
+        format are then set back to their defaults (the page hid them)."""
+        data = super().clean()
+        changed = True
+        while changed:  # a field set back may be one another field depends on
+            changed = False
+            for name in self.APPLIES_WHEN:
+                if name in data and not self.applies(name, data) and data[name] != _default(name):
+                    data[name] = _default(name)
+                    changed = True
+        return data
 
     def fieldsets(self) -> list[tuple[str, list[forms.BoundField]]]:
         return [
@@ -345,6 +409,21 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
             model = Club if kind == "club" else Season
             settings[kind] = model.objects.get(pk=int(pk))
         return settings
+
+
+def _as_choice(value: Any) -> str:
+    """A field's cleaned value as the page compares it: a ticked box is "on"."""
+    if value is True:
+        return "on"
+    if value is False or value is None:
+        return ""
+    return str(value)
+
+
+def _default(name: str) -> Any:
+    """A tournament field's default, as a new tournament has it."""
+    field = Tournament._meta.get_field(name)
+    return field.get_default()
 
 
 def club_season_choices(clubs: Sequence[Club]) -> list[tuple[str, Any]]:
