@@ -208,6 +208,10 @@ CACHES = {
 #: is rendered again at most this often while results come in, so such a visitor may see it up
 #: to this many seconds old. Logged-in users always get pages as they are now.
 PUBLIC_PAGE_REFRESH_SECONDS = env_int("PUBLIC_PAGE_REFRESH_SECONDS", 3, minimum=0)
+#: A match recorded at the table (tournaments.matches.live) that its last entry decided: its
+#: players may take that entry back for this many seconds after it was made (the server's clock),
+#: and the match is played on; an organizer may take it back later too.
+LIVE_UNDO_WINDOW_SECONDS = env_int("LIVE_UNDO_WINDOW_SECONDS", 30, minimum=0, maximum=3600)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

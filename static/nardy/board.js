@@ -8,7 +8,8 @@
  *
  * The board is always seen from White's side: top row White's points 13..24 left to right,
  * bottom row 12..1, White's home bottom right. The point numbers are those of the player whose
- * play is shown (frame.numbering), so a play like "24/18 13/11" can be read off the board.
+ * play is shown (frame.numbering), so a play like "24/18 13/11" can be read off the board; a
+ * replay may fix them to one side instead (replay.numbering: the live view of a match).
  */
 (function () {
   "use strict";
@@ -206,11 +207,14 @@
     });
   }
 
+  // The point numbers: the numbering of the player whose play is shown, or one fixed side's
+  // for the whole game (replay.numbering, the live view's: spectators do not follow the mover).
   function drawLabels(group, replay, frame) {
     var layout = replay.layout;
+    var numbering = replay.numbering || frame.numbering;
     for (var point = 1; point <= 24; point++) {
       var place = pointPlace(layout, point);
-      var shown = frame.numbering === "black" ? layout.black_numbers[point - 1] : point;
+      var shown = numbering === "black" ? layout.black_numbers[point - 1] : point;
       var moved = frame.moved.indexOf(point) >= 0;
       text(
         String(shown),
@@ -517,32 +521,61 @@
     return formatNodes(parts.join(" · "), values);
   };
 
-  // Where a tap lands: a point column (1..24, White's numbering), the bar or the trays.
-  function drawTapAreas(group, replay, taps) {
+  // Where a tap lands (the recorder). Only what may be tapped now has a tap zone: the lit
+  // points (a checker that may move, or where the selected one may go), the bar and the trays.
+  // A zone is at least taps.minPx screen pixels wide (a point alone is about 24 px on a 390 px
+  // phone), reaching over its neighbours when the point is narrower; a tap where two zones
+  // overlap is for the page to settle (it asks which one). Returns the zones, in viewBox units.
+  function drawTapAreas(board, group, replay, taps) {
     var marks = taps.marks || {};
+    var box = board.getBoundingClientRect();
+    var scale = Math.min(box.width / WIDTH, box.height / HEIGHT) || 1;
+    var least = (taps.minPx || 0) / scale;
+    var zones = [];
+    function zone(tap, centre, narrow, y0, y1) {
+      var width = Math.max(narrow, least);
+      var x0 = Math.max(0, Math.min(WIDTH - width, centre - width / 2));
+      zones.push({ tap: tap, x0: x0, x1: x0 + width, y0: y0, y1: y1, centre: centre, narrow: narrow });
+    }
     for (var point = 1; point <= 24; point++) {
+      var mark = marks[point];
+      if (!mark) continue;
       var place = pointPlace(replay.layout, point);
       var y = place.top ? TOP : BOTTOM_START;
-      var mark = marks[point];
-      if (mark) {
-        svg("rect", { class: "tap-mark " + mark, "data-mark": String(point), x: place.x - PW / 2 + 3, y: y, width: PW - 6, height: POINT_H, rx: 8,
-          fill: mark === "target" ? "#7fd37f" : "#ffd54a", "fill-opacity": mark === "source" ? 0.18 : 0.4,
-          stroke: mark === "target" ? "#2e8b2e" : "#ffd54a", "stroke-width": mark === "selected" ? 6 : 3 }, group);
-      }
-      svg("rect", { class: "tap", "data-tap": String(point), x: place.x - PW / 2, y: y, width: PW, height: POINT_H,
-        fill: "transparent" }, group);
+      svg("rect", { class: "tap-mark " + mark, "data-mark": String(point), x: place.x - PW / 2 + 3, y: y, width: PW - 6, height: POINT_H, rx: 8,
+        fill: mark === "target" ? "#7fd37f" : "#ffd54a", "fill-opacity": mark === "source" ? 0.18 : 0.4,
+        stroke: mark === "target" ? "#2e8b2e" : "#ffd54a", "stroke-width": mark === "selected" ? 6 : 3 }, group);
+      zone(String(point), place.x, PW, place.top ? 0 : MID_Y, place.top ? MID_Y : HEIGHT);
     }
     var barX = FIELD_L + 6 * PW;
     if (marks.bar) {
-      svg("rect", { class: "tap-mark " + marks.bar, x: barX + 3, y: TOP, width: BAR_W - 6, height: BOTTOM - TOP, rx: 8,
+      svg("rect", { class: "tap-mark " + marks.bar, "data-mark": "bar", x: barX + 3, y: TOP, width: BAR_W - 6, height: BOTTOM - TOP, rx: 8,
         fill: "#ffd54a", "fill-opacity": 0.3, stroke: "#ffd54a", "stroke-width": 4 }, group);
+      zone("bar", barX + BAR_W / 2, BAR_W, 0, HEIGHT);
     }
-    svg("rect", { class: "tap", "data-tap": "bar", x: barX, y: TOP, width: BAR_W, height: BOTTOM - TOP, fill: "transparent" }, group);
     if (marks.off) {
-      svg("rect", { class: "tap-mark target", x: TRAY_X + 2, y: TOP, width: TRAY_W - 4, height: BOTTOM - TOP, rx: 8,
+      svg("rect", { class: "tap-mark target", "data-mark": "off", x: TRAY_X + 2, y: TOP, width: TRAY_W - 4, height: BOTTOM - TOP, rx: 8,
         fill: "#7fd37f", "fill-opacity": 0.4, stroke: "#2e8b2e", "stroke-width": 4 }, group);
+      zone("off", TRAY_X + TRAY_W / 2, TRAY_W, 0, HEIGHT);
     }
-    svg("rect", { class: "tap", "data-tap": "off", x: TRAY_X, y: TOP, width: TRAY_W, height: BOTTOM - TOP, fill: "transparent" }, group);
+    zones.forEach(function (found) {
+      svg("rect", { class: "tap", "data-tap": found.tap, x: found.x0, y: found.y0, width: found.x1 - found.x0,
+        height: found.y1 - found.y0, fill: "transparent" }, group);
+    });
+    return zones;
+  }
+
+  // The zones of drawTapAreas that hold a tap at (x, y), in viewBox units: one is a sure hit;
+  // two or more, and the page asks which one rather than guess. A tap on the middle half of a
+  // lit point's own column is that point's, whichever other zones reach there.
+  function zonesAt(zones, x, y) {
+    var reaching = zones.filter(function (zone) {
+      return x >= zone.x0 && x <= zone.x1 && y >= zone.y0 && y <= zone.y1;
+    });
+    var middle = reaching.filter(function (zone) {
+      return Math.abs(x - zone.centre) <= zone.narrow / 4;
+    });
+    return middle.length === 1 ? middle : reaching;
   }
 
   // Draw one frame on an <svg>: the board, the last play's highlight, the checkers, the dice,
@@ -562,7 +595,7 @@
     drawCheckers(group, replay, frame);
     drawDice(group, frame);
     if (replay.dave) drawCube(group, frame);
-    if (taps) drawTapAreas(group, replay, taps);
+    return taps ? drawTapAreas(board, group, replay, taps) : [];
   }
 
   Viewer.prototype.draw = function (frame, label) {
@@ -727,7 +760,7 @@
   };
 
   // The drawing and the viewer, for the recorder and the live view (static/nardy/live.js).
-  window.NardyBoard = { Viewer: Viewer, drawFrame: drawFrame, format: format, formatNodes: formatNodes, fill: fill };
+  window.NardyBoard = { Viewer: Viewer, drawFrame: drawFrame, zonesAt: zonesAt, format: format, formatNodes: formatNodes, fill: fill };
 
   var viewers = [];
   Array.prototype.forEach.call(document.querySelectorAll(".board-viewer[data-frames]"), function (container) {

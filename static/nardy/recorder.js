@@ -6,9 +6,17 @@
  * there at once with the ply it was made at. Only the checker steps of the play being entered
  * stay on the page until the play is complete (then it is sent as one turn). A stale page is
  * told so by the server (409, with the current state) and by its own polling.
+ *
+ * It forgives a slip: a resignation names the player and what the opponent wins and asks to
+ * confirm; the entry that decided the match can be taken back for a while (the server's rule
+ * and clock: state.take_back_until); who moves first is one tap on the player's name; and every
+ * tap zone on the board is at least MIN_TAP_PX wide (a tap that could mean two points asks).
  */
 (function () {
   "use strict";
+
+  // The narrowest tap zone on the board, in CSS pixels (the usual 44–48 px minimum).
+  var MIN_TAP_PX = 46;
 
   var root = document.querySelector('[data-role="recorder"]');
   if (!root || !window.NardyBoard) return;
@@ -22,9 +30,21 @@
   var onlyPlay = root.querySelector('[data-role="only-play"]');
   var passButton = root.querySelector('[data-role="pass"]');
   var csrf = root.querySelector("input[name=csrfmiddlewaretoken]").value;
+  var undoButton = root.querySelector('[data-action="undo"]');
+  var undoLabel = undoButton.textContent;
+  var organizer = root.hasAttribute("data-organizer");
   var viewer = new Board.Viewer(root, state.board);
   var etag = null;
   var busy = false;
+  // The server's clock as this page reckons it (the page's render, then each answer's Date).
+  var clockOffset = Number(words.serverNow) * 1000 - Date.now();
+  // The tap zones drawn on the board, and the points a tap between two of them could mean.
+  var zones = [];
+  var asking = null;
+  // A resignation waiting for its confirmation: {side, value}.
+  var resigning = null;
+  // The player tapped as moving first, while that entry is on its way.
+  var choosingFirst = null;
   // Raised by every write: a poll answer that set out before a write is older than it, however
   // late it arrives, and is dropped.
   var writes = 0;
@@ -194,23 +214,114 @@
         });
       }
     }
-    Board.drawFrame(svgBoard, state.board, frame, svgBoard.getAttribute("aria-label"), entering ? { marks: marks } : null);
+    if (asking) {
+      asking.forEach(function (own) {
+        marks[displayPoint(own)] = "selected";
+      });
+    }
+    var taps = entering ? { marks: marks, minPx: MIN_TAP_PX } : null;
+    zones = Board.drawFrame(svgBoard, state.board, frame, svgBoard.getAttribute("aria-label"), taps);
   }
 
   function status() {
     var on = state.on_roll;
     var values = { name: name(on), side: sideWord(on), dice: state.dice || "", game: state.game, stake: state.offered };
-    if (state.finished) return state.recording === false && state.ply === 0 ? words.textReported : words.textFinished;
+    if (state.finished) {
+      if (state.recording === false && state.ply === 0) return words.textReported;
+      if (takeBackSeconds() > 0) return words.textFinished + " " + fmt(words.textFinishedUndo, { seconds: words.undoWindow });
+      return words.textFinished;
+    }
     if (state.offered) return fmt(words.textAnswer, { name: name(on === "white" ? "black" : "white"), side: sideWord(on === "white" ? "black" : "white"), stake: state.offered });
     if (state.dice) {
       if (!state.legal_plays.length) return words.textNone;
+      if (asking) return words.textWhich;
       return partial.selected !== null ? words.textTarget : fmt(words.textPick, values);
     }
+    if (state.may.first) return fmt(words.textFirst, values);
     if (firstDie !== null) return fmt(words.textSecondDie, { die: firstDie });
     var text = fmt(words.textRollNow, values);
     if (state.last_turn) text = words.textLastTurn + " " + text;
-    if (state.may.first) text = fmt(words.textFirst, values) + " " + text;
     return text;
+  }
+
+  // --- Taking back the entry that decided the match ---------------------------------------------
+
+  function serverNow() {
+    return Date.now() + clockOffset;
+  }
+
+  function noteServerClock(response) {
+    var date = Date.parse(response.headers.get("Date") || "");
+    if (!isNaN(date)) clockOffset = date - Date.now();
+  }
+
+  // Whole seconds left for the players to take the deciding entry back (0: none, or over).
+  function takeBackSeconds() {
+    if (!state.take_back_until) return 0;
+    return Math.max(0, Math.floor((Date.parse(state.take_back_until) - serverNow()) / 1000));
+  }
+
+  function showUndo(live) {
+    var left = takeBackSeconds();
+    if (live) {
+      undoButton.hidden = false;
+      undoButton.textContent = undoLabel;
+      undoButton.disabled = !(partial.steps.length || firstDie !== null || state.ply > 0);
+    } else if (state.take_back_until && (left > 0 || organizer)) {
+      undoButton.hidden = false;
+      undoButton.disabled = false;
+      undoButton.textContent = left > 0 ? fmt(words.textTakeBack, { seconds: left }) : words.textTakeBackOrganizer;
+    } else {
+      undoButton.hidden = true; // a reported match is changed through the result flow
+    }
+  }
+
+  // --- Resigning: the player, the value, what the opponent wins, and a confirmation ------------
+
+  function other(side) {
+    return side === "white" ? "black" : "white";
+  }
+
+  function valueWord(value) {
+    return words["value" + value] || String(value);
+  }
+
+  function resignValues(side, value) {
+    return {
+      name: name(side),
+      side: sideWord(side),
+      game: state.game,
+      value: valueWord(value),
+      winner: name(other(side)),
+      points: value * state.stake,
+    };
+  }
+
+  // Whether a resignation giving the opponent ``points`` ends the match.
+  function endsMatch(side, points) {
+    var winner = side === "white" ? 3 - state.white : state.white;
+    var score = state.score;
+    if (score.length) return (winner === 1 ? score.home : score.away) + points >= score.length;
+    if (score.games) return state.games.length + 1 >= score.games;
+    return false;
+  }
+
+  function drawResign(live) {
+    root.querySelectorAll("[data-resign-side]").forEach(function (group) {
+      var side = group.dataset.resignSide;
+      group.querySelector('[data-role="resigner"]').textContent = fmt(words.textResignButton, { name: name(side), side: sideWord(side) });
+      group.querySelectorAll("[data-resign]").forEach(function (element) {
+        element.textContent = fmt(words.textResignValue, resignValues(side, Number(element.dataset.value)));
+      });
+    });
+    root.querySelector('[data-role="resign"]').hidden = !live || resigning !== null;
+    show("confirm-resign", live && resigning !== null);
+    if (!resigning) return;
+    var values = resignValues(resigning.side, resigning.value);
+    var question = fmt(words.textResignConfirm, values);
+    if (endsMatch(resigning.side, values.points)) question += " " + fmt(words.textResignEnds, values);
+    root.querySelector('[data-role="resign-question"]').textContent = question;
+    root.querySelector('[data-action="resign-confirm"]').textContent = fmt(words.textResignYes, values);
   }
 
   function lastGameText() {
@@ -236,16 +347,22 @@
     if (finished && state.board.frames[0].kind === "start") text = finished + ". " + text;
     statusLine.textContent = text;
     var live = !state.finished && state.match_status === "scheduled";
-    show("first", live && state.may.first && !state.dice);
+    // One question at a time: who moves first, else the dice (or dave's answer), else the play;
+    // a resignation being confirmed hides them all.
+    var open = live && resigning === null;
+    var choosing = open && state.may.first && !state.dice;
+    show("first", choosing);
     root.querySelectorAll("[data-first]").forEach(function (element) {
-      element.setAttribute("aria-pressed", String(Number(element.dataset.first) === state.white));
+      var player = Number(element.dataset.first);
+      element.textContent = fmt(words.textFirstButton, { name: state.names[player - 1] });
+      element.setAttribute("aria-pressed", String(player === choosingFirst));
     });
-    show("dice", live && state.may.roll);
+    show("dice", open && !choosing && state.may.roll);
     root.querySelectorAll("[data-die]").forEach(function (element) {
       element.setAttribute("aria-pressed", String(Number(element.dataset.die) === firstDie));
     });
-    show("answer", live && state.may.answer);
-    var entering = live && !!state.dice;
+    show("answer", open && state.may.answer);
+    var entering = open && !!state.dice;
     show("moves", entering);
     while (choices.firstChild) choices.removeChild(choices.firstChild);
     onlyPlay.hidden = true;
@@ -257,7 +374,14 @@
         onlyPlay.hidden = false;
         onlyPlay.textContent = state.legal_plays[0].play;
       }
-      if (partial.selected !== null) {
+      if (asking) {
+        asking.forEach(function (own) {
+          choices.appendChild(button(pointName(own), function () {
+            asking = null;
+            tapPoint(own);
+          }, "target"));
+        });
+      } else if (partial.selected !== null) {
         targets(partial.selected).forEach(function (target) {
           choices.appendChild(button(pointName(partial.selected) + " → " + pointName(target), function () {
             step(partial.selected, target);
@@ -272,11 +396,9 @@
         });
       }
     }
-    root.querySelector('[data-action="double"]').hidden = !(live && state.may.double);
-    var undoButton = root.querySelector('[data-action="undo"]');
-    undoButton.hidden = !live; // a reported match is changed through the result flow
-    undoButton.disabled = !(partial.steps.length || firstDie !== null || state.ply > 0);
-    root.querySelector('[data-role="resign"]').hidden = !live;
+    root.querySelector('[data-action="double"]').hidden = !(open && !choosing && state.may.double);
+    showUndo(live);
+    drawResign(live);
     root.querySelector('[data-role="to-match"]').hidden = live;
   }
 
@@ -290,6 +412,9 @@
   function take(next, message) {
     state = next;
     firstDie = null;
+    asking = null;
+    resigning = null;
+    choosingFirst = null;
     resetPartial();
     say(message || "");
     render();
@@ -307,6 +432,7 @@
       body: body ? JSON.stringify(body) : undefined,
     })
       .then(function (response) {
+        noteServerClock(response);
         if (response.status === 204) return fetch(root.dataset.api, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (fresh) { take(fresh); });
         return response.json().then(function (data) {
           if (response.ok) {
@@ -315,6 +441,8 @@
             take(data.error.details.state, data.error.message);
           } else {
             resetPartial();
+            asking = null;
+            choosingFirst = null;
             render();
             say(data.error ? data.error.message : response.statusText);
           }
@@ -347,6 +475,7 @@
     var tag = null;
     fetch(root.dataset.api, { credentials: "same-origin", headers: headers })
       .then(function (response) {
+        noteServerClock(response);
         if (response.status !== 200) return null;
         tag = response.headers.get("ETag");
         return response.json();
@@ -362,10 +491,9 @@
 
   // --- Taps -----------------------------------------------------------------------------------
 
-  svgBoard.addEventListener("click", function (event) {
-    var area = event.target.closest("[data-tap]");
-    if (!area || !state.dice || !state.steps || busy) return;
-    var own = ownPoint(area.dataset.tap);
+  // A tap on a point (own numbering): pick its checker, send the selected one there, or put
+  // the selected one down.
+  function tapPoint(own) {
     if (partial.selected !== null && targets(partial.selected).indexOf(own) >= 0) {
       step(partial.selected, own);
     } else if (own === partial.selected) {
@@ -378,6 +506,38 @@
       partial.selected = null;
       render();
     }
+  }
+
+  svgBoard.addEventListener("click", function (event) {
+    if (!state.dice || !state.steps || busy) return;
+    var matrix = svgBoard.getScreenCTM();
+    if (!matrix) return;
+    var point = svgBoard.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    var at = point.matrixTransform(matrix.inverse());
+    var hit = Board.zonesAt(zones, at.x, at.y);
+    asking = null;
+    if (hit.length > 1) {
+      // Between two lit points, closer than a finger: ask which one (the choices below).
+      asking = hit.map(function (zone) { return ownPoint(zone.tap); });
+      render();
+    } else if (hit.length === 1) {
+      tapPoint(ownPoint(hit[0].tap));
+    } else {
+      partial.selected = null;
+      render();
+    }
+  });
+
+  // The zones are as wide as the board is drawn now: drawn again when that changes (a phone
+  // turned to landscape).
+  var drawnWidth = svgBoard.getBoundingClientRect().width;
+  window.addEventListener("resize", function () {
+    var width = svgBoard.getBoundingClientRect().width;
+    if (width === drawnWidth) return;
+    drawnWidth = width;
+    drawBoard();
   });
 
   root.querySelectorAll("[data-die]").forEach(function (element) {
@@ -394,10 +554,14 @@
     });
   });
 
+  // Who moves first is one explicit tap on the player's name, stored as an entry (also when it
+  // is the player the rule would start with), so every phone and a reload agree.
   root.querySelectorAll("[data-first]").forEach(function (element) {
     element.addEventListener("click", function () {
-      var player = Number(element.dataset.first);
-      if (player !== state.white) send({ first: player });
+      if (busy) return;
+      choosingFirst = Number(element.dataset.first);
+      render();
+      send({ first: choosingFirst });
     });
   });
 
@@ -414,8 +578,21 @@
       if (action === "double") send({ double: true });
       else if (action === "take") send({ take: true });
       else if (action === "drop") send({ drop: true });
-      else if (action === "undo") {
-        if (firstDie !== null) {
+      else if (action === "resign-confirm") {
+        if (!resigning) return;
+        var resignation = resigning;
+        resigning = null;
+        send({ resign: resignation.side, value: resignation.value });
+      } else if (action === "resign-cancel") {
+        resigning = null;
+        render();
+      } else if (action === "undo") {
+        if (state.finished) {
+          undo(); // the entry that decided the match: the server says whether it still may
+        } else if (asking) {
+          asking = null;
+          render();
+        } else if (firstDie !== null) {
           firstDie = null;
           render();
         } else if (partial.steps.length) {
@@ -436,14 +613,21 @@
     });
   });
 
+  // A resignation is asked for first: who resigns, as what, and what the opponent wins.
   root.querySelectorAll("[data-resign]").forEach(function (element) {
     element.addEventListener("click", function () {
-      send({ resign: element.dataset.resign, value: Number(element.dataset.value) });
+      resigning = { side: element.dataset.resign, value: Number(element.dataset.value) };
       root.querySelector('[data-role="resign"]').open = false;
+      render();
+      root.querySelector('[data-action="resign-confirm"]').focus();
     });
   });
 
   resetPartial();
   render();
   window.setInterval(poll, 2000);
+  // The take-back countdown on the Undo button.
+  window.setInterval(function () {
+    if (state.take_back_until) showUndo(!state.finished && state.match_status === "scheduled");
+  }, 1000);
 })();

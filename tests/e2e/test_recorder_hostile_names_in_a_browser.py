@@ -1,10 +1,11 @@
 """Hostile names on the recorder page (``/m/<id>/record/``), in a real browser at a phone's size.
 static/nardy/recorder.js and board.js build the board, the status line, the score and the last
 play from the live state (embedded by the page, then from the live API), and the page itself
-shows the players on the who-moves-first buttons and the tournament above the board. With the
-players and the tournament named like attacks, a player chooses who moves first, rolls, plays,
-offers dave, takes it and resigns the game: no dialog opens, no handler attribute or script comes
-from a name, and every name reads as typed (``{name}`` or ``$&`` in a name is not filled again).
+shows the tournament above the board; the script names the players on the who-moves-first
+buttons, the resignation's buttons and its confirmation. With the players and the tournament named
+like attacks, a player chooses who moves first, rolls, plays, offers dave, takes it and resigns
+the game: no dialog opens, no handler attribute or script comes from a name, and every name reads
+as typed (``{name}`` or ``$&`` in a name is not filled again).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from tests.e2e.test_injection_in_a_browser import HANDLERS, SCRIPTS
-from tests.e2e.test_recorder_in_a_browser import PHONE, display, path_to, recorder
+from tests.e2e.test_recorder_in_a_browser import PHONE, display, path_to, recorder, tap
 from tournaments import services
 from tournaments.models import Match, Player
 
@@ -70,10 +71,8 @@ def enter_a_legal_play(page, match) -> None:
     for source, target in path_to(state["steps"], 0):
         area = display(source, state["on_roll"], layout)
         if not recorder(page).locator(f'svg [data-mark="{area}"].selected').count():
-            recorder(page).locator(f'svg [data-tap="{area}"]').click()
-        recorder(page).locator(
-            f'svg [data-tap="{display(target, state["on_roll"], layout)}"]'
-        ).click()
+            tap(page, area)
+        tap(page, display(target, state["on_roll"], layout))
 
 
 def assert_nothing_injected(page, dialogs: list[str]) -> None:
@@ -93,16 +92,15 @@ def test_hostile_names_are_text_on_the_recorder(new_page, log_in, screenshot, ho
     page.goto(f"/m/{match.pk}/record/")
     page.locator('[data-role="recorder"] circle.checker.white').first.wait_for()
 
-    # What the server writes: the title, the line above the board, the who-moves-first buttons.
+    # What the server writes: the title, the line above the board.
     assert f"Record the match · {HOME} – {AWAY}" in page.title(), page.title()
     where = page.locator(".recorder__where").text_content()
     assert TOURNAMENT in where and HOME in where and AWAY in where, where
-    assert recorder(page).locator('[data-first="1"]').text_content() == HOME
-    assert recorder(page).locator('[data-first="2"]').text_content() == AWAY
-    # What the script writes from the embedded state: home plays White until told otherwise.
-    assert status_line(page) == (
-        f"Game 1: who moves first? {HOME} (White) rolls: tap the two dice"
-    ), status_line(page)
+    # What the script writes from the embedded state: the who-moves-first buttons (home plays
+    # White until told otherwise).
+    assert recorder(page).locator('[data-first="1"]').text_content() == f"{HOME} moves first"
+    assert recorder(page).locator('[data-first="2"]').text_content() == f"{AWAY} moves first"
+    assert status_line(page) == "Game 1: who moves first? Tap the player.", status_line(page)
     play = recorder(page).locator('[data-role="play"]').text_content()
     assert play == f"Game 1: {HOME} plays White, {AWAY} plays Black", play
     score = recorder(page).locator('[data-role="score"]').text_content()
@@ -124,7 +122,9 @@ def test_hostile_names_are_text_on_the_recorder(new_page, log_in, screenshot, ho
     assert status_line(page) == "First die 6: tap the second", status_line(page)
     recorder(page).locator('[data-die="5"]').click()
     ply = after(page, ply)
-    assert status_line(page) == f"{AWAY} (White) plays 65: tap a checker", status_line(page)
+    assert status_line(page) == (f"{AWAY} (White) plays 65: tap a lit checker, or choose below"), (
+        status_line(page)
+    )
     enter_a_legal_play(page, match)
     ply = after(page, ply)
     assert status_line(page) == f"{HOME} (Black) rolls: tap the two dice", status_line(page)
@@ -143,7 +143,18 @@ def test_hostile_names_are_text_on_the_recorder(new_page, log_in, screenshot, ho
 
     # Boris (White) resigns the game at stake 2: Anna wins 2 points, and game 2 starts.
     recorder(page).locator('[data-role="resign"] summary').click()
-    recorder(page).locator('[data-resign="white"][data-value="1"]').click()
+    resigners = recorder(page).locator('[data-role="resigner"]').all_text_contents()
+    assert resigners == [f"{AWAY} (White) resigns", f"{HOME} (Black) resigns"], resigners
+    oyn = recorder(page).locator('[data-resign="white"][data-value="1"]')
+    assert oyn.text_content() == f"oyn: {HOME} wins 2", oyn.text_content()
+    oyn.click()
+    question = recorder(page).locator('[data-role="resign-question"]').text_content()
+    assert question == f"{AWAY} (White) resigns game 1 as oyn: {HOME} wins 2.", question
+    confirm = recorder(page).locator('[data-action="resign-confirm"]')
+    assert confirm.text_content() == f"Yes, {AWAY} resigns"
+    screenshot(page, "injection-recorder-resign-confirm-phone")
+    assert_nothing_injected(page, dialogs)
+    confirm.click()
     ply = after(page, ply)
     text = status_line(page)
     assert text.startswith(f"Game 1: {HOME} wins 2 (oyn). "), text

@@ -191,7 +191,72 @@ def match_result_correct(
         return Correction(match, _advance(match))
 
 
+def match_result_take_back(*, match: Match) -> Match:
+    """The recording at the table that gave this match its result takes back the entry that
+    decided it (``tournaments.matches.live`` says who may, and until when): the result goes as a
+    bracket reset clears one (who followed a decided result hears of it) and the match is
+    scheduled again. Refused (409) once something was built on the result: a later bracket match
+    played (or being recorded) with its winner or loser, or a later Swiss round paired after it;
+    a correction is the way then."""
+    with transaction.atomic():
+        match = _locked(match)
+        if match.status == Match.Status.SCHEDULED:
+            raise Conflict(_("This match has no result to take back."))
+        if match.tournament.status == Tournament.Status.FINISHED:
+            raise Conflict(_("The tournament is finished: its results can no longer change."))
+        require_stage_one_open(match.tournament)
+        _require_nothing_built_on(match)
+        _clear_result(match)
+        match.save()
+        _advance(match)  # the later bracket matches lose its winner and loser again
+        return match
+
+
 # --- Inside ------------------------------------------------------------------------------------
+
+
+def _require_nothing_built_on(match: Match) -> None:
+    """Refuse to take a result back once a later match depends on it: a bracket match fed by it
+    that has a result or is being recorded, or a Swiss round paired after it."""
+    tournament = match.tournament
+    if match.slot:
+        fed = [
+            later
+            for later in Match.objects.filter(tournament_id=match.tournament_id)
+            .exclude(pk=match.pk)
+            .select_related("live_draft")
+            .order_by("pk")
+            if match.slot
+            in {
+                (getattr(later, f"{side}_source") or {}).get(key)
+                for side in ("home", "away")
+                for key in ("winner_of", "loser_of")
+            }
+        ]
+        played = [later.slot for later in fed if _played_or_recorded(later)]
+        if played:
+            raise Conflict(
+                _(
+                    "This result was played on: %(slots)s already used its winner or loser. "
+                    "An organizer corrects the result instead (those matches are reset)."
+                )
+                % {"slots": ", ".join(played)}
+            )
+    if (
+        match.round_id is not None
+        and tournament.format == Tournament.Format.SWISS
+        and tournament.rounds.filter(number__gt=match.round.number).exists()
+    ):
+        raise Conflict(
+            _("The next Swiss round was paired with this result: an organizer corrects it instead.")
+        )
+
+
+def _played_or_recorded(match: Match) -> bool:
+    if match.status != Match.Status.SCHEDULED:
+        return True
+    draft = getattr(match, "live_draft", None)
+    return draft is not None and not draft.finished and draft.ply > 0
 
 
 def _locked(match: Match) -> Match:

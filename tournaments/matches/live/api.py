@@ -4,7 +4,9 @@ other client use these same endpoints.
 ``GET`` is open to everyone who may see the match, answers from the shared state (one
 computation per version however many follow) and honours ``If-None-Match``, so a spectator
 polling an unchanged match gets a 304. ``POST`` takes one entry at the ply the client saw,
-``POST …/undo`` takes back the last, ``DELETE`` discards the recording (organizers).
+``POST …/undo`` takes back the last (also the entry that decided the match: its players within
+``LIVE_UNDO_WINDOW_SECONDS``, an organizer later; the result is taken back with it),
+``DELETE`` discards the recording (organizers).
 """
 
 from __future__ import annotations
@@ -75,6 +77,11 @@ LiveOut = inline_serializer(
         "draft": serializers.IntegerField(allow_null=True, help_text="The recording's id"),
         "revision": serializers.IntegerField(help_text="Raised by every write, never lowered"),
         "recording": serializers.BooleanField(help_text="The match is being recorded now"),
+        "take_back_until": serializers.DateTimeField(
+            allow_null=True,
+            help_text="The recording decided the match: until then its players may take the "
+            "deciding entry back (POST …/undo); an organizer may later",
+        ),
         "match_status": serializers.CharField(),
         "steps": serializers.ListField(
             child=serializers.DictField(),

@@ -11,7 +11,10 @@ class Draft(models.Model):
 
     ``ply`` is the number of entries: a write names the ply it expects, so a stale tab is refused
     instead of forking the record. ``revision`` never goes back (an undo lowers the ply), so the
-    spectators' pages and the phones key on it. A finished draft became the match's result.
+    spectators' pages and the phones key on it. A finished draft became the match's result and
+    is not written again unless that entry is taken back, so its ``updated_at`` is when the
+    deciding entry was made (its players may take it back for ``LIVE_UNDO_WINDOW_SECONDS`` after
+    that, an organizer later: ``services.live_undo``).
     """
 
     match = models.OneToOneField(

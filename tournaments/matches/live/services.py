@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -28,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.renderers import JSONRenderer
 
-from games.rules import RulesError
+from games.rules import RulesError, action_from_json
 from games.rules.steps import play_steps, steps_json
 from games.services import RecordedGame
 from games.viewer import board_layout, live_frame
@@ -164,10 +165,16 @@ def live_act(
 def live_undo(
     *, match: Match, by: User, ply: int, to: int | None = None, revision: int | None = None
 ) -> dict[str, Any]:
-    """Take back the last entry; an organizer may go back ``to`` any earlier ply at once."""
+    """Take back the last entry; an organizer may go back ``to`` any earlier ply at once.
+
+    When the last entry decided the match, taking it back takes the match's result back too
+    (``results.match_result_take_back``) and the match is played on: its players may do so for
+    ``LIVE_UNDO_WINDOW_SECONDS`` after that entry was made, by the server's clock; an organizer
+    may later, while the result is still the recorded one."""
     with transaction.atomic():
-        match, draft = _open(match, by, ply, revision)
-        if to is not None and not is_organizer(match.tournament, by):
+        match, draft = _open(match, by, ply, revision, taking_back=True)
+        organizer = is_organizer(match.tournament, by)
+        if to is not None and not organizer:
             raise NotAllowed(_("Only an organizer may undo more than the last entry at once."))
         target = draft.ply - 1 if to is None else to
         if draft.ply == 0:
@@ -176,6 +183,8 @@ def live_undo(
             raise InvalidInput(
                 _("Undo goes back to a ply from 0 to %(last)s.") % {"last": draft.ply - 1}
             )
+        if draft.finished:
+            _take_back(match, draft, organizer=organizer)
         entries = _entries(draft)[:target]
         recording = Recording.replay(match.tournament.match_rules(), entries, _done(draft))
         _save(match, draft, entries, recording, by)
@@ -209,9 +218,12 @@ def _match(match_id: int) -> Match:
     )
 
 
-def _open(match: Match, by: User, ply: int, revision: int | None) -> tuple[Match, Draft]:
+def _open(
+    match: Match, by: User, ply: int, revision: int | None, *, taking_back: bool = False
+) -> tuple[Match, Draft]:
     """The match and its draft, locked (made when missing), after the checks every write
-    needs: who writes, the state of the match, and the ply (and revision) the writer saw."""
+    needs: who writes, the state of the match, and the ply (and revision) the writer saw.
+    ``taking_back``: an undo, which may also find the match decided by its recording."""
     match = _match(match.pk)
     if not may_record(match, by):
         raise NotAllowed(_("Only the players of this match or an organizer may record it."))
@@ -220,7 +232,8 @@ def _open(match: Match, by: User, ply: int, revision: int | None) -> tuple[Match
         # Its result was reset (a bracket correction): the match is recorded again from the start.
         draft.entries, draft.done, draft.ply, draft.finished = [], [], 0, False
     results.require_playable(match)
-    if match.status != Match.Status.SCHEDULED:
+    decided_here = taking_back and draft.finished
+    if match.status != Match.Status.SCHEDULED and not decided_here:
         raise Conflict(_("A result of this match was already reported."))
     if ply != draft.ply or (revision is not None and revision != draft.revision):
         state = _state_of(match, draft)
@@ -272,9 +285,48 @@ def _finish(
 ) -> None:
     """The match is decided: the draft is done, and its games are reported as its result."""
     draft.finished = True
-    draft.save(update_fields=["finished"])
+    draft.save(update_fields=["finished"])  # updated_at stays the entry's time (_save's)
     games = [RecordedGame(white, actions) for white, actions in games_of(entries, recording.done)]
     results.match_result_record(match=match, by=by, games=games)
+
+
+def _take_back(match: Match, draft: Draft, *, organizer: bool) -> None:
+    """The recording decided the match and its last entry is taken back: the result goes
+    (``results.match_result_take_back``, which refuses once later matches were built on it) and
+    the recording goes on. Players may within the window after the deciding entry."""
+    window = settings.LIVE_UNDO_WINDOW_SECONDS
+    if not organizer:
+        made = draft.updated_at  # a finished draft is not written after its deciding entry
+        if timezone.now() > made + timedelta(seconds=window):
+            raise NotAllowed(
+                _(
+                    "The match was decided more than %(seconds)s seconds ago: only an "
+                    "organizer may take its last entry back now."
+                )
+                % {"seconds": window}
+            )
+    if not _is_the_result(match, draft):
+        raise Conflict(
+            _(
+                "The match's result was changed after it was recorded: an organizer corrects "
+                "the result instead."
+            )
+        )
+    results.match_result_take_back(match=match)
+    match.refresh_from_db(fields=["status"])
+    draft.finished = False
+
+
+def _is_the_result(match: Match, draft: Draft) -> bool:
+    """Whether the match's stored games are still the recording's (no correction since)."""
+    recorded = [
+        (white, list(actions)) for white, actions in games_of(_entries(draft), _done(draft))
+    ]
+    stored = [
+        (game.white, [action_from_json(action) for action in game.actions])
+        for game in match.games.order_by("number")
+    ]
+    return stored == recorded
 
 
 def _written(match: Match, draft: Draft, recording: Recording) -> dict[str, Any]:
@@ -338,6 +390,7 @@ def _state(match: Match, draft: Draft | None, recording: Recording) -> dict[str,
             "draft": draft.pk if draft else None,
             "revision": draft.revision if draft else 0,
             "recording": draft is not None and not draft.finished and draft.ply > 0,
+            "take_back_until": _take_back_until(match, draft),
             "match": match.pk,
             "match_status": match.status,
             "names": list(names),
@@ -364,6 +417,15 @@ def _state(match: Match, draft: Draft | None, recording: Recording) -> dict[str,
         }
     )
     return state
+
+
+def _take_back_until(match: Match, draft: Draft | None) -> str | None:
+    """When the recording decided the match: until when (ISO 8601, the server's clock) its
+    players may take the deciding entry back (an organizer may later); else None."""
+    if draft is None or not draft.finished or match.status == Match.Status.SCHEDULED:
+        return None
+    until = draft.updated_at + timedelta(seconds=settings.LIVE_UNDO_WINDOW_SECONDS)
+    return until.isoformat()
 
 
 def _name(match: Match, side: str) -> str:

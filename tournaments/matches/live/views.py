@@ -4,6 +4,7 @@ page only draws and sends: every entry goes through the live API
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -28,6 +29,8 @@ def match_record_page(request: HttpRequest, pk: int) -> HttpResponse:
             **context,
             "state": json_script(state, "live-state"),
             "organizer": is_organizer(match.tournament, request.user),
-            "max_value": state["max_value"],
+            # The values a resignation may concede: oyn, mars (and koks where the rules have it).
+            "resign_values": range(1, state["max_value"] + 1),
+            "undo_window": settings.LIVE_UNDO_WINDOW_SECONDS,
         },
     )
