@@ -457,7 +457,7 @@ def check_records(boards: list[Board]) -> tuple[bool, str]:
     finished = 0
     for board in boards:
         draft = Draft.objects.filter(match_id=board.match_id).first()
-        stored = len(draft.entries) if draft else 0
+        stored = draft.entry_rows.count() if draft else 0
         if stored != board.entries or (draft and draft.revision != board.entries):
             wrong.append(f"match {board.match_id}: {stored} stored, {board.entries} entered")
         if board.finished:

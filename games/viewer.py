@@ -211,8 +211,9 @@ def match_frames(
 
 def live_frame(
     game: GameState,
-    actions: Sequence[Action],
     *,
+    step: int,
+    last: Action | None,
     number: int,
     white_player: int,
     names: tuple[str, str],
@@ -221,7 +222,8 @@ def live_frame(
 ) -> Frame:
     """The frame of a game as it stands while it is recorded at the table: the position after
     its last action, a roll waiting for its play, or the end with the result. ``score`` is the
-    match score shown beside it."""
+    match score shown beside it. ``step`` is how many actions the game has had, ``last`` the
+    last of them (None: none yet): a game taken up from its checkpoint has no list of them."""
     frames = _GameFrames(
         variant=game.variant,
         number=number,
@@ -236,8 +238,6 @@ def live_frame(
     frames.offered = game.variant.dave.next_stake(game.stake) if game.offered else None
     position = game.position
     on_roll = position.turn
-    step = len(actions)
-    last = actions[-1] if actions else None
     outcome = game.end_of_record()
     if outcome.ending is not Ending.UNFINISHED:
         end = frames.frame(step + 1, "end", position, None, frames.end_text(outcome))
@@ -251,7 +251,7 @@ def live_frame(
         return frame
     if isinstance(last, Turn):
         frames.numbering = on_roll.other
-        return frames.turn_frame(step, position, on_roll.other, last, game.made[-1].play)
+        return frames.turn_frame(step, position, on_roll.other, last, game.last_play or last.play)
     frames.numbering = on_roll
     if isinstance(last, Double):
         text = f"{_name(on_roll)} doubles to {frames.offered}"

@@ -200,6 +200,8 @@ class GameState:
     outcome: Outcome | None = None
     positions: list[Position] = field(default_factory=list)
     made: list[LegalPlay] = field(default_factory=list)  # each turn's play, as checked
+    #: A game taken up from a checkpoint: the last turn's play made before it.
+    resumed_play: Play | None = None
 
     @classmethod
     def new(
@@ -208,6 +210,60 @@ class GameState:
         """A game from the starting position (White on roll), or from ``start``."""
         position = start or Position.initial(variant)
         return cls(variant, crawford, position, from_start=start is None, positions=[position])
+
+    @property
+    def last_play(self) -> Play | None:
+        """The play of the last turn, as the engine made it (None before the first)."""
+        return self.made[-1].play if self.made else self.resumed_play
+
+    def checkpoint(self) -> dict[str, Any]:
+        """The game's state as JSON, all a game needs to go on (``resumed``): the position and
+        the flags, not the history (its positions and plays stay with the record)."""
+        outcome = self.outcome
+        last_play = self.last_play
+        return {
+            "position": self.position.to_json(),
+            "crawford": self.crawford,
+            "from_start": self.from_start,
+            "stake": self.stake,
+            "holders": sorted(colour.value for colour in self.holders),
+            "offered": self.offered,
+            "turns": self.turns,
+            "last_turn": self.last_turn,
+            "outcome": None
+            if outcome is None
+            else {
+                "winner": None if outcome.winner is None else outcome.winner.value,
+                "ending": outcome.ending.value,
+                "value": outcome.value,
+                "stake": outcome.stake,
+            },
+            "last_play": None if last_play is None else str(last_play),
+        }
+
+    @classmethod
+    def resumed(cls, variant: Variant, data: dict[str, Any]) -> GameState:
+        """The game of a ``checkpoint``, going on from there (its history is not kept)."""
+        position = Position.from_json(data["position"], variant)
+        ended = data["outcome"]
+        outcome = None
+        if ended is not None:
+            winner = None if ended["winner"] is None else Colour(ended["winner"])
+            outcome = Outcome(winner, Ending(ended["ending"]), ended["value"], ended["stake"])
+        return cls(
+            variant,
+            data["crawford"],
+            position,
+            from_start=data["from_start"],
+            stake=data["stake"],
+            holders={Colour(colour) for colour in data["holders"]},
+            offered=data["offered"],
+            turns=data["turns"],
+            last_turn=data["last_turn"],
+            outcome=outcome,
+            positions=[position],
+            resumed_play=None if data["last_play"] is None else Play.parse(data["last_play"]),
+        )
 
     def apply(self, action: Action, index: int) -> None:
         """Play the record's action number ``index`` (0-based), or raise ``GameError`` saying

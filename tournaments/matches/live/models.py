@@ -2,12 +2,15 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
 class Draft(models.Model):
-    """A match's record while it is entered at the table: every entry so far (``recording``'s
-    JSON), checkpoints of the finished games, and a revision raised by every write.
+    """A match's record while it is entered at the table: its entries (``DraftEntry``, a row
+    each), checkpoints of the finished games (``done``), and a revision raised by every write.
+    An entry is checked against the game in progress only, replayed from its checkpoint, so
+    its cost does not grow with the match.
 
     ``ply`` is the number of entries: a write names the ply it expects, so a stale tab is refused
     instead of forking the record. ``revision`` never goes back (an undo lowers the ply), so the
@@ -23,8 +26,10 @@ class Draft(models.Model):
         on_delete=models.CASCADE,
         related_name="live_draft",
     )
-    entries = models.JSONField(_("entries"), default=list, blank=True)
     done = models.JSONField(_("finished games"), default=list, blank=True)
+    #: The game on the board after the last entry (``Recording.checkpoint``): the next entry is
+    #: checked from it. Empty: rebuilt from the game's entries (after an undo, or a migration).
+    current = models.JSONField(_("game in progress"), null=True, blank=True)
     ply = models.PositiveIntegerField(_("ply"), default=0)
     revision = models.PositiveIntegerField(_("revision"), default=0)
     finished = models.BooleanField(_("finished"), default=False)
@@ -53,3 +58,35 @@ class Draft(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match}: {self.ply} entries"
+
+
+class DraftEntry(models.Model):
+    """One entry of a draft (``recording``'s JSON) at its place, ``ply`` (from 0), with the
+    server's time it was taken and who made it: the match clocks of the blitz disciplines are
+    computed from these times. Rows are only appended, and deleted from the end by an undo."""
+
+    draft = models.ForeignKey(
+        Draft, verbose_name=_("draft"), on_delete=models.CASCADE, related_name="entry_rows"
+    )
+    ply = models.PositiveIntegerField(_("ply"))
+    data = models.JSONField(_("entry"))
+    made_at = models.DateTimeField(_("made at"), default=timezone.now)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("made by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("live entry")
+        verbose_name_plural = _("live entries")
+        ordering = ["draft", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["draft", "ply"], name="live_entry_ply_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.draft_id} #{self.ply}: {self.data}"

@@ -19,7 +19,7 @@ replays only the game in progress.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -132,17 +132,21 @@ class GameDone:
 class Recording:
     """Where a recorded match stands after its entries; ``add`` takes the next one.
 
-    ``game`` is the engine's state of the game on the board, ``actions`` and ``entries`` its own
-    (the finished games are the checkpoints ``done``); ``white`` the match player playing White
-    in it, ``dice`` a roll waiting for its play, ``score`` the score of the finished games.
+    ``game`` is the engine's state of the game on the board; ``game_entries`` and
+    ``game_actions`` count its entries and actions, ``last_action`` is its last (the finished
+    games are the checkpoints ``done``); ``white`` the match player playing White in it,
+    ``dice`` a roll waiting for its play, ``score`` the score of the finished games.
+    ``checkpoint`` writes the game in progress as JSON and ``from_checkpoint`` goes on from it,
+    so that an entry is checked without replaying the entries before it.
     """
 
     score: MatchScoreResult
     number: int
     white: int
     game: GameState
-    actions: list[Action]
-    entries: list[Entry]
+    game_entries: int
+    game_actions: int
+    last_action: Action | None
     dice: Dice | None
 
     def __init__(self, rules: MatchRules, done: Sequence[GameDone] = ()) -> None:
@@ -158,17 +162,48 @@ class Recording:
     ) -> Recording:
         """The recording after ``entries``, taking the finished games of ``done`` (checkpoints
         of these same entries) as they are, and checking every entry after them."""
-        kept: list[GameDone] = []
-        used = 0
-        for game in done:
-            # A game ending exactly at the last entry is replayed: its board stays on show
-            # when it ended the match.
-            if used + game.entries >= len(entries):
-                break
-            kept.append(game)
-            used += game.entries
+        kept, start = resume_point(done, len(entries))
+        return cls.resumed(rules, kept, entries[start:])
+
+    @classmethod
+    def from_checkpoint(
+        cls, rules: MatchRules, done: Sequence[GameDone], data: dict[str, Any]
+    ) -> Recording:
+        """The recording whose finished games are ``done`` and whose game on the board is the
+        ``checkpoint`` ``data`` written after its last entry."""
+        recording = cls(rules, done)
+        recording.number = data["number"]
+        recording.white = data["white"]
+        recording.game = GameState.resumed(recording.variant, data["game"])
+        recording.game_entries = data["entries"]
+        recording.game_actions = data["actions"]
+        recording.last_action = None if data["last"] is None else action_from_json(data["last"])
+        recording.dice = None if data["dice"] is None else parse_dice(data["dice"])
+        return recording
+
+    def checkpoint(self) -> dict[str, Any]:
+        """The game on the board as JSON (with ``done``, all ``from_checkpoint`` needs)."""
+        dice = self.dice
+        last = self.last_action
+        return {
+            "number": self.number,
+            "white": self.white,
+            "entries": self.game_entries,
+            "actions": self.game_actions,
+            "last": None if last is None else action_to_json(last),
+            "dice": None if dice is None else f"{dice[0]}{dice[1]}",
+            "game": self.game.checkpoint(),
+        }
+
+    @classmethod
+    def resumed(
+        cls, rules: MatchRules, kept: Sequence[GameDone], tail: Iterable[Entry]
+    ) -> Recording:
+        """The recording of the finished games ``kept`` and then the entries ``tail``, each
+        checked: what a write replays (``resume_point`` says from where), so that its work is
+        the game in progress, not the match."""
         recording = cls(rules, kept)
-        for entry in entries[used:]:
+        for entry in tail:
             recording.add(entry)
         return recording
 
@@ -177,7 +212,7 @@ class Recording:
     @property
     def ply(self) -> int:
         """How many entries the recording holds."""
-        return self.done_entries + len(self.entries)
+        return self.done_entries + self.game_entries
 
     @property
     def finished(self) -> bool:
@@ -201,7 +236,7 @@ class Recording:
             raise self._error("the match is already over", 0)
         game = self.game
         if isinstance(entry, First):
-            if self.entries:
+            if self.game_entries:
                 raise self._error("who moves first is chosen before the game's first roll", 0)
             self.white = entry.player
         elif isinstance(entry, Roll):
@@ -225,14 +260,15 @@ class Recording:
                     self._player(game.position.turn),
                 )
             try:
-                game.apply(entry, len(self.actions))
+                game.apply(entry, self.game_actions)
             except GameError as error:
                 raise EntryError(
                     error.reason, game=self.number, turn=error.turn, player=self._player(error.side)
                 ) from None
-            self.actions.append(entry)
+            self.game_actions += 1
+            self.last_action = entry
             self.dice = None
-        self.entries.append(entry)
+        self.game_entries += 1
         if self.over:
             self._finish_game()
 
@@ -243,27 +279,41 @@ class Recording:
         self.number = len(self.done) + 1
         self.white = 1 if not self.done else 3 - self.done[-1].white
         self.game = GameState.new(self.variant, crawford=crawford)
-        self.actions = []
-        self.entries = []
+        self.game_entries = 0
+        self.game_actions = 0
+        self.last_action = None
         self.dice = None
 
     def _finish_game(self) -> None:
         """The game on the board has ended: it becomes a checkpoint and the next one starts,
         unless the match is decided (then its last position stays on the board)."""
-        game = GameDone(self.white, self.game.end_of_record(), len(self.entries))
+        game = GameDone(self.white, self.game.end_of_record(), self.game_entries)
         self.done.append(game)
         self.done_entries += game.entries
-        board, actions, white, number = self.game, self.actions, self.white, self.number
+        board = (self.game, self.game_actions, self.last_action, self.white, self.number)
         self._start_game()
         if self.finished:
-            self.game, self.actions, self.white, self.number = board, actions, white, number
-            self.entries = []
+            self.game, self.game_actions, self.last_action, self.white, self.number = board
 
     def _player(self, colour: Colour) -> int:
         return self.white if colour is Colour.WHITE else 3 - self.white
 
     def _error(self, reason: str, player: int) -> EntryError:
         return EntryError(reason, game=self.number, turn=self.game.turns + 1, player=player)
+
+
+def resume_point(done: Sequence[GameDone], ply: int) -> tuple[list[GameDone], int]:
+    """For a recording of its first ``ply`` entries: the checkpoints of ``done`` it keeps as
+    they are, and the entry its replay starts at. A game ending exactly at ``ply`` is replayed,
+    so that its board stays on show when it ended the match."""
+    kept: list[GameDone] = []
+    used = 0
+    for game in done:
+        if used + game.entries >= ply:
+            break
+        kept.append(game)
+        used += game.entries
+    return kept, used
 
 
 def games_of(
@@ -324,7 +374,7 @@ def state_json(recording: Recording) -> dict[str, Any]:
         "holder": holder,
         "offered": recording.variant.dave.next_stake(game.stake) if game.offered else None,
         "may": {
-            "first": live and not recording.entries,
+            "first": live and not recording.game_entries,
             "roll": live and dice is None and game.roll_refusal((1, 2)) is None,
             "double": live and dice is None and game.double_refusal() is None,
             "answer": live and game.offered,

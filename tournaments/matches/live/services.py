@@ -1,7 +1,9 @@
 """Writes and reads of a match recorded at the table.
 
-Every entry is posted at once, replayed by the engine (``recording``) and stored in the match's
-``Draft`` in one transaction; the entry names the ply it expects, so a stale phone is refused
+Every entry is posted at once, checked by the engine (``recording``) against the game in
+progress, replayed from its checkpoint, and appended to the match's ``Draft`` as a row of its own
+(``DraftEntry``, with the server's time and who made it) in one transaction, so an entry costs
+the same at ply 10 and at ply 1,000; the entry names the ply it expects, so a stale phone is refused
 (409, with the current state) and the record never forks. Writers lock the draft row first and
 take the tournament's row only after it (a new, discarded or finished recording), the order the
 result flow then continues in (tournament, match), so two writers wait but never deadlock. When
@@ -36,7 +38,7 @@ from games.viewer import board_layout, live_frame
 from nardy_site.page_cache import fresh_or_stale, store
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
 from tournaments.matches import results
-from tournaments.matches.live.models import Draft
+from tournaments.matches.live.models import Draft, DraftEntry
 from tournaments.matches.live.recording import (
     Entry,
     EntryError,
@@ -45,6 +47,7 @@ from tournaments.matches.live.recording import (
     entry_from_json,
     entry_to_json,
     games_of,
+    resume_point,
     state_json,
 )
 from tournaments.models import Match, Tournament
@@ -150,15 +153,17 @@ def live_act(
         ) from None
     with transaction.atomic():
         match, draft = _open(match, by, ply, revision)
-        entries = _entries(draft)
-        recording = Recording.replay(match.tournament.match_rules(), entries, _done(draft))
+        recording = _resume(match, draft)
         try:
             recording.add(entry)
         except EntryError as error:
             raise _illegal(error, entry) from None
-        _save(match, draft, [*entries, entry], recording, by)
+        DraftEntry.objects.create(
+            draft=draft, ply=draft.ply, data=entry_to_json(entry), made_by=_author(by)
+        )
+        _save(draft, recording, by)
         if recording.finished:
-            _finish(match, draft, [*entries, entry], recording, by)
+            _finish(match, draft, recording, by)
         return _written(match, draft, recording)
 
 
@@ -185,9 +190,9 @@ def live_undo(
             )
         if draft.finished:
             _take_back(match, draft, organizer=organizer)
-        entries = _entries(draft)[:target]
-        recording = Recording.replay(match.tournament.match_rules(), entries, _done(draft))
-        _save(match, draft, entries, recording, by)
+        draft.entry_rows.filter(ply__gte=target).delete()
+        recording = _resume(match, draft, upto=target)
+        _save(draft, recording, by)
         return _written(match, draft, recording)
 
 
@@ -230,7 +235,9 @@ def _open(
     draft = _locked_draft(match, by)
     if draft.finished and match.status == Match.Status.SCHEDULED:
         # Its result was reset (a bracket correction): the match is recorded again from the start.
-        draft.entries, draft.done, draft.ply, draft.finished = [], [], 0, False
+        draft.entry_rows.all().delete()
+        draft.done, draft.current, draft.ply, draft.finished = [], None, 0, False
+        draft.save(update_fields=["done", "current", "ply", "finished"])
     results.require_playable(match)
     decided_here = taking_back and draft.finished
     if match.status != Match.Status.SCHEDULED and not decided_here:
@@ -248,7 +255,7 @@ def _locked_draft(match: Match, by: User) -> Draft:
         return draft
     try:
         with transaction.atomic():
-            Draft.objects.create(match=match, started_by=by if by.is_authenticated else None)
+            Draft.objects.create(match=match, started_by=_author(by))
     except IntegrityError:
         pass  # another phone made it first: its entry is in, so this one will be stale
     else:
@@ -263,29 +270,55 @@ def _mark(match: Match) -> None:
     Match.objects.filter(pk=match.pk).update(updated_at=timezone.now())
 
 
+def _resume(match: Match, draft: Draft, *, upto: int | None = None) -> Recording:
+    """The recording of the draft's first ``upto`` entries (all): from the checkpoint of the
+    game in progress, which every write keeps (no entry is read), or, after an undo, the
+    finished games from theirs and only the entries since read and checked again."""
+    rules = match.tournament.match_rules()
+    if upto is None and draft.current is not None:
+        return Recording.from_checkpoint(rules, _done(draft), draft.current)
+    upto = draft.ply if upto is None else upto
+    kept, start = resume_point(_done(draft), upto)
+    rows = draft.entry_rows.filter(ply__gte=start, ply__lt=upto).order_by("ply")
+    tail = (entry_from_json(data) for data in rows.values_list("data", flat=True))
+    return Recording.resumed(rules, kept, tail)
+
+
 def _entries(draft: Draft) -> list[Entry]:
-    return [entry_from_json(data) for data in draft.entries]
+    """Every entry of the draft: read only when the match is decided (its games become the
+    result) or its result is checked against the recording."""
+    rows = draft.entry_rows.order_by("ply").values_list("data", flat=True)
+    return [entry_from_json(data) for data in rows]
 
 
 def _done(draft: Draft) -> list[GameDone]:
     return [GameDone.from_json(data) for data in draft.done]
 
 
-def _save(match: Match, draft: Draft, entries: list[Entry], recording: Recording, by: User) -> None:
-    draft.entries = [entry_to_json(entry) for entry in entries]
-    draft.done = [game.to_json() for game in recording.done]
-    draft.ply = len(entries)
+def _author(by: User) -> User | None:
+    return by if by.is_authenticated else None
+
+
+def _save(draft: Draft, recording: Recording, by: User) -> None:
+    """The draft after a write: its ply, a new revision, and the checkpoints when a game ended
+    or was taken back (a short list: one summary a game, never the entries)."""
+    fields = ["ply", "revision", "current", "finished", "updated_by", "updated_at"]
+    draft.current = recording.checkpoint()
+    if len(draft.done) != len(recording.done):
+        draft.done = [game.to_json() for game in recording.done]
+        fields.append("done")
+    draft.ply = recording.ply
     draft.revision += 1
-    draft.updated_by = by if by.is_authenticated else None  # type: ignore[assignment]
-    draft.save()
+    draft.updated_by = _author(by)  # type: ignore[assignment]
+    draft.save(update_fields=fields)
 
 
-def _finish(
-    match: Match, draft: Draft, entries: list[Entry], recording: Recording, by: User
-) -> None:
-    """The match is decided: the draft is done, and its games are reported as its result."""
+def _finish(match: Match, draft: Draft, recording: Recording, by: User) -> None:
+    """The match is decided: the draft is done, and its games (every entry, read this once)
+    are reported as its result."""
     draft.finished = True
     draft.save(update_fields=["finished"])  # updated_at stays the entry's time (_save's)
+    entries = _entries(draft)
     games = [RecordedGame(white, actions) for white, actions in games_of(entries, recording.done)]
     results.match_result_record(match=match, by=by, games=games)
 
@@ -373,7 +406,7 @@ def _state_of(match: Match, draft: Draft | None = None) -> dict[str, Any]:
     rules = match.tournament.match_rules()
     if draft is None:
         return _state(match, None, Recording(rules))
-    return _state(match, draft, Recording.replay(rules, _entries(draft), _done(draft)))
+    return _state(match, draft, _resume(match, draft))
 
 
 def _state(match: Match, draft: Draft | None, recording: Recording) -> dict[str, Any]:
@@ -405,7 +438,8 @@ def _state(match: Match, draft: Draft | None, recording: Recording) -> dict[str,
                 "frames": [
                     live_frame(
                         recording.game,
-                        recording.actions,
+                        step=recording.game_actions,
+                        last=recording.last_action,
                         number=recording.number,
                         white_player=recording.white,
                         names=names,

@@ -36,11 +36,15 @@ def post(client: Client, match: Match, ply: int, action: dict, **more):
     return client.post(api(match), {"ply": ply, "action": action, **more}, "application/json")
 
 
+def stored_entries(draft: Draft) -> list:
+    return list(draft.entry_rows.order_by("ply").values_list("data", flat=True))
+
+
 def snapshot(match: Match) -> tuple:
     draft = Draft.objects.filter(match=match).first()
     match.refresh_from_db()
     return (
-        None if draft is None else (draft.entries, draft.ply, draft.revision),
+        None if draft is None else (stored_entries(draft), draft.ply, draft.revision),
         match.status,
         Game.objects.filter(match=match).count(),
     )

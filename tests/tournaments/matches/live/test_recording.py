@@ -4,6 +4,7 @@ change nothing."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -207,3 +208,40 @@ def test_a_match_entered_by_random_legal_and_illegal_entries_keeps_only_the_lega
             kept.append(entry)
     assert recording.finished
     assert state_json(Recording.replay(rules, kept)) == state_json(recording)
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed"), [(SHORT_TO_5, 4), (LONG_TO_5, 5)], ids=["short", "long"]
+)
+def test_going_on_from_a_checkpoint_is_going_on_from_every_entry(rules, seed):
+    """After any entry, the recording taken up from its checkpoint (the JSON a write stores)
+    shows the same state and takes the next entry, legal or not, exactly as the one that saw
+    every entry."""
+    entries = entries_of(rules, seed)
+    recording = Recording(rules)
+    for index, entry in enumerate(entries):
+        if index % 3 == 0:
+            done = list(recording.done)
+            stored = json.loads(json.dumps(recording.checkpoint()))  # as the database keeps it
+            resumed = Recording.from_checkpoint(rules, done, stored)
+            assert state_json(resumed) == state_json(recording)
+            # A double roll: refused at a game's opening throw, or once the dice are entered.
+            assert outcome_of(Recording.from_checkpoint(rules, done, stored), Roll((6, 6))) == (
+                outcome_of(Recording.replay(rules, entries[:index], done), Roll((6, 6)))
+            )
+            resumed.add(entry)
+            recording.add(entry)
+            assert state_json(resumed) == state_json(recording)
+            again = Recording.from_checkpoint(rules, list(resumed.done), resumed.checkpoint())
+            assert state_json(again) == state_json(recording)
+        else:
+            recording.add(entry)
+    assert recording.finished
+
+
+def outcome_of(recording: Recording, entry) -> str:
+    try:
+        recording.add(entry)
+    except EntryError as error:
+        return f"refused: {error}"
+    return json.dumps(state_json(recording), sort_keys=True)
