@@ -229,6 +229,24 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
 @shared_page(lambda pk: _found(versions.player_version(pk=pk)))
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("home_club"), pk=pk)
+    return render(
+        request,
+        "tournaments/player.html",
+        {
+            "player": player,
+            # The record (charts, rating changes, matches) is drawn once per version of the
+            # page for every reader, signed in or not: the parts are computed only then.
+            "version": versions.player_version(pk=player.pk),
+            "matches": cached_part(lambda: selectors.player_matches(player=player)),
+            "histories": cached_part(lambda: _rating_histories(player)),
+            "actions": player_actions(player=player, user=request.user),
+            "pr_chart": cached_part(lambda: _pr_chart(player)),
+        },
+    )
+
+
+def _rating_histories(player: Player) -> list[dict[str, Any]]:
+    """Each rating list of the player: its chart, the rating now and every change, newest first."""
     histories = []
     for system, variant in rating_selectors.player_rating_lists(player=player):
         changes = list(
@@ -246,17 +264,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
                 "changes": changes[::-1],  # the newest first
             }
         )
-    return render(
-        request,
-        "tournaments/player.html",
-        {
-            "player": player,
-            "matches": selectors.player_matches(player=player),
-            "histories": histories,
-            "actions": player_actions(player=player, user=request.user),
-            "pr_chart": _pr_chart(player),
-        },
-    )
+    return histories
 
 
 def _pr_chart(player: Player) -> Any:
