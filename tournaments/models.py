@@ -529,6 +529,16 @@ class Match(models.Model):
     def slot_name(self) -> str:
         return slot_name(self.slot)
 
+    def feeder_slots(self) -> set[str]:
+        """The bracket slots whose winner or loser this match's sides come from."""
+        sources = (self.home_source or {}, self.away_source or {})
+        return {
+            source[key]
+            for source in sources
+            for key in ("winner_of", "loser_of")
+            if source.get(key)
+        }
+
     @property
     def is_bye(self) -> bool:
         return self.round_id is not None and self.home_id is not None and self.away_id is None

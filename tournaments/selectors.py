@@ -121,10 +121,8 @@ def correction_reaches(*, match: Match) -> list[Match]:
         .select_related("home__player", "away__player")
     )
     for candidate in later:
-        for source in (candidate.home_source or {}, candidate.away_source or {}):
-            feeder = source.get("winner_of") or source.get("loser_of")
-            if feeder:
-                fed_by.setdefault(feeder, []).append(candidate)
+        for feeder in candidate.feeder_slots():
+            fed_by.setdefault(feeder, []).append(candidate)
     reached: dict[int, Match] = {}
     waiting = [match.slot]
     while waiting:

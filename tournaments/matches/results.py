@@ -226,12 +226,7 @@ def _require_nothing_built_on(match: Match) -> None:
             .exclude(pk=match.pk)
             .select_related("live_draft")
             .order_by("pk")
-            if match.slot
-            in {
-                (getattr(later, f"{side}_source") or {}).get(key)
-                for side in ("home", "away")
-                for key in ("winner_of", "loser_of")
-            }
+            if match.slot in later.feeder_slots()
         ]
         played = [later.slot for later in fed if _played_or_recorded(later)]
         if played:
@@ -255,8 +250,8 @@ def _require_nothing_built_on(match: Match) -> None:
 def _played_or_recorded(match: Match) -> bool:
     if match.status != Match.Status.SCHEDULED:
         return True
-    draft = getattr(match, "live_draft", None)
-    return draft is not None and not draft.finished and draft.ply > 0
+    draft = getattr(match, "live_draft", None)  # the recording at the table, if any
+    return draft is not None and draft.recording
 
 
 def _locked(match: Match) -> Match:

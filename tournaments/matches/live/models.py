@@ -59,6 +59,12 @@ class Draft(models.Model):
     def __str__(self) -> str:
         return f"{self.match}: {self.ply} entries"
 
+    @property
+    def recording(self) -> bool:
+        """Being recorded now: it has entries, and they have not become the match's result
+        (``services.being_recorded`` asks the same of a query)."""
+        return self.ply > 0 and not self.finished
+
 
 class DraftEntry(models.Model):
     """One entry of a draft (``recording``'s JSON) at its place, ``ply`` (from 0), with the

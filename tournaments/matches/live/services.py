@@ -121,8 +121,8 @@ def live_shared(*, match_id: int) -> SharedState:
 
 
 def being_recorded() -> Exists:
-    """For a match query: whether the match is being recorded now (a draft with entries that
-    has not become its result)."""
+    """For a match query: whether the match is being recorded now (``Draft.recording``: a draft
+    with entries that has not become its result)."""
     return Exists(Draft.objects.filter(match=OuterRef("pk"), finished=False, ply__gt=0))
 
 
@@ -422,7 +422,7 @@ def _state(match: Match, draft: Draft | None, recording: Recording) -> dict[str,
         {
             "draft": draft.pk if draft else None,
             "revision": draft.revision if draft else 0,
-            "recording": draft is not None and not draft.finished and draft.ply > 0,
+            "recording": draft is not None and draft.recording,
             "take_back_until": _take_back_until(match, draft),
             "match": match.pk,
             "match_status": match.status,
