@@ -438,6 +438,21 @@ class Recorder:
         return visit
 
 
+def recorders(
+    browser, live_server, persona: str, world: World
+) -> Iterator[tuple[str, str, Recorder]]:
+    """A page recorder for the persona in each language and size, its context closed after."""
+    for language in LANGUAGES:
+        for size in SIZES:
+            context = persona_context(
+                browser, live_server, persona, world.users[persona], language, size
+            )
+            try:
+                yield language, size, Recorder(context, live_server.url)
+            finally:
+                context.close()
+
+
 def judge(visit: Visit) -> None:
     """The visit's problems: too wide, sideways scrolling, small chart text (a page that answers
     403 or 404 is not measured: the persona may not see it)."""
@@ -519,19 +534,11 @@ def test_every_page_fits_the_screen(persona, browser, live_server):
     world = build_world()
     pages = visits_of(world)
     visits: list[Visit] = []
-    for language in LANGUAGES:
-        for size in SIZES:
-            context = persona_context(
-                browser, live_server, persona, world.users[persona], language, size
-            )
-            recorder = Recorder(context, live_server.url)
-            try:
-                for name, label, url in pages:
-                    visit = recorder.visit(Visit(name, label, url, language, size))
-                    judge(visit)
-                    visits.append(visit)
-            finally:
-                context.close()
+    for language, size, recorder in recorders(browser, live_server, persona, world):
+        for name, label, url in pages:
+            visit = recorder.visit(Visit(name, label, url, language, size))
+            judge(visit)
+            visits.append(visit)
     write_widths(persona, visits)
     elapsed = time.monotonic() - started
     print(f"{persona}: {len(visits)} visits in {elapsed:.0f}s")
@@ -555,21 +562,13 @@ def test_screenshots_of_every_page(browser, live_server):
     folder = SCREENSHOTS / "pages"
     folder.mkdir(parents=True, exist_ok=True)
     for persona in ("organizer", "anonymous"):
-        for language in LANGUAGES:
-            for size in SIZES:
-                context = persona_context(
-                    browser, live_server, persona, world.users[persona], language, size
+        for language, size, recorder in recorders(browser, live_server, persona, world):
+            for name, label, url in pages:
+                if persona == "anonymous" and name not in PUBLIC:
+                    continue
+                recorder.visit(Visit(name, label, url, language, size))
+                slug = f"{name}-{label}".rstrip("-").replace(" ", "-")
+                recorder.page.screenshot(
+                    path=str(folder / f"{persona}-{language}-{size}-{slug}.png"),
+                    full_page=True,
                 )
-                recorder = Recorder(context, live_server.url)
-                try:
-                    for name, label, url in pages:
-                        if persona == "anonymous" and name not in PUBLIC:
-                            continue
-                        recorder.visit(Visit(name, label, url, language, size))
-                        slug = f"{name}-{label}".rstrip("-").replace(" ", "-")
-                        recorder.page.screenshot(
-                            path=str(folder / f"{persona}-{language}-{size}-{slug}.png"),
-                            full_page=True,
-                        )
-                finally:
-                    context.close()

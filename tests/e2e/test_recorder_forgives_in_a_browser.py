@@ -19,12 +19,10 @@ from games.rules.selfplay import random_turns
 from tests.e2e.test_recorder_in_a_browser import (
     PHONE,
     choose_first,
-    display,
-    path_to,
     recorder,
     roll,
     state_of,
-    tap,
+    tap_play,
     wait_ply,
 )
 from tests.web.conftest import make_site
@@ -94,13 +92,7 @@ def test_first_player_resignation_and_taking_it_back_on_a_phone(new_page, log_in
 
     ply = roll(page, (3, 1), 1)
     recorder(page).locator('[data-role="only-play"], [data-role="choices"] button').first.wait_for()
-    state = state_of(page, match)
-    layout = state["board"]["layout"]
-    for source, target in path_to(state["steps"], 0):
-        area = display(source, state["on_roll"], layout)
-        if not recorder(page).locator(f'svg [data-mark="{area}"].selected').count():
-            tap(page, area)
-        tap(page, display(target, state["on_roll"], layout))
+    tap_play(page, state_of(page, match), 0)
     wait_ply(page, ply + 1)
     ply += 1
 
@@ -246,15 +238,13 @@ def test_every_tap_target_is_44_px_wide_upright_and_on_its_side(new_page, log_in
         wanted = next(
             i for i, legal in enumerate(state["legal_plays"]) if legal["play"] == str(turn.play)
         )
-        layout = state["board"]["layout"]
-        for source, target in path_to(state["steps"], wanted):
-            area = display(source, state["on_roll"], layout)
-            if not recorder(page).locator(f'svg [data-mark="{area}"].selected').count():
-                tap(page, area)
+
+        def measure(landscape: bool = number == 14) -> None:
             assert_wide_enough(page, seen)
-            if number == 14:
+            if landscape:
                 screenshot(page, "recorder-landscape-phone")
-            tap(page, display(target, state["on_roll"], layout))
+
+        tap_play(page, state, wanted, before_target=measure)
         wait_ply(page, ply + 1)
         ply += 1
     # The resignation's buttons and its confirmation, too.

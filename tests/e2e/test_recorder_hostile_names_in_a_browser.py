@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from tests.e2e.test_injection_in_a_browser import HANDLERS, SCRIPTS
-from tests.e2e.test_recorder_in_a_browser import PHONE, display, path_to, recorder, tap
+from tests.e2e.test_recorder_in_a_browser import PHONE, recorder, tap_play
 from tournaments import services
 from tournaments.models import Match, Player
 
@@ -67,12 +67,7 @@ def enter_a_legal_play(page, match) -> None:
     if len(state["legal_plays"]) == 1:
         recorder(page).locator('[data-role="only-play"]').click()
         return
-    layout = state["board"]["layout"]
-    for source, target in path_to(state["steps"], 0):
-        area = display(source, state["on_roll"], layout)
-        if not recorder(page).locator(f'svg [data-mark="{area}"].selected').count():
-            tap(page, area)
-        tap(page, display(target, state["on_roll"], layout))
+    tap_play(page, state, 0)
 
 
 def assert_nothing_injected(page, dialogs: list[str]) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 
 import pytest
 
@@ -61,6 +62,23 @@ def tap(page, area: str) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
+def tap_play(page, state: dict, play: int, before_target: Callable[[], None] = lambda: None) -> int:
+    """Tap the legal play number ``play`` of the roll on the board, step by step (``before_target``
+    runs before each destination is tapped); the number of taps."""
+    layout = state["board"]["layout"]
+    taps = 0
+    for source, target in path_to(state["steps"], play):
+        # A checker that alone can go on stays selected after its step: no tap to pick it.
+        source_area = display(source, state["on_roll"], layout)
+        if not recorder(page).locator(f'svg [data-mark="{source_area}"].selected').count():
+            tap(page, source_area)
+            taps += 1
+        before_target()
+        tap(page, display(target, state["on_roll"], layout))
+        taps += 1
+    return taps
+
+
 def choose_first(page, ply: int, player: int) -> int:
     """A game starts with who moves first: one tap on the player's name."""
     recorder(page).locator(f'[data-first="{player}"]').click()
@@ -90,15 +108,7 @@ def play_turn(page, match, position, turn: Turn, ply: int, taps: list[int]) -> i
         count += 1
     else:
         wanted = next(i for i, legal in enumerate(plays) if legal.play == turn.play)
-        layout = state["board"]["layout"]
-        for source, target in path_to(state["steps"], wanted):
-            # A checker that alone can go on stays selected after its step: no tap to pick it.
-            source_area = display(source, state["on_roll"], layout)
-            if not recorder(page).locator(f'svg [data-mark="{source_area}"].selected').count():
-                tap(page, source_area)
-                count += 1
-            tap(page, display(target, state["on_roll"], layout))
-            count += 1
+        count += tap_play(page, state, wanted)
     wait_ply(page, ply + 1)
     taps.append(count)
     return ply + 1
