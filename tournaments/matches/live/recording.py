@@ -13,8 +13,9 @@ The draft of a match is a list of entries. Most are the engine's game actions, w
 ``Recording`` takes entries one at a time, each checked by the engine (``GameState``) before it
 counts, and says where the match stands. A game's Crawford flag and the match score come from
 ``tournaments.scoring``, as for every reported result, so the match is decided here exactly when
-the result flow will say it is. Finished games are kept as ``GameDone`` checkpoints: a new entry
-replays only the game in progress.
+the result flow will say it is. Finished games are kept as ``GameDone`` checkpoints and the game
+in progress as ``checkpoint()``: a new entry is checked from there (``from_checkpoint``), and a
+replay (after an undo) goes back no further than the game it lands in (``resume_point``).
 """
 
 from __future__ import annotations
