@@ -52,6 +52,8 @@ RENDER_CLAIM_SECONDS = 30
 _SHAPE = 3
 _TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 _TOKEN_SLOT = "\x00csrf-token\x00"
+#: Where ``shared_page`` leaves on the request the version it read (``page_version``).
+_VERSION = "_shared_page_version"
 
 
 def fresh_or_stale(
@@ -114,9 +116,15 @@ def shared_page(
                 return view(request, **kwargs)
             address = f"{get_language()}\n{request.path}\n{query}"
             key = "page:" + hashlib.sha256(address.encode()).hexdigest()[:32]
+
+            def current() -> str:
+                found = version(**kwargs)
+                setattr(request, _VERSION, found)  # the view reads it, not again (page_version)
+                return found
+
             stored = fresh_or_stale(
                 key,
-                lambda: version(**kwargs),
+                current,
                 lambda: _stored(view(request, **kwargs)),
                 refresh=settings.PUBLIC_PAGE_REFRESH_SECONDS,
             )
@@ -125,6 +133,14 @@ def shared_page(
         return page
 
     return decorate
+
+
+def page_version(request: HttpRequest, version: Callable[[], str]) -> str:
+    """The version of the page being rendered: the one ``shared_page`` has just read to find its
+    stored copy retired, or else ``version()``. A view that keys cached parts on its page's
+    version reads it through this, so that an anonymous visitor's miss reads it once."""
+    found: str | None = getattr(request, _VERSION, None)
+    return version() if found is None else found
 
 
 def _shared_query(request: HttpRequest, allowed: Mapping[str, Collection[str]]) -> str | None:

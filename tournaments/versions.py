@@ -12,7 +12,7 @@ from django.db.models.functions import Cast, Concat
 
 from tournaments.analysis.models import MatchAnalysis
 from tournaments.models import Match, Player, Tournament
-from tournaments.ratings.models import RatingChange, RatingList
+from tournaments.ratings.models import RatingChange, RatingHold, RatingList
 
 
 def tournament_version(*, slug: str) -> str | None:
@@ -30,13 +30,18 @@ def tournament_version(*, slug: str) -> str | None:
 def match_version(*, pk: int) -> str | None:
     """A match page's version (None: no such match): the match's own last write (bracket moves
     save the match too), its tournament's status, and its rows in the rating ledger (a replay
-    writes new ones), which say whether its ratings are still pending."""
+    writes new ones) and its rating hold, which say whether its ratings are still pending or
+    held for review."""
     row = (
         Match.objects.filter(pk=pk)
+        .order_by()  # one row: no joins for the matches' ordering
         .annotate(
             rated=_newest_change(match=OuterRef("pk")),
             ratings=_ratings_revision("tournament__rating_system", "tournament__variant"),
             analysed=_analysis_state(),
+            held=Subquery(
+                RatingHold.objects.filter(match=OuterRef("pk")).order_by().values("status")[:1]
+            ),
         )
         .values_list(
             "updated_at",
@@ -45,6 +50,7 @@ def match_version(*, pk: int) -> str | None:
             "tournament__revision",
             "ratings",
             "analysed",
+            "held",
         )  # fmt: skip
         .first()
     )

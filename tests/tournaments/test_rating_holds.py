@@ -106,10 +106,14 @@ def test_below_the_threshold_nothing_is_held():
 
 def test_officers_review_held_changes_through_the_api_and_the_match_page_says_so(client):
     big = decided(rated_tournament("long", 3), "Anna", "Boris", minute=0)
+    ledger.rating_list_of(big.tournament)  # the list is there: holding changes nothing else
+    page = client.get(reverse("match", args=[big.pk])).content.decode()
+    assert 'data-role="ratings-progress"' in page and 'data-role="held"' not in page
     ledger.ratings_apply(big.pk)
     hold = RatingHold.objects.get()
-    page = client.get(reverse("match", args=[big.pk])).content.decode()
+    page = client.get(reverse("match", args=[big.pk])).content.decode()  # a new version: held
     assert 'data-role="held"' in page and "Rating change if confirmed" in page
+    assert 'data-role="ratings-progress"' not in page
 
     url = "/api/v1/ratings/fibs/short/holds/"
     client.force_login(User.objects.get(username="olga"))

@@ -8,13 +8,16 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 from django.db.models.signals import post_init
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournaments import queue, selectors
+from tournaments import queue, selectors, versions
 from tournaments.matches import board, results, tasks
 from tournaments.models import Match, Tournament
 from tournaments.ratings import ledger
+from tournaments.ratings import selectors as rating_selectors
+from tournaments.web import public
 
 pytestmark = pytest.mark.django_db
 
@@ -160,12 +163,74 @@ def test_the_match_page_replays_recorded_games(client, site):
     script = re.search(r'<script id="board-frames" type="application/json">(.*?)</script>', page)
     assert script is not None
     frames = json.loads(script.group(1))
-    games = response.context["games"]
+    games = response.context["games"]()  # the parts are computed when drawn
     assert len(games) >= 2
     assert len(frames["frames"]) == sum(len(game.actions) + 2 for game in games)
     assert 'id="board-frames"' in page
     assert 'data-step="next"' in page
     assert reverse("api-match-mat", args=[match.pk]) in page
+
+
+def test_the_match_record_is_drawn_once_per_version_for_every_reader(site, monkeypatch):
+    """Every reader of a match page, anonymous or signed in, shares its drawn games, replay,
+    analysis and rating changes: they are computed again only when the match page's version
+    changes (its ratings applied, its result corrected), and then show the change. What a
+    reader may do stays the reader's own, and an anonymous visitor's miss reads the version
+    once."""
+    match = site.match("Anna", "Boris")
+    results.match_result_record(match=match, by=site.organizer, games=site.recorded_games())
+    computed: list[str] = []
+
+    def counted(module, name):
+        real = getattr(module, name)
+
+        def spy(*args, **kwargs):
+            computed.append(name)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, spy)
+
+    counted(public, "board_frames")
+    counted(public, "match_analysis")
+    counted(rating_selectors, "match_rating_effect")
+    counted(rating_selectors, "match_ratings_pending")
+    counted(versions, "match_version")
+    heavy = ["board_frames", "match_analysis", "match_rating_effect", "match_ratings_pending"]
+    readers = {"anonymous": Client(), "Boris": Client(), "Olga": Client()}
+    readers["Boris"].force_login(site.players["Boris"])
+    readers["Olga"].force_login(site.organizer)
+    address = reverse("match", args=[match.pk])
+
+    def read(who: str) -> str:
+        response = readers[who].get(address)
+        assert response.status_code == 200
+        return response.content.decode()
+
+    first = read("anonymous")
+    assert computed.count("match_version") == 1  # read once, for the stored copy and the parts
+    assert sorted(computed) == sorted([*heavy, "match_version"])
+    pages = {who: read(who) for who in ("Boris", "Olga")}
+    assert sorted(computed) == sorted([*heavy, *["match_version"] * 3])  # drawn once for all
+    for page in (first, *pages.values()):
+        assert 'id="board-frames"' in page and 'data-role="ratings-progress"' in page
+    assert 'data-action="correct"' in pages["Olga"]
+    assert 'data-action="correct"' not in pages["Boris"] + first
+
+    ledger.ratings_apply(match.pk)  # a new version: the ratings applied
+    computed.clear()
+    rated = read("Boris")
+    assert 'data-role="ratings-progress"' not in rated and 'data-rated="true"' in rated
+    assert 'data-action="correct"' in read("Olga") and "ratings-progress" not in read("anonymous")
+    assert sorted(name for name in computed if name in heavy) == sorted(heavy)
+
+    frames = re.compile(r'<script id="board-frames" type="application/json">(.*?)</script>')
+    before = frames.search(rated).group(1)  # type: ignore[union-attr]
+    results.match_result_correct(match=match, by=site.organizer, games=site.recorded_games(8))
+    computed.clear()
+    corrected = read("Boris")
+    assert frames.search(corrected).group(1) != before  # type: ignore[union-attr]
+    assert frames.search(read("Olga")).group(1) != before  # type: ignore[union-attr]
+    assert sorted(name for name in computed if name in heavy) == sorted(heavy)
 
 
 def test_the_player_page_lists_matches_and_draws_the_rating_history(client, site):

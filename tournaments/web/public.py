@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.rules import GameError
-from nardy_site.page_cache import shared_page
+from nardy_site.page_cache import page_version, shared_page
 from tournaments import selectors, versions
 from tournaments.analysis.selectors import match_analysis, player_pr_history, verdicts_of
 from tournaments.brackets.view import bracket_drawings
@@ -189,36 +189,48 @@ def tournament_print_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@shared_page(lambda pk: _found(versions.match_version(pk=pk)))
+def _match_version(pk: int) -> str:
+    return _found(versions.match_version(pk=pk))
+
+
+@shared_page(_match_version)
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
-    return render(request, "tournaments/match.html", match_context(request, match_of(request, pk)))
+    # The version is read before the match: parts drawn from a newer match than their version
+    # are drawn again at the next version, never kept for a version newer than what they show.
+    version = page_version(request, lambda: _match_version(pk))
+    match = match_of(request, pk)
+    return render(request, "tournaments/match.html", match_context(request, match, version))
 
 
-def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
+def match_context(request: HttpRequest, match: Match, version: str | None = None) -> dict[str, Any]:
     """The match page's context: its games, the replay frames (as the JSON script element the
-    board viewer reads) and what the viewer may do."""
+    board viewer reads), its analysis and rating changes, and what the viewer may do. All but
+    what the viewer may do is drawn once per ``version`` of the page (default: read now) for
+    every reader, signed in or not: those parts are computed only then."""
     tournament = match.tournament
-    games = list(match.games.order_by("number"))
-    effect = rating_selectors.match_rating_effect(match=match)
-    analysis = match_analysis(match=match) if games else None
-    try:
-        frames, unreplayable = board_frames(match, games, *verdicts_of(analysis)), ""
-    except GameError as error:  # stored before plays were stored as the engine made them
-        logger.error("match %s: its stored record does not replay: %s", match.pk, error)
-        frames, unreplayable = None, str(error)
+    games = cached_part(lambda: list(match.games.order_by("number")))
+    analysis = cached_part(lambda: match_analysis(match=match) if games() else None)
+    replay = cached_part(lambda: _replay(match, games(), analysis()))
+    effect = cached_part(lambda: rating_selectors.match_rating_effect(match=match))
+
+    def summary() -> str:
+        rated = effect()
+        if rated is None or not rated.rated:
+            return ""
+        return format_html(_("Rated: {summary}"), summary=rated_summary(tournament))
+
     return {
         "tournament": tournament,
         "match": match,
+        "version": _match_version(match.pk) if version is None else version,
         "games": games,
-        "board_frames": frames,
-        "unreplayable": unreplayable,
+        "board_frames": cached_part(lambda: replay()[0]),
+        "unreplayable": cached_part(lambda: replay()[1]),
         "actions": match_actions(request, match),
-        "ratings_pending": rating_selectors.match_ratings_pending(match=match),
+        "ratings_pending": cached_part(lambda: rating_selectors.match_ratings_pending(match=match)),
         "analysis": analysis,
         "rating_effect": effect,
-        "rated_summary": format_html(_("Rated: {summary}"), summary=rated_summary(tournament))
-        if effect is not None and effect.rated
-        else "",
+        "rated_summary": cached_part(summary),
         "followable": match.status == Match.Status.SCHEDULED
         and match.home_id is not None
         and match.away_id is not None
@@ -226,8 +238,19 @@ def match_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     }
 
 
+def _replay(match: Match, games: list[Any], analysis: Any) -> tuple[Any, str]:
+    """The board frames of the match's record (None: none) and, when the stored record does not
+    replay, why."""
+    try:
+        return board_frames(match, games, *verdicts_of(analysis)), ""
+    except GameError as error:  # stored before plays were stored as the engine made them
+        logger.error("match %s: its stored record does not replay: %s", match.pk, error)
+        return None, str(error)
+
+
 @shared_page(lambda pk: _found(versions.player_version(pk=pk)))
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
+    version = page_version(request, lambda: _found(versions.player_version(pk=pk)))  # first
     player = get_object_or_404(Player.objects.select_related("home_club"), pk=pk)
     return render(
         request,
@@ -236,7 +259,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
             "player": player,
             # The record (charts, rating changes, matches) is drawn once per version of the
             # page for every reader, signed in or not: the parts are computed only then.
-            "version": versions.player_version(pk=player.pk),
+            "version": version,
             "matches": cached_part(lambda: selectors.player_matches(player=player)),
             "histories": cached_part(lambda: _rating_histories(player)),
             "actions": player_actions(player=player, user=request.user),
