@@ -10,19 +10,28 @@ from one asyncio process with keep-alive connections, as the pages do:
 
 - a phone per board enters a random legal match (``games.rules.selfplay``), one entry every
   ``--think`` seconds (the roll, then the play; dave, take, drop and resignations as they come),
-  with the player's API token, and polls the state every 2 s like ``recorder.js``;
-- ``--spectators`` spread over the boards poll it every ``--poll`` seconds with If-None-Match,
-  like ``live.js``.
+  with the player's API token, and polls the state every 2 s like ``recorder.js``. ``--starts``
+  splits the boards into groups whose matches are already that many entries in when the load
+  begins (entered in-process through the same service while seeding, in longer matches), so the
+  server's time per entry is measured by the entry's number within its match under one load;
+- ``--spectators`` spread over the boards follow them as ``live.js`` does: ``--follow next``
+  (the default) long-polls ``…/live/next`` on the follow server (uvicorn serving
+  ``nardy_site.asgi``, as the README's production guide runs it beside gunicorn), which answers
+  the moment an entry is written; ``--follow poll`` asks gunicorn every ``--poll`` seconds with
+  If-None-Match (the pages before the follow server).
 
 After ``--warmup`` seconds, for ``--seconds``: the server's own time per kind (gunicorn's access
-log: without the wait in the listen queue), the clients' latency, how late the spectators saw each
-entry, and the CPU of each part. Then every board's draft must hold exactly the entries its phone
-made, and every finished match the games played. Exit status 0 only when that holds, no request
-failed, and the server's p95 for an entry is under 100 ms. Run:
+log: without the wait in the listen queue), per entry also by its number within its match, the
+clients' latency, how late the spectators saw each entry, and the CPU of each part. Then every
+board's draft must hold exactly the entries its phone made, and every finished match the games
+played. Exit status 0 only when that holds, no request failed, the server's p95 for an entry is
+under 100 ms, and (with a group starting near entry 600) the median entry near 600 costs within
+20% of the median entry near 10. Run:
 
     .venv/bin/python bench/live_bench.py [--boards 50] [--spectators 500] [--seconds 60]
-        [--warmup 10] [--think 1.0] [--length 3] [--poll 1.0] [--workers N] [--threads 4]
-        [--conn-max-age 60] [--gc-freeze] [--cache-db 13] [--seed 7] [--keep] [--port N]
+        [--warmup 10] [--think 1.0] [--length 3] [--starts 0,590] [--follow next|poll]
+        [--poll 1.0] [--workers N] [--threads 4] [--conn-max-age 60] [--gc-freeze]
+        [--cache-db 13] [--seed 7] [--keep] [--port N]
         [--postgres postgres://postgres@127.0.0.1/nardy_live_bench]
 
 The server's logs (its request log and gunicorn's access log, which give the server's times) go
@@ -37,10 +46,12 @@ import json
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,6 +63,11 @@ ROOT = load_day.ROOT
 POSTGRES = "postgres://postgres@127.0.0.1:5432/nardy_live_bench"
 ENTRY_TARGET_MS = 100
 PHONE_POLL_SECONDS = 2.0
+#: The server's time of entries around 600 of a match within this much of those around 10.
+FLAT_TOLERANCE = 0.20
+EARLY, LATE = range(1, 51), range(571, 631)
+#: gunicorn's access log here also gives the entry's number within its match (sent by the phone).
+ACCESS_FORMAT = load_day.ACCESS_FORMAT + " %({x-entry}i)s"
 
 
 def main() -> None:
@@ -63,7 +79,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10, help="seconds before the window")
     parser.add_argument("--think", type=float, default=1.0, help="seconds between entries")
     parser.add_argument("--length", type=int, default=3, help="the matches' length in points")
-    parser.add_argument("--poll", type=float, default=1.0, help="a spectator's poll interval")
+    parser.add_argument(
+        "--starts", default="0,590",
+        help="comma-separated entries the boards' matches are already in when the load begins",
+    )  # fmt: skip
+    parser.add_argument("--follow", choices=("next", "poll"), default="next")
+    parser.add_argument("--poll", type=float, default=1.0, help="--follow poll: its interval")
     parser.add_argument("--workers", type=int, default=cores + 1, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=4, help="> 1: gthread workers")
     parser.add_argument("--conn-max-age", type=int, default=60, help="DATABASE_CONN_MAX_AGE")
@@ -76,8 +97,9 @@ def main() -> None:
         "--port", type=int, help="serve on this loopback port (default: a free one)"
     )
     args = parser.parse_args()
-    if args.boards < 2 or args.boards % 2:
-        parser.error("--boards: an even number, half Long and half Short Nardy")
+    args.starts = sorted({int(start) for start in args.starts.split(",")})
+    if args.boards < 2 * len(args.starts) or args.boards % 2:
+        parser.error("--boards: an even number, half Long and half Short Nardy, >= 2 per start")
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     run(args)
 
@@ -122,19 +144,29 @@ def run(args: argparse.Namespace) -> None:
         f"{sum(len(b.actions) for b in boards):,} entries in their random matches"
     )
     port = load_day.serving_port(args.port)
-    server = load_day.start_gunicorn({**env, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}, args, port, work)
+    site_env = {**env, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}
+    server = load_day.start_gunicorn(site_env, args, port, work, access_format=ACCESS_FORMAT)
+    follow_port = load_day.serving_port(None)
+    follower = start_follow_server(site_env, follow_port, work) if args.follow == "next" else None
     try:
         load_day.wait_for_gunicorn(server, port, work / "gunicorn.log")
+        if follower is not None:
+            load_day.wait_for_gunicorn(follower, follow_port, work / "follow.out")
         print(
             f"  gunicorn: {args.workers} {'gthread' if args.threads > 1 else 'sync'} workers"
             f"{f' x {args.threads} threads' if args.threads > 1 else ''}, "
             f"DATABASE_CONN_MAX_AGE={args.conn_max_age}{', gc.freeze()' if args.gc_freeze else ''}"
         )
         roots = {server.pid: "gunicorn", os.getpid(): "load generator"}
-        load = Load(args, port, boards, work / "access.log", roots)
+        if follower is not None:
+            roots[follower.pid] = "follow server"
+            print("  follow server: uvicorn nardy_site.asgi:application, 1 process")
+        load = Load(args, port, follow_port, boards, work / "access.log", roots)
         asyncio.run(load.run())
     finally:
         load_day.stop(server)
+        if follower is not None:
+            load_day.stop(follower)
     print_figures(args, load)
     verdicts = [
         (
@@ -144,6 +176,7 @@ def run(args: argparse.Namespace) -> None:
         ),  # fmt: skip
         check_records(boards),
         entry_verdict(load.server["entry"]),
+        *flat_verdict(load.by_number),
     ]
     print()
     for ok, line in verdicts:
@@ -168,7 +201,12 @@ class Board:
     #: The match's games: who plays White, and the actions' JSON.
     games: list[tuple[int, list[dict[str, Any]]]]
     actions: list[Any] = field(default_factory=list)
-    #: Entries the phone made (each answered 200), and when each revision was known to it.
+    #: The entries already made when the load begins (in-process, while seeding).
+    start: int = 0
+    #: The state the phone last saw, and its plan of entries (``plan``), taken one by one.
+    state: dict[str, Any] = field(default_factory=dict)
+    plan: Iterator[dict[str, Any]] = field(default_factory=lambda: iter(()))
+    #: Entries made (each answered 200), and when each revision was known to the phone.
     entries: int = 0
     written_at: dict[int, float] = field(default_factory=dict)
     finished: bool = False
@@ -180,6 +218,7 @@ def seed(args: argparse.Namespace) -> list[Board]:
     from games.rules import action_to_json  # noqa: PLC0415
     from games.rules.selfplay import random_match  # noqa: PLC0415
     from nardy_site.accounts.models import ApiToken  # noqa: PLC0415
+    from tournaments.matches.live.services import live_act, live_state  # noqa: PLC0415
     from tournaments.models import Match, Player  # noqa: PLC0415
     from tournaments.services import (  # noqa: PLC0415
         entry_register,
@@ -191,27 +230,61 @@ def seed(args: argparse.Namespace) -> list[Board]:
     rng = random.Random(args.seed)
     organizer = User.objects.create_user("organizer")
     boards = []
+    # The entries a board makes in the load, and a margin: its match must not end before.
+    in_the_load = int((args.warmup + args.seconds) / args.think) + 40
     for variant in ("long", "short"):
-        tournament = tournament_create(
-            organizer=organizer, name=f"Live {variant}", variant=variant, format="swiss",
-            match_length=args.length, swiss_rounds=5,
-        )  # fmt: skip
-        tournament = tournament_open_registration(tournament=tournament, by=organizer)
-        tokens = {}
-        for number in range(1, args.boards + 1):
-            user = User.objects.create_user(f"{variant}-{number:03}")
-            player = Player.objects.create(display_name=f"{variant.title()} {number:03}", user=user)
-            entry_register(tournament=tournament, player=player, by=organizer, seed=number)
-            tokens[user.pk] = ApiToken.issue(user=user, name="live bench")[1]
-        tournament = tournament_start(tournament=tournament, by=organizer)
-        matches = Match.objects.filter(tournament=tournament, status=Match.Status.SCHEDULED)
-        for match in matches.select_related("home__player").order_by("pk")[: args.boards // 2]:
-            played = random_match(tournament.game_variant(), tournament.match_length, rng)
-            games = [(game.white, [action_to_json(a) for a in game.actions]) for game in played]
-            board = Board(match.pk, variant, tokens[match.home.player.user_id], games)
-            board.actions = [action for _, actions in games for action in actions]
-            boards.append(board)
+        for group, start in enumerate(args.starts):
+            per_group = len(range(group, args.boards // 2, len(args.starts)))
+            # A match that is long enough: to --length points, or longer for a late start.
+            length = args.length if start == 0 else max(args.length, 7)
+            tournament = tournament_create(
+                organizer=organizer, name=f"Live {variant} from entry {start}", variant=variant,
+                format="swiss", match_length=length, swiss_rounds=5,
+            )  # fmt: skip
+            tournament = tournament_open_registration(tournament=tournament, by=organizer)
+            tokens, users = {}, {}
+            for number in range(1, 2 * per_group + 1):
+                user = User.objects.create_user(f"{variant}-{start}-{number:03}")
+                player = Player.objects.create(
+                    display_name=f"{variant.title()} {start} {number:03}", user=user
+                )
+                entry_register(tournament=tournament, player=player, by=organizer, seed=number)
+                tokens[user.pk] = ApiToken.issue(user=user, name="live bench")[1]
+                users[user.pk] = user
+            tournament = tournament_start(tournament=tournament, by=organizer)
+            matches = Match.objects.filter(tournament=tournament, status=Match.Status.SCHEDULED)
+            for match in matches.select_related("home__player").order_by("pk")[:per_group]:
+                while True:
+                    played = random_match(tournament.game_variant(), length, rng)
+                    games = [(g.white, [action_to_json(a) for a in g.actions]) for g in played]
+                    actions = [action for _, game in games for action in game]
+                    plays = sum("play" in action for action in actions)
+                    if start == 0 or len(actions) + plays > start + in_the_load:
+                        break
+                home = users[match.home.player.user_id]
+                board = Board(match.pk, variant, tokens[home.pk], games, actions, start=start)
+                board.state = live_state(match_id=match.pk)
+                board.plan = plan(board)
+                for _ in range(start):  # the entries before the load, through the same service
+                    action = next(board.plan)
+                    board.state = live_act(
+                        match=match, by=home, ply=board.state["ply"], action=action
+                    )
+                board.entries = start
+                boards.append(board)
     return boards
+
+
+def plan(board: Board) -> Iterator[dict[str, Any]]:
+    """The board's entries, as the phone makes them: who moves first when the game's White is
+    not the one the state has, the roll, then its play."""
+    for white, actions in board.games:
+        if board.state["white"] != white:
+            yield {"first": white}
+        for action in actions:
+            if "play" in action:
+                yield {"dice": action["dice"]}
+            yield action
 
 
 # --- The load: phones and spectators over keep-alive connections ---------------------------------
@@ -275,11 +348,15 @@ class Connection:
 
 class Load:
     def __init__(
-        self, args: argparse.Namespace, port: int, boards: list[Board], log: Path, roots: dict
-    ) -> None:
+        self, args: argparse.Namespace, port: int, follow_port: int, boards: list[Board],
+        log: Path, roots: dict,
+    ) -> None:  # fmt: skip
         self.args, self.port, self.boards, self.log, self.roots = args, port, boards, log, roots
+        self.follow_port = follow_port
         self.client: dict[str, list[float]] = defaultdict(list)  # latency in the window, ms
         self.server: dict[str, list[float]] = defaultdict(list)
+        #: The server's time of an entry (ms) by its number within its match.
+        self.by_number: dict[int, list[float]] = defaultdict(list)
         self.late: list[float] = []  # how long after an entry a spectator saw it, ms
         self.failures: list[str] = []
         self.in_window = False
@@ -292,8 +369,9 @@ class Load:
         boards = self.boards
         tasks = [asyncio.create_task(self.phone(board, stop, rng.random())) for board in boards]
         tasks += [asyncio.create_task(self.phone_poll(board, stop)) for board in boards]
+        spectator = self.follower if self.args.follow == "next" else self.spectator
         tasks += [
-            asyncio.create_task(self.spectator(boards[n % len(boards)], stop, rng.random()))
+            asyncio.create_task(spectator(boards[n % len(boards)], stop, rng.random()))
             for n in range(self.args.spectators)
         ]
         await asyncio.sleep(self.args.warmup)
@@ -307,7 +385,7 @@ class Load:
         self.window = self.cpu.pop("wall")
         stop.set()
         await asyncio.gather(*tasks)
-        self.server = server_times(self.log, offset)
+        self.server, self.by_number = server_times(self.log, offset)
 
     async def timed(
         self, kind: str, connection: Connection, method: str, path: str, headers: dict[str, str],
@@ -335,31 +413,21 @@ class Load:
         status, _, content = await self.timed("phone {status}", connection, "GET", path, {})
         if status != 200:
             return
-        state = json.loads(content)
-
-        async def enter(action: dict[str, Any]) -> bool:
-            nonlocal state
+        board.state = json.loads(content)
+        for action in board.plan:
             if stop.is_set():
-                return False
-            body = json.dumps({"ply": state["ply"], "action": action}).encode()
-            status, _, content = await self.timed("entry", connection, "POST", path, auth, body)
+                break
+            ply = board.state["ply"]
+            body = json.dumps({"ply": ply, "action": action}).encode()
+            headers = {**auth, "X-Entry": str(ply + 1)}
+            status, _, content = await self.timed("entry", connection, "POST", path, headers, body)
             if status != 200:
-                return False
-            state = json.loads(content)
+                break
+            board.state = json.loads(content)
             board.entries += 1
-            board.written_at[state["revision"]] = time.monotonic()
+            board.written_at[board.state["revision"]] = time.monotonic()
             await asyncio.sleep(self.args.think)
-            return True
-
-        for white, actions in board.games:
-            if state["white"] != white and not await enter({"first": white}):
-                return
-            for action in actions:
-                if "play" in action and not await enter({"dice": action["dice"]}):
-                    return
-                if not await enter(action):
-                    return
-        board.finished = state["finished"]
+        board.finished = board.state["finished"]
         connection.close()
 
     async def phone_poll(self, board: Board, stop: asyncio.Event) -> None:
@@ -393,34 +461,74 @@ class Load:
             await asyncio.sleep(self.args.poll)
         connection.close()
 
+    async def follower(self, board: Board, stop: asyncio.Event, phase: float) -> None:
+        """Follow the board as ``live.js`` does: a long-poll on the follow server, asked again
+        at once after a change (a second after an early unchanged answer)."""
+        connection = Connection(self.follow_port)
+        path = f"/api/v1/matches/{board.match_id}/live/next"
+        etag = None
+        await asyncio.sleep(phase)
+        while not stop.is_set():
+            asked = time.monotonic()
+            headers = {"If-None-Match": etag} if etag else {}
+            status, answer_headers, content = await self.timed(
+                "follow {status}", connection, "GET", path, headers
+            )
+            if status == 200:
+                etag = answer_headers.get("etag")
+                written = board.written_at.get(json.loads(content)["revision"])
+                if self.in_window and written is not None:
+                    self.late.append((time.monotonic() - written) * 1000)
+            elif status == 304:
+                await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - asked)))
+            else:
+                await asyncio.sleep(3.0)
+        connection.close()
 
-def server_times(log: Path, offset: int) -> dict[str, list[float]]:
-    """The server's own time (ms) of each request of the window, by kind, from gunicorn's log
-    (``%(m)s %(U)s %(s)s %(L)s %(p)s``)."""
+
+def start_follow_server(env: dict[str, str], port: int, work: Path):
+    """uvicorn serving the site's ASGI application, as the README's production guide runs it."""
+    uvicorn = Path(sys.executable).with_name("uvicorn")
+    command = [str(uvicorn), "nardy_site.asgi:application", "--host", "127.0.0.1", "--port",
+               str(port), "--no-access-log", "--log-level", "warning", "--backlog", "4096",
+               "--timeout-keep-alive", "60"]  # fmt: skip
+    out = (work / "follow.out").open("wb")
+    return subprocess.Popen(command, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                            start_new_session=True)  # fmt: skip
+
+
+def server_times(log: Path, offset: int) -> tuple[dict[str, list[float]], dict[int, list[float]]]:
+    """The server's own time (ms) of each request of the window, by kind, and of each entry by
+    its number within its match, from gunicorn's log (``ACCESS_FORMAT``)."""
     times: dict[str, list[float]] = defaultdict(list)
+    by_number: dict[int, list[float]] = defaultdict(list)
     with log.open("rb") as lines:
         lines.seek(offset)
         for line in lines.read().decode(errors="replace").splitlines():
             parts = line.split()
-            if len(parts) != 5:
+            if len(parts) != 6:
                 continue
-            method, path, status, seconds, _ = parts
+            method, path, status, seconds, _, number = parts
             if path.endswith("/live"):
                 kind = "entry" if method == "POST" else f"GET {status}"
                 times[kind].append(float(seconds) * 1000)
+                if method == "POST" and number.isdigit():
+                    by_number[int(number)].append(float(seconds) * 1000)
     for values in times.values():
         values.sort()
-    return times
+    return times, by_number
 
 
 # --- Figures and checks --------------------------------------------------------------------------
 
 
 def print_figures(args: argparse.Namespace, load: Load) -> None:
+    following = "long-polls" if args.follow == "next" else f"a poll every {args.poll:g} s"
+    starts = ", ".join(map(str, args.starts))
     print(
-        f"\n  {args.boards} boards (an entry every {args.think:g} s each), {args.spectators} "
-        f"spectators (a poll every {args.poll:g} s), window {load.window:.1f} s after "
-        f"{args.warmup:g} s of warm-up"
+        f"\n  {args.boards} boards (an entry every {args.think:g} s each; matches from entries "
+        f"{starts}), {args.spectators} spectators ({following}), window {load.window:.1f} s "
+        f"after {args.warmup:g} s of warm-up"
     )
     print(f"  {'kind':<16}{'count':>7}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
     for title, table in (("server's own time", load.server), ("client latency", load.client)):
@@ -432,6 +540,7 @@ def print_figures(args: argparse.Namespace, load: Load) -> None:
                 f"{load_day.percentile(values, 50):>9.1f}{load_day.percentile(values, 95):>9.1f}"
                 f"{values[-1]:>9.1f}"
             )
+    print_by_number(load.by_number)
     late = sorted(load.late)
     if late:
         print(
@@ -445,6 +554,39 @@ def print_figures(args: argparse.Namespace, load: Load) -> None:
         f"  CPU over the window, in cores (of {os.cpu_count()}): {cores}; "
         f"machine busy {load.cpu.get('machine busy', 0.0) / load.window:.2f}"
     )
+
+
+def print_by_number(by_number: dict[int, list[float]], width: int = 50) -> None:
+    """The server's time per entry by the entry's number within its match, in bands."""
+    bands: dict[int, list[float]] = defaultdict(list)
+    for number, values in by_number.items():
+        bands[(number - 1) // width].extend(values)
+    print("  server's time per entry by its number within its match:")
+    print(f"  {'entries':<16}{'count':>7}{'p50 ms':>9}{'p95 ms':>9}")
+    for band in sorted(bands):
+        values = sorted(bands[band])
+        label = f"{band * width + 1}-{(band + 1) * width}"
+        print(
+            f"  {label:<16}{len(values):>7}{load_day.percentile(values, 50):>9.1f}"
+            f"{load_day.percentile(values, 95):>9.1f}"
+        )
+
+
+def flat_verdict(by_number: dict[int, list[float]]) -> list[tuple[bool, str]]:
+    """The median entry around 600 of its match costs within 20% of the median around 10."""
+    early = sorted(v for n in EARLY for v in by_number.get(n, []))
+    late = sorted(v for n in LATE for v in by_number.get(n, []))
+    if len(early) < 20 or len(late) < 20:
+        return []
+    first, last = load_day.percentile(early, 50), load_day.percentile(late, 50)
+    return [
+        (
+            last <= first * (1 + FLAT_TOLERANCE),
+            f"server time of entries {LATE.start}-{LATE.stop - 1}: p50 {last:.1f} ms, of "
+            f"entries {EARLY.start}-{EARLY.stop - 1}: p50 {first:.1f} ms "
+            f"({(last / first - 1) * 100:+.0f}%, goal within {FLAT_TOLERANCE:.0%})",
+        )
+    ]
 
 
 def check_records(boards: list[Board]) -> tuple[bool, str]:

@@ -212,6 +212,16 @@ PUBLIC_PAGE_REFRESH_SECONDS = env_int("PUBLIC_PAGE_REFRESH_SECONDS", 3, minimum=
 #: players may take that entry back for this many seconds after it was made (the server's clock),
 #: and the match is played on; an organizer may take it back later too.
 LIVE_UNDO_WINDOW_SECONDS = env_int("LIVE_UNDO_WINDOW_SECONDS", 30, minimum=0, maximum=3600)
+#: A spectator's follow of a match being recorded (GET …/live/next with the ETag it has) waits
+#: this long for the next entry before it answers 304 (tournaments.matches.live.follow). Below
+#: nginx's proxy_read_timeout (35 s in the README).
+LIVE_FOLLOW_WAIT_SECONDS = env_int("LIVE_FOLLOW_WAIT_SECONDS", 25, minimum=0, maximum=30)
+#: Under WSGI a waiting follow holds a thread: fine for runserver (a thread per request), not for
+#: gunicorn's few threads, which answer at once (production serves follows from an ASGI server).
+LIVE_FOLLOW_WAIT_UNDER_WSGI = env_bool("LIVE_FOLLOW_WAIT_UNDER_WSGI", DEBUG)
+#: Where writers publish each new state to the follow servers: the cache's Redis, when it is one.
+_CACHE_IS_REDIS = CACHES["default"]["BACKEND"].endswith("RedisCache")
+LIVE_FOLLOW_REDIS_URL = CACHES["default"]["LOCATION"] if _CACHE_IS_REDIS else ""
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -179,12 +179,19 @@ def english_after_each_test() -> Iterator[None]:
 def fresh_cache() -> Iterator[None]:
     """A cache of this test's own: counts of failed logins never leak between tests, and a shared
     Redis cache (CACHE_URL) is never flushed by a test. Shared public pages are rendered for the
-    current version (tests/web/test_page_cache.py tests the refresh delay itself)."""
+    current version (tests/web/test_page_cache.py tests the refresh delay itself). Recordings
+    publish to no Redis, and a spectator's follow of a match answers at once (the live server's
+    threads never wait): tests/tournaments/matches/live/test_live_follow.py waits."""
     cache = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": f"test-{uuid.uuid4().hex}",
     }
-    with override_settings(CACHES={"default": cache}, PUBLIC_PAGE_REFRESH_SECONDS=0):
+    with override_settings(
+        CACHES={"default": cache},
+        PUBLIC_PAGE_REFRESH_SECONDS=0,
+        LIVE_FOLLOW_REDIS_URL="",
+        LIVE_FOLLOW_WAIT_UNDER_WSGI=False,
+    ):
         yield
 
 

@@ -1,8 +1,10 @@
 /*
- * The live view of a match being recorded (templates/live/_follow.html): polls the live API
- * every second with If-None-Match (a 304 while nothing changed; the server computes a state
- * once per write for every spectator) and draws it with the board viewer. When the match gets
- * its result, the page is loaded again to show the replay.
+ * The live view of a match being recorded (templates/live/_follow.html): follows the live API
+ * (GET …/live/next with the ETag it has), which answers the moment an entry is written and
+ * otherwise waits (a 304 after 25 s), and draws each state with the board viewer. A server that
+ * answers a follow at once (gunicorn without the follow server) is asked again a second later;
+ * a hidden tab asks nothing. When the match gets its result, the page is loaded again to show
+ * the replay.
  *
  * Spectators see the points numbered from White's side all game long (the side the board is
  * drawn from): numbers that followed the mover flipped every turn. The match's status in the
@@ -38,26 +40,40 @@
     else viewer = new window.NardyBoard.Viewer(root, state.board);
   }
 
-  function poll() {
-    if (document.hidden) return;
+  var following = false;
+
+  function follow() {
+    if (following || document.hidden) return;
+    following = true;
+    var asked = Date.now();
     var headers = { Accept: "application/json" };
     if (etag) headers["If-None-Match"] = etag;
-    fetch(root.dataset.api, { credentials: "same-origin", headers: headers })
+    fetch(root.dataset.follow, { credentials: "same-origin", headers: headers })
       .then(function (response) {
-        if (response.status !== 200) return null;
+        if (response.status === 304) return null;
+        if (response.status !== 200) throw new Error(String(response.status));
         etag = response.headers.get("ETag");
         return response.json();
       })
       .then(function (state) {
         if (state) update(state);
+        // At once after a change; an unchanged answer that came back early, a second after asking.
+        again(state ? 0 : 1000 - (Date.now() - asked));
       })
-      .catch(function () {});
+      .catch(function () {
+        again(3000);
+      });
+  }
+
+  function again(delay) {
+    following = false;
+    window.setTimeout(follow, Math.max(0, delay));
   }
 
   root.querySelector('[data-action="fullscreen"]').addEventListener("click", function () {
     if (root.requestFullscreen) root.requestFullscreen();
   });
 
-  poll();
-  window.setInterval(poll, 1000);
+  document.addEventListener("visibilitychange", follow);
+  follow();
 })();

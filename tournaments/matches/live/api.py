@@ -13,8 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_safe
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
@@ -24,7 +28,8 @@ from rest_framework.response import Response
 from nardy_site.api_errors import error_responses
 from tournaments.api.actions import Action
 from tournaments.api.views import visible_tournaments
-from tournaments.matches.live import services
+from tournaments.matches.live import follow, services
+from tournaments.matches.live.broadcast import SharedState
 from tournaments.models import Match, Tournament
 
 ENTRY_HELP = (
@@ -110,6 +115,15 @@ class LiveAction(Action):
             Match.objects.filter(tournament__in=visible_tournaments(self.request)), pk=pk
         )
 
+    def recorded_match(self, pk: int) -> Match:
+        """The match a writer names. Only a running tournament's matches are recorded (the
+        service checks who writes, and reads the match again under its lock), so only a draft
+        tournament's match is looked up as its readers' are, to stay unseen by others."""
+        match = get_object_or_404(Match.objects.select_related("tournament"), pk=pk)
+        if match.tournament.status == Tournament.Status.DRAFT:
+            return self.visible_match(pk)
+        return match
+
 
 class MatchLive(LiveAction):
     @extend_schema(responses={200: LiveOut, 304: None}, summary="The state of the recording")
@@ -117,14 +131,9 @@ class MatchLive(LiveAction):
         shared = services.live_shared(match_id=pk)
         if not shared.public:
             self.visible_match(pk)
-        given = [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]
-        if shared.etag in given:
-            response: HttpResponse = Response(status=304)
-        else:  # the JSON rendered once per version, for every poll
-            response = HttpResponse(shared.body, content_type="application/json")
-        response["ETag"] = shared.etag
-        response["Cache-Control"] = "no-cache"
-        return response
+        return _shared_response(
+            shared, follow.given_etags(request.headers.get("If-None-Match", ""))
+        )
 
     @extend_schema(
         request=LiveIn,
@@ -135,7 +144,7 @@ class MatchLive(LiveAction):
         given = LiveIn(data=request.data)
         given.is_valid(raise_exception=True)
         state = services.live_act(
-            match=self.visible_match(pk),
+            match=self.recorded_match(pk),
             by=request.user,
             ply=given.validated_data["ply"],
             action=given.validated_data["action"],
@@ -155,10 +164,49 @@ class MatchLiveUndo(LiveAction):
         given = UndoIn(data=request.data)
         given.is_valid(raise_exception=True)
         state = services.live_undo(
-            match=self.visible_match(pk),
+            match=self.recorded_match(pk),
             by=request.user,
             ply=given.validated_data["ply"],
             to=given.validated_data.get("to"),
             revision=given.validated_data.get("revision"),
         )
         return Response(state)
+
+
+def _shared_response(shared: SharedState, given: set[str]) -> HttpResponse:
+    if shared.etag in given:
+        response = HttpResponse(status=304)
+    else:  # the JSON rendered once per version, for every reader
+        response = HttpResponse(shared.body, content_type="application/json")
+    response["ETag"] = shared.etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _readable_shared(request: HttpRequest, pk: int) -> SharedState:
+    shared = services.live_shared(match_id=pk)
+    if not shared.public:
+        get_object_or_404(Match.objects.filter(tournament__in=visible_tournaments(request)), pk=pk)  # type: ignore[arg-type]
+    return shared
+
+
+@require_safe
+async def live_next(request: HttpRequest, pk: int) -> HttpResponse:
+    """``GET …/live/next`` with ``If-None-Match``: the state once it differs from the one the
+    spectator has, or 304 after ``LIVE_FOLLOW_WAIT_SECONDS`` (``follow``). A follow server
+    answers public matches before Django; here are the others, and servers without one."""
+    shared = await sync_to_async(_readable_shared)(request, pk)
+    given = follow.given_etags(request.headers.get("If-None-Match", ""))
+    waits = isinstance(request, ASGIRequest) or settings.LIVE_FOLLOW_WAIT_UNDER_WSGI
+    if waits and shared.etag in given:
+        hub = follow.loop_hub()
+        hub.learn(pk, shared)
+        found = await follow.follow(
+            hub,
+            pk,
+            given,
+            wait=settings.LIVE_FOLLOW_WAIT_SECONDS,
+            recheck=follow.RECHECK_SECONDS,
+        )
+        shared = found or shared
+    return _shared_response(shared, given)

@@ -11,14 +11,13 @@ an entry decides the match, the recorded games go through the result flow like a
 record (``results.match_result_record``): reported by a player, final from an organizer.
 
 The state is kept in the cache per version of the draft, shared by the phones and every
-spectator (``page_cache.fresh_or_stale``); each write stores the new state there on commit.
+spectator (``page_cache.fresh_or_stale``); each write stores the new state there on commit and
+publishes it to the spectators who wait for it (``broadcast``, ``follow``).
 """
 
 from __future__ import annotations
 
 import functools
-import json
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -38,6 +37,7 @@ from games.viewer import board_layout, live_frame
 from nardy_site.page_cache import fresh_or_stale, store
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
 from tournaments.matches import results
+from tournaments.matches.live.broadcast import SharedState, publish
 from tournaments.matches.live.models import Draft, DraftEntry
 from tournaments.matches.live.recording import (
     Entry,
@@ -81,22 +81,6 @@ def live_version(*, match_id: int) -> str | None:
 
 def _version(status: str, draft: int | None, revision: int | None) -> str:
     return f"{status}:{draft or 0}:{revision or 0}"
-
-
-@dataclass(frozen=True)
-class SharedState:
-    """What every reader of a match's recording gets, computed once per version: the state as
-    JSON, rendered once for all (a spectator's poll then costs neither building the state from
-    the cache nor rendering it), and its ETag."""
-
-    body: bytes
-    etag: str
-    #: Anyone may read it (its tournament is past its draft): no query per spectator.
-    public: bool
-
-    @property
-    def state(self) -> dict[str, Any]:
-        return json.loads(self.body)  # type: ignore[no-any-return]
 
 
 def live_state(*, match_id: int) -> dict[str, Any]:
@@ -375,7 +359,9 @@ def _written(match: Match, draft: Draft, recording: Recording) -> dict[str, Any]
 
 def _keep(match: Match, state: dict[str, Any], version: str | None) -> None:
     if version is not None:
-        store(_cache_key(match.pk), version, _shared(match, state))
+        shared = _shared(match, state)
+        store(_cache_key(match.pk), version, shared)
+        publish(match.pk, shared)
 
 
 def _forget(match_id: int) -> None:

@@ -60,7 +60,9 @@ def test_the_match_page_offers_recording_to_its_players_and_shows_spectators_the
     assert f'href="/m/{match.pk}/record/"' in player_page
     public_page = client_of().get(f"/m/{match.pk}/").text
     assert f'href="/m/{match.pk}/record/"' not in public_page
-    assert f'data-api="/api/v1/matches/{match.pk}/live"' in public_page  # the live view, hidden
+    assert (
+        f'data-follow="/api/v1/matches/{match.pk}/live/next"' in public_page
+    )  # the live view, hidden
     assert "nardy/live.js" in public_page
 
 
