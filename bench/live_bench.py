@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> None:
         load_day.stop(server)
         if follower is not None:
             load_day.stop(follower)
-    print_figures(args, load)
+    print_figures(args, load, request_cpu(work / "gunicorn.out"))
     verdicts = [
         (
             not load.failures,
@@ -268,7 +268,7 @@ def seed(args: argparse.Namespace) -> list[Board]:
                 for _ in range(start):  # the entries before the load, through the same service
                     action = next(board.plan)
                     board.state = live_act(
-                        match=match, by=home, ply=board.state["ply"], action=action
+                        match_id=match.pk, by=home, ply=board.state["ply"], action=action
                     )
                 board.entries = start
                 boards.append(board)
@@ -522,7 +522,21 @@ def server_times(log: Path, offset: int) -> tuple[dict[str, list[float]], dict[i
 # --- Figures and checks --------------------------------------------------------------------------
 
 
-def print_figures(args: argparse.Namespace, load: Load) -> None:
+def request_cpu(log: Path) -> dict[str, list[float]]:
+    """The server's CPU time (ms) of each live request of the whole run, by kind, from the
+    site's own request log (``cpu_ms``: the serving thread's)."""
+    cpu: dict[str, list[float]] = defaultdict(list)
+    for line in log.read_text(errors="replace").splitlines() if log.exists() else []:
+        if not line.startswith("{"):
+            continue
+        record = json.loads(line)
+        if record.get("logger") == "nardy_site.requests" and record["path"].endswith("/live"):
+            kind = "entry" if record["method"] == "POST" else f"GET {record['status']}"
+            cpu[kind].append(record["cpu_ms"])
+    return cpu
+
+
+def print_figures(args: argparse.Namespace, load: Load, cpu: dict[str, list[float]]) -> None:
     following = "long-polls" if args.follow == "next" else f"a poll every {args.poll:g} s"
     starts = ", ".join(map(str, args.starts))
     print(
@@ -541,6 +555,12 @@ def print_figures(args: argparse.Namespace, load: Load) -> None:
                 f"{values[-1]:>9.1f}"
             )
     print_by_number(load.by_number)
+    if cpu:
+        figures = ", ".join(
+            f"{kind} p50 {load_day.percentile(sorted(v), 50):.1f} mean {sum(v) / len(v):.1f}"
+            for kind, v in sorted(cpu.items())
+        )
+        print(f"  the server's CPU a request, whole run (ms): {figures}")
     late = sorted(load.late)
     if late:
         print(

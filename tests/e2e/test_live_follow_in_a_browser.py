@@ -26,8 +26,8 @@ def test_the_spectators_page_shows_each_entry_within_a_second_and_asks_nothing_m
     site = make_site()
     match = site.match("Anna", "Boris")
     boris = site.players["Boris"]
-    live_act(match=match, by=boris, ply=0, action={"first": 1})
-    live_act(match=match, by=boris, ply=1, action={"dice": "52"})
+    live_act(match_id=match.pk, by=boris, ply=0, action={"first": 1})
+    live_act(match_id=match.pk, by=boris, ply=1, action={"dice": "52"})
 
     page = new_page(width=390, height=844)
     follows: list[float] = []
@@ -45,7 +45,7 @@ def test_the_spectators_page_shows_each_entry_within_a_second_and_asks_nothing_m
         page.wait_for_timeout(2500)
         assert len(follows) == asked  # nothing changed: no request beyond the one waiting
         before = page.evaluate(BOARD)
-        live_act(match=match, by=boris, ply=ply, action=action)
+        live_act(match_id=match.pk, by=boris, ply=ply, action=action)
         page.wait_for_function(f"before => ({BOARD})() !== before", arg=before, timeout=1000)
         page.wait_for_timeout(300)
         asked += 1

@@ -115,15 +115,6 @@ class LiveAction(Action):
             Match.objects.filter(tournament__in=visible_tournaments(self.request)), pk=pk
         )
 
-    def recorded_match(self, pk: int) -> Match:
-        """The match a writer names. Only a running tournament's matches are recorded (the
-        service checks who writes, and reads the match again under its lock), so only a draft
-        tournament's match is looked up as its readers' are, to stay unseen by others."""
-        match = get_object_or_404(Match.objects.select_related("tournament"), pk=pk)
-        if match.tournament.status == Tournament.Status.DRAFT:
-            return self.visible_match(pk)
-        return match
-
 
 class MatchLive(LiveAction):
     @extend_schema(responses={200: LiveOut, 304: None}, summary="The state of the recording")
@@ -144,7 +135,7 @@ class MatchLive(LiveAction):
         given = LiveIn(data=request.data)
         given.is_valid(raise_exception=True)
         state = services.live_act(
-            match=self.recorded_match(pk),
+            match_id=pk,  # read (and who may see it checked) under the draft's lock
             by=request.user,
             ply=given.validated_data["ply"],
             action=given.validated_data["action"],
@@ -164,7 +155,7 @@ class MatchLiveUndo(LiveAction):
         given = UndoIn(data=request.data)
         given.is_valid(raise_exception=True)
         state = services.live_undo(
-            match=self.recorded_match(pk),
+            match_id=pk,  # read (and who may see it checked) under the draft's lock
             by=request.user,
             ply=given.validated_data["ply"],
             to=given.validated_data.get("to"),

@@ -124,10 +124,10 @@ def matches_being_recorded(tournament: Tournament) -> list[Match]:
 
 
 def live_act(
-    *, match: Match, by: User, ply: int, action: Any, revision: int | None = None
+    *, match_id: int, by: User, ply: int, action: Any, revision: int | None = None
 ) -> dict[str, Any]:
     """Take one entry (``recording``'s JSON) at ``ply``; the new state. When it decides the
-    match, the games become the match's result."""
+    match, the games become the match's result. (The match is read under the draft's lock.)"""
     try:
         entry = entry_from_json(action)
     except RulesError as error:
@@ -136,7 +136,7 @@ def live_act(
             _("This is not a game action: %(reason)s") % {"reason": reason}
         ) from None
     with transaction.atomic():
-        match, draft = _open(match, by, ply, revision)
+        match, draft = _open(match_id, by, ply, revision)
         recording = _resume(match, draft)
         try:
             recording.add(entry)
@@ -152,7 +152,7 @@ def live_act(
 
 
 def live_undo(
-    *, match: Match, by: User, ply: int, to: int | None = None, revision: int | None = None
+    *, match_id: int, by: User, ply: int, to: int | None = None, revision: int | None = None
 ) -> dict[str, Any]:
     """Take back the last entry; an organizer may go back ``to`` any earlier ply at once.
 
@@ -161,7 +161,7 @@ def live_undo(
     ``LIVE_UNDO_WINDOW_SECONDS`` after that entry was made, by the server's clock; an organizer
     may later, while the result is still the recorded one."""
     with transaction.atomic():
-        match, draft = _open(match, by, ply, revision, taking_back=True)
+        match, draft = _open(match_id, by, ply, revision, taking_back=True)
         organizer = is_organizer(match.tournament, by)
         if to is not None and not organizer:
             raise NotAllowed(_("Only an organizer may undo more than the last entry at once."))
@@ -202,21 +202,32 @@ def live_discard(*, match: Match, by: User) -> None:
 
 
 def _match(match_id: int) -> Match:
-    return Match.objects.select_related("tournament", "home__player", "away__player").get(
-        pk=match_id
-    )
+    try:
+        return Match.objects.select_related("tournament", "home__player", "away__player").get(
+            pk=match_id
+        )
+    except Match.DoesNotExist:
+        raise Http404(_("No such match.")) from None
 
 
 def _open(
-    match: Match, by: User, ply: int, revision: int | None, *, taking_back: bool = False
+    match_id: int, by: User, ply: int, revision: int | None, *, taking_back: bool = False
 ) -> tuple[Match, Draft]:
     """The match and its draft, locked (made when missing), after the checks every write
     needs: who writes, the state of the match, and the ply (and revision) the writer saw.
-    ``taking_back``: an undo, which may also find the match decided by its recording."""
-    match = _match(match.pk)
+    ``taking_back``: an undo, which may also find the match decided by its recording. (Two
+    plain queries: one joining the draft to the match's five tables costs PostgreSQL more to
+    plan than both.)"""
+    draft = _locked_draft(match_id)
+    match = _match(match_id)
+    if match.tournament.status == Tournament.Status.DRAFT and not is_organizer(
+        match.tournament, by
+    ):
+        raise Http404(_("No such match."))  # unseen but by its organizers, as to readers
     if not may_record(match, by):
         raise NotAllowed(_("Only the players of this match or an organizer may record it."))
-    draft = _locked_draft(match, by)
+    if draft is None:
+        draft = _new_draft(match, by)
     if draft.finished and match.status == Match.Status.SCHEDULED:
         # Its result was reset (a bracket correction): the match is recorded again from the start.
         draft.entry_rows.all().delete()
@@ -232,11 +243,13 @@ def _open(
     return match, draft
 
 
-def _locked_draft(match: Match, by: User) -> Draft:
-    """The match's draft, locked; made (and the pages told) when the match has none."""
-    draft = Draft.objects.select_for_update().filter(match=match).first()
-    if draft is not None:
-        return draft
+def _locked_draft(match_id: int) -> Draft | None:
+    """The match's draft, locked (None: it has none yet)."""
+    return Draft.objects.select_for_update().filter(match_id=match_id).first()
+
+
+def _new_draft(match: Match, by: User) -> Draft:
+    """The match's first draft, locked (and the pages told)."""
     try:
         with transaction.atomic():
             Draft.objects.create(match=match, started_by=_author(by))

@@ -16,7 +16,7 @@ from games.rules.matfile import read_match
 from games.rules.selfplay import random_match
 from tests.web.conftest import Site, make_site
 from tournaments.matches.live.models import Draft
-from tournaments.models import Match
+from tournaments.models import Match, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -153,6 +153,24 @@ def test_who_may_record_and_who_may_read():
     assert client_of(carl).delete(api(match)).status_code == 403
     assert client_of(anna).delete(api(match)).status_code == 403
     assert Draft.objects.filter(match=match).exists()
+    assert post(client_of(anna), Match(pk=999999), 1, {"dice": "31"}).status_code == 404
+
+
+def test_a_draft_tournaments_match_stays_unseen_by_writers_as_by_readers():
+    site = make_site()
+    match = site.match("Anna", "Boris")
+    Tournament.objects.filter(pk=site.tournament.pk).update(status=Tournament.Status.DRAFT)
+    for user in (None, site.outsider, site.players["Anna"]):
+        assert client_of(user).get(api(match)).status_code == 404
+    for user in (site.outsider, site.players["Anna"]):
+        assert post(client_of(user), match, 0, {"dice": "31"}).status_code == 404
+        assert (
+            client_of(user).post(f"{api(match)}/undo", {"ply": 0}, "application/json").status_code
+            == 404
+        )
+    refused = post(client_of(site.organizer), match, 0, {"dice": "31"})
+    assert refused.status_code == 409  # its organizer sees it: it is not being played
+    assert not Draft.objects.filter(match=match).exists()
 
 
 def test_bad_bodies_are_400_and_change_nothing():

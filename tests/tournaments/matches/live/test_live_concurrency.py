@@ -41,10 +41,10 @@ def test_two_phones_posting_the_same_ply_at_once_give_one_entry(slow_replay, ply
     home = site.players[match.home.player.display_name]
     away = site.players[match.away.player.display_name]
     if ply == 1:  # the draft exists already: the race is for its lock, not for making it
-        live_act(match=match, by=home, ply=0, action={"first": 2})
+        live_act(match_id=match.pk, by=home, ply=0, action={"first": 2})
     outcomes = race(
-        lambda: live_act(match=match, by=home, ply=ply, action={"dice": "31"}),
-        lambda: live_act(match=match, by=away, ply=ply, action={"dice": "42"}),
+        lambda: live_act(match_id=match.pk, by=home, ply=ply, action={"dice": "31"}),
+        lambda: live_act(match_id=match.pk, by=away, ply=ply, action={"dice": "42"}),
     )
     assert outcomes == ["conflict", "done"]
     draft = Draft.objects.get(match=match)
@@ -60,12 +60,12 @@ def test_both_players_taking_back_the_deciding_entry_at_once_take_back_one(slow_
     match = site.match("Anna", "Boris")
     home = site.players[match.home.player.display_name]
     away = site.players[match.away.player.display_name]
-    live_act(match=match, by=home, ply=0, action={"dice": "31"})
-    live_act(match=match, by=home, ply=1, action={"dice": "31", "play": "8/5 6/5"})
-    live_act(match=match, by=home, ply=2, action={"resign": "black", "value": 1})
+    live_act(match_id=match.pk, by=home, ply=0, action={"dice": "31"})
+    live_act(match_id=match.pk, by=home, ply=1, action={"dice": "31", "play": "8/5 6/5"})
+    live_act(match_id=match.pk, by=home, ply=2, action={"resign": "black", "value": 1})
     outcomes = race(
-        lambda: live_undo(match=match, by=home, ply=3),
-        lambda: live_undo(match=match, by=away, ply=3),
+        lambda: live_undo(match_id=match.pk, by=home, ply=3),
+        lambda: live_undo(match_id=match.pk, by=away, ply=3),
     )
     assert outcomes == ["conflict", "done"]
     draft = Draft.objects.get(match=match)

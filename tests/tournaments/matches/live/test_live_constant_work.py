@@ -70,7 +70,7 @@ def test_the_last_entries_of_a_long_match_cost_what_its_first_do(parsed):
     for ply, entry in enumerate(entries):
         parsed[0] = 0
         with CaptureQueriesContext(connection) as queries:
-            live_act(match=match, by=anna, ply=ply, action=entry_to_json(entry))
+            live_act(match_id=match.pk, by=anna, ply=ply, action=entry_to_json(entry))
         costs.append((len(queries), parsed[0]))
 
     # Every write but the first (it makes the draft) and the last (it reports the match, reading
@@ -98,26 +98,28 @@ def test_an_undo_reads_only_the_game_it_goes_back_into(parsed):
     entries = match_entries(rules, seed=3)
     whole = Recording(rules)
     for ply, entry in enumerate(entries[:-1]):
-        live_act(match=match, by=olga, ply=ply, action=entry_to_json(entry))
+        live_act(match_id=match.pk, by=olga, ply=ply, action=entry_to_json(entry))
         whole.add(entry)
     assert len(whole.done) >= 2, "the match should be in its third game or later"
     game_start = sum(game.entries for game in whole.done)
     # An entry of the game in progress: only that game's entries are read again.
     ply = len(entries) - 1
     parsed[0] = 0
-    live_undo(match=match, by=olga, ply=ply)
+    live_undo(match_id=match.pk, by=olga, ply=ply)
     assert parsed[0] == ply - 1 - game_start
     assert live_state(match_id=match.pk)["ply"] == ply - 1
     # Back into the game before: only it is read, not the games before it.
     back_to = game_start - 3
     previous_start = game_start - whole.done[-1].entries
     parsed[0] = 0
-    state = live_undo(match=match, by=olga, ply=ply - 1, to=back_to)
+    state = live_undo(match_id=match.pk, by=olga, ply=ply - 1, to=back_to)
     assert parsed[0] == back_to - previous_start
     assert state["ply"] == back_to
     assert state_json(Recording.replay(rules, entries[:back_to])).items() <= state.items()
     # And the recording goes on from there.
-    state = live_act(match=match, by=olga, ply=back_to, action=entry_to_json(entries[back_to]))
+    state = live_act(
+        match_id=match.pk, by=olga, ply=back_to, action=entry_to_json(entries[back_to])
+    )
     assert state["ply"] == back_to + 1
 
 
@@ -158,7 +160,9 @@ def test_a_draft_of_the_old_layout_migrates_to_rows_and_goes_on_mid_game():
     assert all(row.made_at == draft.updated_at for row in rows)
     assert draft.current is None  # rebuilt from the game in progress at the next write
     assert live_state(match_id=match.pk)["ply"] == stopped
-    state = live_act(match=match, by=anna, ply=stopped, action=entry_to_json(entries[stopped]))
+    state = live_act(
+        match_id=match.pk, by=anna, ply=stopped, action=entry_to_json(entries[stopped])
+    )
     after = Recording.replay(rules, entries[: stopped + 1])
     assert state_json(after).items() <= state.items()
     assert Draft.objects.get(match=match).current == after.checkpoint()

@@ -76,7 +76,7 @@ async def asgi_get(path: str, headers: dict[str, str] | None = None) -> tuple[in
 def enter(match_id: int, by_name: str, ply: int, action: dict) -> None:
     """An entry written by a phone, in a thread of its own (as another process would)."""
     match = Match.objects.select_related("tournament").get(pk=match_id)
-    live_act(match=match, by=match_player(match, by_name), ply=ply, action=action)
+    live_act(match_id=match.pk, by=match_player(match, by_name), ply=ply, action=action)
 
 
 def match_player(match: Match, name: str):
