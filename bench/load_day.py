@@ -506,7 +506,7 @@ def tournament_plan(tournament: Any, format: str, size: int, rng: random.Random)
     from games.rules import Ending, action_to_json  # noqa: PLC0415
     from games.rules.selfplay import random_match  # noqa: PLC0415
     from games.services import RecordedGame  # noqa: PLC0415
-    from tournaments.matches.results import _result  # noqa: PLC0415
+    from tournaments.matches.results import result_of  # noqa: PLC0415
     from tournaments.scoring import PlayedGame  # noqa: PLC0415
 
     kind = {"round-robin": "round robin", "swiss": "swiss", "double-elimination": "double "
@@ -516,7 +516,7 @@ def tournament_plan(tournament: Any, format: str, size: int, rng: random.Random)
         for _ in range(24):
             played = random_match(tournament.game_variant(), tournament.match_length, rng)
             games = [RecordedGame(game.white, game.actions) for game in played]
-            result, validated = _result(tournament, score=None, games=games, mat=None)
+            result, validated = result_of(tournament, score=None, games=games, mat=None)
             payload = [
                 {"white": game.white, "actions": [action_to_json(a) for a in game.actions]}
                 for game in played
@@ -528,14 +528,14 @@ def tournament_plan(tournament: Any, format: str, size: int, rng: random.Random)
     outcomes = []
     for rows in OUTCOMES:
         played = [PlayedGame.won(side, value, 1, Ending.BEAR_OFF) for side, value in rows]
-        result, validated = _result(tournament, score=None, games=None, mat=None, outcomes=played)
+        result, validated = result_of(tournament, score=None, games=None, mat=None, outcomes=played)
         outcomes.append(
             {"rows": rows, "expected": [str(result.home), str(result.away)],
              "count": len(validated)}
         )  # fmt: skip
     scores = []
     for home, away in SCORES:
-        result, _ = _result(tournament, score=(home, away), games=None, mat=None)
+        result, _ = result_of(tournament, score=(home, away), games=None, mat=None)
         scores.append({"score": [home, away], "expected": [str(result.home), str(result.away)]})
     return {
         "slug": tournament.slug,
