@@ -17,10 +17,12 @@ result retires every page of its tournament. Three rules keep that cheap:
 With no concurrent request and a refresh of 0 (the tests) a page is always rendered for the
 current version.
 
-Only anonymous GETs without pending messages are shared, for the URLs a view declares (its
-query parameters and their values): anything else is rendered as usual. The CSRF token of a
-shared page's forms (the language switcher) is put in per response, so visitors never share
-one.
+Only GETs without pending messages are shared, for the URLs a view declares (its query
+parameters and their values), by anonymous visitors and by the signed-in readers a view names
+(``reader``: a user the page shows nothing of their own, such as a match's spectator): anything
+else is rendered as usual. A shared copy is always drawn as for an anonymous visitor; the CSRF
+token of its forms is put in per response, so visitors never share one, and a signed-in reader
+gets the page's own parts (``partials/own_*.html``: their name, their links) drawn for them.
 """
 
 from __future__ import annotations
@@ -35,9 +37,11 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
 T = TypeVar("T")
@@ -52,6 +56,8 @@ RENDER_CLAIM_SECONDS = 30
 _SHAPE = 3
 _TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 _TOKEN_SLOT = "\x00csrf-token\x00"
+#: The parts of a page that are its reader's own, as base.html's partials mark them.
+_OWN = re.compile(r"<!--own:(?P<name>[a-z]+)-->.*?<!--/own:(?P=name)-->", re.DOTALL)
 #: Where ``shared_page`` leaves on the request the version it read (``page_version``).
 _VERSION = "_shared_page_version"
 
@@ -101,18 +107,24 @@ class StoredPage:
 
 
 def shared_page(
-    version: Callable[..., str], *, params: Mapping[str, Collection[str]] | None = None
+    version: Callable[..., str],
+    *,
+    params: Mapping[str, Collection[str]] | None = None,
+    reader: Callable[..., bool] | None = None,
 ) -> Callable[[View], View]:
     """Share the view's page among anonymous visitors, per language and ``version(**kwargs)``
     (which raises Http404 for what does not exist). ``params`` names the query parameters the
-    page reads and the values worth sharing; a request with any other is rendered alone."""
+    page reads and the values worth sharing; a request with any other is rendered alone.
+    ``reader(request, **kwargs)``: this signed-in user sees the page as a visitor does but for
+    its own parts (they may do nothing on it), so they get the shared copy too."""
     allowed = params or {}
 
     def decorate(view: View) -> View:
         @functools.wraps(view)
         def page(request: HttpRequest, **kwargs: Any) -> HttpResponse:
             query = _shared_query(request, allowed)
-            if query is None:
+            signed_in = request.user.is_authenticated
+            if query is None or (signed_in and (reader is None or not reader(request, **kwargs))):
                 return view(request, **kwargs)
             address = f"{get_language()}\n{request.path}\n{query}"
             key = "page:" + hashlib.sha256(address.encode()).hexdigest()[:32]
@@ -125,14 +137,24 @@ def shared_page(
             stored = fresh_or_stale(
                 key,
                 current,
-                lambda: _stored(view(request, **kwargs)),
+                lambda: _stored(_as_visitor(request, view, kwargs)),
                 refresh=settings.PUBLIC_PAGE_REFRESH_SECONDS,
             )
-            return _response(request, stored)
+            return _response(request, stored, own=signed_in)
 
         return page
 
     return decorate
+
+
+def _as_visitor(request: HttpRequest, view: View, kwargs: dict[str, Any]) -> HttpResponse:
+    """The page drawn as for an anonymous visitor, whoever asked: the copy every reader shares."""
+    user = request.user
+    request.user = AnonymousUser()
+    try:
+        return view(request, **kwargs)
+    finally:
+        request.user = user
 
 
 def page_version(request: HttpRequest, version: Callable[[], str]) -> str:
@@ -147,7 +169,7 @@ def _shared_query(request: HttpRequest, allowed: Mapping[str, Collection[str]]) 
     """The request's query as part of a shared page's key, or None when it is not shared."""
     if request.method not in ("GET", "HEAD") or "HTTP_AUTHORIZATION" in request.META:
         return None
-    if request.user.is_authenticated or len(messages.get_messages(request)):
+    if len(messages.get_messages(request)):
         return None
     parts = []
     for name, values in sorted(request.GET.lists()):
@@ -162,8 +184,13 @@ def _stored(response: HttpResponse) -> StoredPage:
     return StoredPage(response.status_code, response["Content-Type"], body)
 
 
-def _response(request: HttpRequest, page: StoredPage) -> HttpResponse:
+def _response(request: HttpRequest, page: StoredPage, *, own: bool = False) -> HttpResponse:
     body = page.body
+    if own:  # the signed-in reader's own parts in place of a visitor's
+        body = _OWN.sub(
+            lambda part: render_to_string(f"partials/own_{part['name']}.html", request=request),
+            body,
+        )
     if _TOKEN_SLOT in body:
         body = body.replace(_TOKEN_SLOT, get_token(request))
     return HttpResponse(body, status=page.status, content_type=page.content_type)

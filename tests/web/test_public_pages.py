@@ -404,3 +404,56 @@ def test_a_stored_record_is_replayed_for_the_board_by_the_worker_not_by_its_firs
 
     assert replays == [] and '<script id="board-frames" type="application/json">' in page
     assert tasks.board_frames_prepare.run(999999) is False
+
+
+def test_signed_in_spectators_read_the_shared_match_page_with_their_own_header(site, monkeypatch):
+    """A signed-in user who may do nothing on a match page (neither a player of the match nor
+    an organizer) gets the copy every visitor shares, with their own name and links in its
+    header; the copy itself is drawn as for a visitor, whoever asked first. Its players and
+    organizers get a page of their own."""
+    match = site.match("Anna", "Boris")
+    results.match_result_record(match=match, by=site.organizer, games=site.recorded_games())
+    drawn: list[int] = []
+    real = public.match_context
+    monkeypatch.setattr(public, "match_context", lambda *a, **k: drawn.append(1) or real(*a, **k))
+    carl, oscar, boris, olga = Client(), Client(), Client(), Client()
+    carl.force_login(site.players["Carl"])
+    oscar.force_login(site.outsider)
+    boris.force_login(site.players["Boris"])
+    olga.force_login(site.organizer)
+    address = reverse("match", args=[match.pk])
+
+    def read(client: Client) -> str:
+        response = client.get(address)
+        assert response.status_code == 200
+        return response.content.decode()
+
+    carls, oscars, anonymous = read(carl), read(oscar), read(Client())
+    assert len(drawn) == 1  # once, for all three
+    carl_name, oscar_name = site.players["Carl"].username, site.outsider.username
+    assert f'<span translate="no">{carl_name}</span>' in carls and "My matches" in carls
+    assert f'<span translate="no">{oscar_name}</span>' in oscars and carl_name not in oscars
+    assert carl_name not in anonymous and "My matches" not in anonymous
+    assert "Log in" in anonymous and "Log in" not in carls
+    assert 'action="/accounts/logout/"' in carls and "csrfmiddlewaretoken" in carls
+    assert 'id="board-frames"' in carls and 'data-action="correct"' not in carls + oscars
+    read(boris)
+    assert 'data-action="correct"' in read(olga)
+    assert len(drawn) == 3  # a player and an organizer: their own pages
+
+
+def test_signed_in_readers_of_a_player_page_share_it_and_the_player_gets_their_own(site):
+    anna = site.match("Anna", "Boris").home.player
+    address = reverse("player", args=[anna.pk])
+    boris, own = Client(), Client()
+    boris.force_login(site.players["Boris"])
+    own.force_login(site.players["Anna"])
+    with CaptureQueriesContext(connection) as first:
+        page = boris.get(address).content.decode()
+    with CaptureQueriesContext(connection) as again:
+        assert boris.get(address).status_code == 200
+    assert len(again) < len(first)  # the shared copy: no record drawn again
+    assert site.players["Boris"].username in page and 'data-role="player-actions"' not in page
+    mine = own.get(address).content.decode()
+    assert 'data-role="player-actions"' in mine  # Anna may unlink her account
+    assert site.players["Anna"].username in mine

@@ -193,7 +193,31 @@ def _match_version(pk: int) -> str:
     return _found(versions.match_version(pk=pk))
 
 
-@shared_page(_match_version)
+def _match_spectator(request: HttpRequest, pk: int) -> bool:
+    """A signed-in user who may do nothing on the match page (neither one of its players nor an
+    organizer of its tournament), so they read the page every visitor shares."""
+    row = (
+        Match.objects.filter(pk=pk)
+        .values_list(
+            "home__player__user_id",
+            "away__player__user_id",
+            "tournament_id",
+            "tournament__organizer_id",
+            "tournament__club_id",
+        )  # fmt: skip
+        .first()
+    )
+    if row is None:
+        return True  # the shared page answers 404
+    home, away, tournament_id, organizer_id, club_id = row
+    if request.user.pk in (home, away):
+        return False
+    # Only what is_organizer reads of the tournament: one row read, no model built for it.
+    tournament = Tournament(pk=tournament_id, organizer_id=organizer_id, club_id=club_id)
+    return not is_organizer(tournament, request.user)
+
+
+@shared_page(_match_version, reader=_match_spectator)
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     # The version is read before the match: parts drawn from a newer match than their version
     # are drawn again at the next version, never kept for a version newer than what they show.
@@ -248,7 +272,17 @@ def _replay(match: Match, games: list[Any], analysis: Any) -> tuple[Any, str]:
         return None, str(error)
 
 
-@shared_page(lambda pk: _found(versions.player_version(pk=pk)))
+def _player_reader(request: HttpRequest, pk: int) -> bool:
+    """A signed-in user who may do nothing on the player's page (claim, merge, unlink, read the
+    trail), so they read the page every visitor shares."""
+    player = Player.objects.filter(pk=pk).first()
+    if player is None:
+        return True  # the shared page answers 404
+    actions = player_actions(player=player, user=request.user)
+    return actions is None or not any(vars(actions).values())
+
+
+@shared_page(lambda pk: _found(versions.player_version(pk=pk)), reader=_player_reader)
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     version = page_version(request, lambda: _found(versions.player_version(pk=pk)))  # first
     player = get_object_or_404(Player.objects.select_related("home_club"), pk=pk)
