@@ -119,9 +119,7 @@ class LiveAction(Action):
 class MatchLive(LiveAction):
     @extend_schema(responses={200: LiveOut, 304: None}, summary="The state of the recording")
     def get(self, request: Request, pk: int) -> Response:
-        shared = services.live_shared(match_id=pk)
-        if not shared.public:
-            self.visible_match(pk)
+        shared = _readable_shared(request, pk)
         return _shared_response(
             shared, follow.given_etags(request.headers.get("If-None-Match", ""))
         )
@@ -174,7 +172,8 @@ def _shared_response(shared: SharedState, given: set[str]) -> HttpResponse:
     return response
 
 
-def _readable_shared(request: HttpRequest, pk: int) -> SharedState:
+def _readable_shared(request: HttpRequest | Request, pk: int) -> SharedState:
+    """The match's shared state, for a reader who may see the match (404 otherwise)."""
     shared = services.live_shared(match_id=pk)
     if not shared.public:
         get_object_or_404(Match.objects.filter(tournament__in=visible_tournaments(request)), pk=pk)  # type: ignore[arg-type]
