@@ -16,6 +16,7 @@ OUR_VARIABLES = (
     "DJANGO_CSRF_TRUSTED_ORIGINS",
     "DATABASE_URL",
     "DATABASE_CONN_MAX_AGE",
+    "DATABASE_PREPARED_STATEMENTS",
     "CELERY_BROKER_URL",
     "CELERY_RESULT_BACKEND",
     "TIME_ZONE",
@@ -25,7 +26,8 @@ SHOW_SETTINGS = (
     "print(json.dumps({'DEBUG': settings.DEBUG, 'ALLOWED_HOSTS': settings.ALLOWED_HOSTS, "
     "'ENGINE': settings.DATABASES['default']['ENGINE'], "
     "'EAGER': settings.CELERY_TASK_ALWAYS_EAGER, 'BROKER': settings.CELERY_BROKER_URL, "
-    "'TIME_ZONE': settings.TIME_ZONE}))"
+    "'TIME_ZONE': settings.TIME_ZONE, "
+    "'DATABASE_OPTIONS': settings.DATABASES['default'].get('OPTIONS', {})}, default=str))"
 )
 
 
@@ -91,3 +93,16 @@ def test_a_bad_value_stops_start_up_naming_the_variable(variables, named):
     assert result.returncode != 0
     last_line = result.stderr.strip().splitlines()[-1]
     assert last_line.startswith(f"django.core.exceptions.ImproperlyConfigured: {named}: ")
+
+
+def test_postgresql_statements_are_prepared_unless_switched_off():
+    """Server-side binding, prepared once a kept connection has run a statement twice; off for
+    PgBouncer in transaction mode."""
+    url = "postgres://nardy@db.internal:5432/nardy"
+    prepared = json.loads(start_django(DATABASE_URL=url).stdout)["DATABASE_OPTIONS"]
+    assert prepared["server_side_binding"] is True
+    assert prepared["prepare_threshold"] == 2
+    plain = start_django(DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="0")
+    assert "server_side_binding" not in json.loads(plain.stdout)["DATABASE_OPTIONS"]
+    sqlite = json.loads(start_django().stdout)["DATABASE_OPTIONS"]
+    assert "server_side_binding" not in sqlite

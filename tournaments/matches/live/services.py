@@ -34,6 +34,7 @@ from games.rules import RulesError, action_from_json
 from games.rules.steps import play_steps, steps_json
 from games.services import RecordedGame
 from games.viewer import board_layout, live_frame
+from nardy_site.joined import Join, Table
 from nardy_site.page_cache import fresh_or_stale, store
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
 from tournaments.matches import results
@@ -50,7 +51,8 @@ from tournaments.matches.live.recording import (
     resume_point,
     state_json,
 )
-from tournaments.models import Match, Tournament
+from tournaments.models import Entry as TournamentEntry
+from tournaments.models import Match, Player, Tournament
 from tournaments.permissions import is_organizer, match_side
 from tournaments.reasons import reason_in_language
 
@@ -219,7 +221,7 @@ def _open(
     plain queries: one joining the draft to the match's five tables costs PostgreSQL more to
     plan than both.)"""
     draft = _locked_draft(match_id)
-    match = _match(match_id)
+    match = _match(match_id) if draft is None else draft.match
     if match.tournament.status == Tournament.Status.DRAFT and not is_organizer(
         match.tournament, by
     ):
@@ -244,8 +246,33 @@ def _open(
 
 
 def _locked_draft(match_id: int) -> Draft | None:
-    """The match's draft, locked (None: it has none yet)."""
-    return Draft.objects.select_for_update().filter(match_id=match_id).first()
+    """The match's draft, locked, with its match, tournament and players read in the same
+    statement (None: it has none yet)."""
+    return _DRAFT_WITH_MATCH.one([match_id])  # type: ignore[return-value]
+
+
+#: ``Draft.objects.select_for_update(of=("self",)).select_related("match__tournament",
+#: "match__home__player", "match__away__player")``, compiled once (``joined``): an entry's read.
+_DRAFT_WITH_MATCH = Join(
+    """SELECT {columns} FROM live_draft d
+    JOIN tournaments_match m ON m.id = d.match_id
+    JOIN tournaments_tournament t ON t.id = m.tournament_id
+    LEFT JOIN tournaments_entry he ON he.id = m.home_id
+    LEFT JOIN tournaments_player hp ON hp.id = he.player_id
+    LEFT JOIN tournaments_entry ae ON ae.id = m.away_id
+    LEFT JOIN tournaments_player ap ON ap.id = ae.player_id
+    WHERE d.match_id = %s""",
+    (
+        Table(Draft, "d"),
+        Table(Match, "m", into=("d", "match")),
+        Table(Tournament, "t", into=("m", "tournament")),
+        Table(TournamentEntry, "he", into=("m", "home")),
+        Table(Player, "hp", into=("he", "player")),
+        Table(TournamentEntry, "ae", into=("m", "away")),
+        Table(Player, "ap", into=("ae", "player")),
+    ),
+    for_update=True,
+)
 
 
 def _new_draft(match: Match, by: User) -> Draft:
