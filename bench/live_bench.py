@@ -10,7 +10,8 @@ from one asyncio process with keep-alive connections, as the pages do:
 
 - a phone per board enters a random legal match (``games.rules.selfplay``), one entry every
   ``--think`` seconds (the roll, then the play; dave, take, drop and resignations as they come),
-  with the player's API token, and polls the state every 2 s like ``recorder.js``. ``--starts``
+  with the player's API token, and follows the state like ``recorder.js`` (``--follow``, below;
+  ``--follow poll`` polls gunicorn every 2 s, as the recorder did before). ``--starts``
   splits the boards into groups whose matches are already that many entries in when the load
   begins (entered in-process through the same service while seeding, in longer matches), so the
   server's time per entry is measured by the entry's number within its match under one load;
@@ -368,8 +369,10 @@ class Load:
         rng = random.Random(self.args.seed)
         boards = self.boards
         tasks = [asyncio.create_task(self.phone(board, stop, rng.random())) for board in boards]
-        tasks += [asyncio.create_task(self.phone_poll(board, stop)) for board in boards]
-        spectator = self.follower if self.args.follow == "next" else self.spectator
+        following = self.args.follow == "next"
+        phone_follower = self.phone_follow if following else self.phone_poll
+        tasks += [asyncio.create_task(phone_follower(board, stop)) for board in boards]
+        spectator = self.follower if following else self.spectator
         tasks += [
             asyncio.create_task(spectator(boards[n % len(boards)], stop, rng.random()))
             for n in range(self.args.spectators)
@@ -440,6 +443,26 @@ class Load:
                 "phone {status}", connection, "GET", path, {"If-None-Match": etag} if etag else {}
             )
             etag = headers.get("etag", etag)
+        connection.close()
+
+    async def phone_follow(self, board: Board, stop: asyncio.Event) -> None:
+        """The other phone's entries, as ``recorder.js`` follows them: a long-poll on the follow
+        server (its own entries wake it too, and it drops those answers)."""
+        connection = Connection(self.follow_port)
+        path = f"/api/v1/matches/{board.match_id}/live/next"
+        etag = None
+        while not stop.is_set() and not board.finished:
+            asked = time.monotonic()
+            headers = {"If-None-Match": etag} if etag else {}
+            status, answer_headers, _ = await self.timed(
+                "phone follow {status}", connection, "GET", path, headers
+            )
+            if status == 200:
+                etag = answer_headers.get("etag")
+            elif status == 304:
+                await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - asked)))
+            else:
+                await asyncio.sleep(3.0)
         connection.close()
 
     async def spectator(self, board: Board, stop: asyncio.Event, phase: float) -> None:

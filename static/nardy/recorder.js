@@ -5,7 +5,7 @@
  * plays and the single steps that make them, games/rules/steps.py), and every entry is posted
  * there at once with the ply it was made at. Only the checker steps of the play being entered
  * stay on the page until the play is complete (then it is sent as one turn). A stale page is
- * told so by the server (409, with the current state) and by its own polling.
+ * told so by the server (409, with the current state), and follows the other device's entries.
  *
  * It forgives a slip: a resignation names the player and what the opponent wins and asks to
  * confirm; the entry that decided the match can be taken back for a while (the server's rule
@@ -467,26 +467,40 @@
     return request(root.dataset.undo, "POST", body);
   }
 
-  function poll() {
-    if (busy || document.hidden) return;
+  // Another device's entries: the page follows the live API as the spectators' pages do
+  // (GET …/live/next with the ETag it has, answered the moment an entry is written; a server
+  // that answers at once is asked again a second later). An answer that set out before this
+  // page's own write is older than it, however late it arrives, and is dropped.
+  var following = false;
+
+  function follow() {
+    if (following || document.hidden) return;
+    following = true;
+    var asked = Date.now();
     var headers = { Accept: "application/json" };
     if (etag) headers["If-None-Match"] = etag;
     var startedAfter = writes;
-    var tag = null;
-    fetch(root.dataset.api, { credentials: "same-origin", headers: headers })
+    fetch(root.dataset.follow, { credentials: "same-origin", headers: headers })
       .then(function (response) {
         noteServerClock(response);
-        if (response.status !== 200) return null;
-        tag = response.headers.get("ETag");
+        if (response.status === 304) return null;
+        if (response.status !== 200) throw new Error(String(response.status));
+        etag = response.headers.get("ETag");
         return response.json();
       })
       .then(function (fresh) {
-        if (!fresh || busy || startedAfter !== writes) return;
-        etag = tag;
-        if (fresh.draft === state.draft && fresh.revision === state.revision) return;
-        take(fresh, words.textUpdated);
+        var changed = fresh && !(fresh.draft === state.draft && fresh.revision === state.revision);
+        if (changed && !busy && startedAfter === writes) take(fresh, words.textUpdated);
+        followAgain(fresh ? 0 : 1000 - (Date.now() - asked));
       })
-      .catch(function () {});
+      .catch(function () {
+        followAgain(3000);
+      });
+  }
+
+  function followAgain(delay) {
+    following = false;
+    window.setTimeout(follow, Math.max(0, delay));
   }
 
   // --- Taps -----------------------------------------------------------------------------------
@@ -625,7 +639,8 @@
 
   resetPartial();
   render();
-  window.setInterval(poll, 2000);
+  document.addEventListener("visibilitychange", follow);
+  follow();
   // The take-back countdown on the Undo button.
   window.setInterval(function () {
     if (state.take_back_until) showUndo(!state.finished && state.match_status === "scheduled");
