@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
 
 T = TypeVar("T")
@@ -37,8 +37,29 @@ class _Outage:
     until = 0.0
 
 
+class _OneClientPerPool(RedisCacheClient):
+    """Django's client makes a new ``redis.Redis`` for every call, which costs more than a GET
+    on loopback (it builds its table of reply parsers): this one keeps one per connection pool
+    (a client is only a pool and that table, safe to share)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+        return client
+
+
 class TolerantRedisCache(RedisCache):
     """Django's Redis cache, answering a miss instead of raising when Redis fails."""
+
+    def __init__(self, server: Any, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = _OneClientPerPool
 
     def _tolerant(self, fallback: T, call: Callable[[], T]) -> T:
         if time.monotonic() < _Outage.until:
