@@ -7,7 +7,18 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.db.models import CharField, Count, Max, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import (
+    Case,
+    CharField,
+    Count,
+    Max,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.functions import Cast, Concat
 
 from tournaments.analysis.models import MatchAnalysis
@@ -29,33 +40,43 @@ def tournament_version(*, slug: str) -> str | None:
 
 def match_version(*, pk: int) -> str | None:
     """A match page's version (None: no such match): the match's own last write (bracket moves
-    save the match too), its tournament's status, and its rows in the rating ledger (a replay
-    writes new ones) and its rating hold, which say whether its ratings are still pending or
-    held for review."""
+    save the match too), its tournament's status and rating approval, its rows in the rating
+    ledger (a replay writes new ones) and its rating hold, which say whether its ratings are
+    still pending or held for review, and its analysis. A match its tournament does not rate
+    shows the change it would make from its players' current ratings: for it, their newest rows
+    in the ledger too. Nothing else of the tournament or the rating list: the pages of a day's
+    matches are not all drawn again at every result of the day."""
+    unrated = ~Q(tournament__rated=True)
     row = (
         Match.objects.filter(pk=pk)
         .order_by()  # one row: no joins for the matches' ordering
         .annotate(
             rated=_newest_change(match=OuterRef("pk")),
-            ratings=_ratings_revision("tournament__rating_system", "tournament__variant"),
             analysed=_analysis_state(),
             held=Subquery(
                 RatingHold.objects.filter(match=OuterRef("pk")).order_by().values("status")[:1]
+            ),
+            home_rated=Case(
+                When(unrated, then=_newest_change(player=OuterRef("home__player_id"))),
+                default=None,
+            ),
+            away_rated=Case(
+                When(unrated, then=_newest_change(player=OuterRef("away__player_id"))),
+                default=None,
             ),
         )
         .values_list(
             "updated_at",
             "tournament__status",
+            "tournament__rated",
             "rated",
-            "tournament__revision",
-            "ratings",
             "analysed",
             "held",
+            "home_rated",
+            "away_rated",
         )  # fmt: skip
         .first()
     )
-    # The tournament's revision (its rating approval) and its list's (an unrated match shows the
-    # change it would make from the players' current ratings).
     return None if row is None else ":".join(str(part) for part in (row[0].isoformat(), *row[1:]))
 
 

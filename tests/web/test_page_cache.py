@@ -16,10 +16,14 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from nardy_site import page_cache
+from tournaments import versions
 from tournaments.matches import results
 from tournaments.ratings import ledger
+from tournaments.ratings.ledger import rating_list_of
+from tournaments.ratings.models import RatingChange
 from tournaments.web import public
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -236,3 +240,37 @@ def test_api_standings_are_shared_but_fresh_for_logged_in_readers(client, site, 
         organizer = client.get(url).json()
     assert anonymous == before  # up to a minute old for anonymous readers here
     assert organizer != before and max(row["match_points"] for row in organizer) > 0
+
+
+def test_a_match_page_is_not_drawn_again_for_the_other_results_of_the_day(site):
+    """Another match of the tournament decided and rated raises the tournament's revision and
+    its rating list's: this match's page keeps its version (its ratings are its own rows)."""
+    match, other = site.match("Anna", "Boris"), site.match("Carl", "Dina")
+    results.match_result_record(match=match, by=site.organizer, score=(3, 1))
+    ledger.ratings_apply(match.pk)
+    version = versions.match_version(pk=match.pk)
+    results.match_result_record(match=other, by=site.organizer, score=(3, 0))
+    ledger.ratings_apply(other.pk)
+    assert versions.match_version(pk=match.pk) == version
+
+
+def test_an_unrated_match_follows_its_players_ratings(new_site):
+    """A match its tournament does not rate shows what it would change from its players'
+    current ratings: a new rating of one of them is a new version, anyone else's is not."""
+    site = new_site(rated=False)
+    match = site.match("Anna", "Boris")
+    results.match_result_record(match=match, by=site.organizer, score=(3, 1))
+    version = versions.match_version(pk=match.pk)
+    elsewhere = site.match("Carl", "Dina")
+
+    def rated_elsewhere(player):
+        RatingChange.objects.create(
+            rating_list=rating_list_of(site.tournament), player=player, match=elsewhere,
+            finished_at=timezone.now(), score=1, before=1500, after=1508, delta=8,
+            experience_before=0, experience_after=1,
+        )  # fmt: skip
+
+    rated_elsewhere(elsewhere.home.player)
+    assert versions.match_version(pk=match.pk) == version
+    rated_elsewhere(match.away.player)
+    assert versions.match_version(pk=match.pk) != version
