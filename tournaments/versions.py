@@ -20,7 +20,9 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Cast, Concat
+from django.db.models.query import QuerySet
 
+from nardy_site.joined import Compiled
 from tournaments.analysis.models import MatchAnalysis
 from tournaments.models import Match, Player, Tournament
 from tournaments.ratings.models import RatingChange, RatingHold, RatingList
@@ -29,13 +31,18 @@ from tournaments.ratings.models import RatingChange, RatingHold, RatingList
 def tournament_version(*, slug: str) -> str | None:
     """The tournament's revision and its rating list's (None: no such tournament). Every write
     to the tournament raises the one, every rating change the other."""
-    row = (
+    row = _TOURNAMENT.first(slug)
+    return None if row is None else f"{row[0]}:{row[1] or 0}"
+
+
+_TOURNAMENT = Compiled(
+    lambda slug: (
         Tournament.objects.filter(slug=slug)
         .annotate(ratings=_ratings_revision("rating_system", "variant"))
-        .values_list("revision", "ratings")
-        .first()
-    )
-    return None if row is None else f"{row[0]}:{row[1] or 0}"
+        .values_list("revision", "ratings")[:1]
+    ),
+    placeholder="\x00slug",
+)
 
 
 def match_version(*, pk: int) -> str | None:
@@ -46,8 +53,13 @@ def match_version(*, pk: int) -> str | None:
     shows the change it would make from its players' current ratings: for it, their newest rows
     in the ledger too. Nothing else of the tournament or the rating list: the pages of a day's
     matches are not all drawn again at every result of the day."""
+    row = _MATCH.first(pk)
+    return None if row is None else ":".join(str(part) for part in row)
+
+
+def _match_version_query(pk: int) -> QuerySet[Match]:
     unrated = ~Q(tournament__rated=True)
-    row = (
+    return (
         Match.objects.filter(pk=pk)
         .order_by()  # one row: no joins for the matches' ordering
         .annotate(
@@ -74,10 +86,11 @@ def match_version(*, pk: int) -> str | None:
             "held",
             "home_rated",
             "away_rated",
-        )  # fmt: skip
-        .first()
+        )[:1]  # fmt: skip
     )
-    return None if row is None else ":".join(str(part) for part in (row[0].isoformat(), *row[1:]))
+
+
+_MATCH = Compiled(_match_version_query, placeholder=-424_242)
 
 
 def player_version(*, pk: int) -> str | None:
@@ -85,20 +98,33 @@ def player_version(*, pk: int) -> str | None:
     any of their matches, their number, and their newest rating-ledger row (a replay writes new
     ones). Tournament names, shown beside the matches, are fixed once a tournament has matches;
     an opponent renamed in the admin shows when the stored page expires."""
-    row = (
-        Player.objects.filter(pk=pk)
-        .annotate(rated=_newest_change(player=OuterRef("pk")))
-        .values_list("display_name", "club", "country", "rated", "home_club__name")
-        .first()
-    )
+    row = _PLAYER.first(pk)
     if row is None:
         return None
-    matches = Match.objects.filter(Q(home__player=pk) | Q(away__player=pk)).aggregate(
-        count=Count("pk"), newest=Max("updated_at"), analysed=Max("analysis__finished_at")
-    )
-    newest = matches["newest"].isoformat() if matches["newest"] else ""
+    count, newest, analysed = _PLAYER_MATCHES.first(pk) or (0, None, None)
     details = hashlib.sha256("\n".join((*row[:3], row[4] or "")).encode()).hexdigest()[:16]
-    return f"{details}:{row[3]}:{matches['count']}:{newest}:{matches['analysed']}"
+    return f"{details}:{row[3]}:{count}:{newest or ''}:{analysed}"
+
+
+_PLAYER = Compiled(
+    lambda pk: (
+        Player.objects.filter(pk=pk)
+        .annotate(rated=_newest_change(player=OuterRef("pk")))
+        .values_list("display_name", "club", "country", "rated", "home_club__name")[:1]
+    ),
+    placeholder=-424_242,
+)
+_PLAYER_MATCHES = Compiled(
+    lambda pk: (
+        Match.objects.filter(Q(home__player=pk) | Q(away__player=pk))
+        .order_by()
+        .annotate(all=Value(1))  # one group: the row of .aggregate(), in a queryset to compile
+        .values("all")
+        .annotate(count=Count("pk"), newest=Max("updated_at"), seen=Max("analysis__finished_at"))
+        .values_list("count", "newest", "seen")
+    ),
+    placeholder=-424_242,
+)
 
 
 def tournament_list_version() -> str:

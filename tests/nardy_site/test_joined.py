@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 from django.db import transaction
-from django.db.models import Model
+from django.db.models import Model, Q
 
 from nardy_site.accounts.authentication import _TOKEN_WITH_USER
 from nardy_site.accounts.models import ApiToken, digest
+from nardy_site.joined import Compiled
 from tournaments.matches.live.models import Draft
 from tournaments.matches.live.services import _locked_draft
 from tournaments.models import Match
@@ -98,3 +99,29 @@ def test_a_token_comes_with_its_user(world):
     assert values(found.user) == values(expected.user)
     assert found.user.is_active is True
     assert _TOKEN_WITH_USER.one([digest("not a key")]) is None
+
+
+def test_a_compiled_query_gives_each_arguments_rows(world):
+    """Compiled once, run for any argument, wherever it stands in the query (twice here)."""
+    matches = Compiled(
+        lambda user: (
+            Match.objects.filter(Q(home__player__user=user) | Q(away__player__user=user))
+            .order_by("pk")
+            .values_list("pk", "home_id")
+        ),
+        placeholder=-424_242,
+    )
+    for persona in ("player", "opponent", "another_player", "organizer"):
+        user = world.users[persona]
+        expected = Match.objects.filter(
+            Q(home__player__user=user) | Q(away__player__user=user)
+        ).order_by("pk")
+        assert matches.rows(user.pk) == list(expected.values_list("pk", "home_id")), persona
+    assert matches.first(world.users["organizer"].pk) is None
+    assert matches._compiled("default")[2] == (0, 1)  # compiled once, with both places
+
+
+def test_a_placeholder_missing_from_the_query_is_refused_at_once(world):
+    nowhere = Compiled(lambda pk: Match.objects.filter(pk=pk + 1).values_list("pk"), placeholder=-7)
+    with pytest.raises(ValueError, match="no parameter"):
+        nowhere.rows(world.match.pk)
