@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.db import transaction
 from django.db.models import Model, Q
+from django.http import Http404
 
 from nardy_site.accounts.authentication import _TOKEN_WITH_USER
 from nardy_site.accounts.models import ApiToken, digest
@@ -18,6 +19,7 @@ from nardy_site.joined import Compiled
 from tournaments.matches.live.models import Draft
 from tournaments.matches.live.services import _locked_draft
 from tournaments.models import Match
+from tournaments.web.common import match_of
 
 pytestmark = pytest.mark.django_db
 
@@ -125,3 +127,18 @@ def test_a_placeholder_missing_from_the_query_is_refused_at_once(world):
     nowhere = Compiled(lambda pk: Match.objects.filter(pk=pk + 1).values_list("pk"), placeholder=-7)
     with pytest.raises(ValueError, match="no parameter"):
         nowhere.rows(world.match.pk)
+
+
+def test_a_match_page_reads_its_match_as_select_related_does(world, rf):
+    Match.objects.filter(pk=world.match.pk).update(winner=world.entries["player"])
+    expected = Match.objects.select_related(
+        "tournament", "round", "home__player", "away__player", "winner__player"
+    ).get(pk=world.match.pk)
+    found = match_of(rf.get("/"), world.match.pk)
+    for path in ("", "tournament", "round", "home", "home.player", "away", "winner.player"):
+        mine, theirs = found, expected
+        for name in filter(None, path.split(".")):
+            mine, theirs = getattr(mine, name), getattr(theirs, name)
+        assert values(mine) == values(theirs), path
+    with pytest.raises(Http404):
+        match_of(rf.get("/"), world.match.pk + 1000)
