@@ -457,3 +457,25 @@ def test_signed_in_readers_of_a_player_page_share_it_and_the_player_gets_their_o
     mine = own.get(address).content.decode()
     assert 'data-role="player-actions"' in mine  # Anna may unlink her account
     assert site.players["Anna"].username in mine
+
+
+def test_the_rating_changes_on_a_player_page_cost_no_query_each(client, site):
+    """Every change shows its match, opponent and approver, read with the rows: a player with
+    more changes costs no more queries."""
+    anna = site.match("Anna", "Boris").home.player
+    anna = anna if anna.display_name == "Anna" else site.match("Anna", "Boris").away.player
+    url = reverse("player", args=[anna.pk])
+
+    def decide(one: str, other: str) -> int:
+        match = site.match(one, other)
+        results.match_result_record(match=match, by=site.organizer, score=(3, 1))
+        ledger.ratings_apply(match.pk)
+        cache.clear()
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(url).content.decode()
+        table = page[page.index('data-role="rating-changes"') :]
+        assert f"Club Cup: {match.home.player.display_name} – " in table
+        assert "rita" in table  # the rating officer who approved the event
+        return len(queries)
+
+    assert decide("Anna", "Boris") == decide("Anna", "Carl")

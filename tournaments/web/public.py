@@ -302,13 +302,25 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+#: What the player page shows of each rating change (and the relations it reaches them by): the
+#: rows' other fields are left in the database, each model built with a few fields only.
+_HISTORY_SHOWS = (
+    "finished_at", "delta", "after", "match",
+    "match__tournament", "match__tournament__name",
+    "match__tournament__rated_by", "match__tournament__rated_by__username",
+    "match__home", "match__home__player", "match__home__player__display_name",
+    "match__away", "match__away__player", "match__away__player__display_name",
+)  # fmt: skip
+
+
 def _rating_histories(player: Player) -> list[dict[str, Any]]:
     """Each rating list of the player: its chart, the rating now and every change, newest first."""
     histories = []
     for system, variant in rating_selectors.player_rating_lists(player=player):
-        changes = list(
-            rating_selectors.player_rating_history(player=player, system=system, variant=variant)
+        history = rating_selectors.player_rating_history(
+            player=player, system=system, variant=variant
         )
+        changes = list(history.only(*_HISTORY_SHOWS))
         histories.append(
             {
                 "id": f"rating-{system}-{variant}",
