@@ -374,8 +374,14 @@ class Load:
         boards = self.boards
         tasks = [asyncio.create_task(self.phone(board, stop, rng.random())) for board in boards]
         following = self.args.follow == "next"
-        phone_follower = self.phone_follow if following else self.phone_poll
-        tasks += [asyncio.create_task(phone_follower(board, stop)) for board in boards]
+        tasks += [
+            asyncio.create_task(
+                self.follower(board, stop, 0.0, "phone follow")
+                if following
+                else self.phone_poll(board, stop)
+            )
+            for board in boards
+        ]
         spectator = self.follower if following else self.spectator
         tasks += [
             asyncio.create_task(spectator(boards[n % len(boards)], stop, rng.random()))
@@ -449,26 +455,6 @@ class Load:
             etag = headers.get("etag", etag)
         connection.close()
 
-    async def phone_follow(self, board: Board, stop: asyncio.Event) -> None:
-        """The other phone's entries, as ``recorder.js`` follows them: a long-poll on the follow
-        server (its own entries wake it too, and it drops those answers)."""
-        connection = Connection(self.follow_port)
-        path = f"/api/v1/matches/{board.match_id}/live/next"
-        etag = None
-        while not stop.is_set() and not board.finished:
-            asked = time.monotonic()
-            headers = {"If-None-Match": etag} if etag else {}
-            status, answer_headers, _ = await self.timed(
-                "phone follow {status}", connection, "GET", path, headers
-            )
-            if status == 200:
-                etag = answer_headers.get("etag")
-            elif status == 304:
-                await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - asked)))
-            else:
-                await asyncio.sleep(3.0)
-        connection.close()
-
     async def spectator(self, board: Board, stop: asyncio.Event, phase: float) -> None:
         connection = Connection(self.port)
         path = f"/api/v1/matches/{board.match_id}/live"
@@ -488,23 +474,28 @@ class Load:
             await asyncio.sleep(self.args.poll)
         connection.close()
 
-    async def follower(self, board: Board, stop: asyncio.Event, phase: float) -> None:
-        """Follow the board as ``live.js`` does: a long-poll on the follow server, asked again
-        at once after a change (a second after an early unchanged answer)."""
+    async def follower(
+        self, board: Board, stop: asyncio.Event, phase: float, kind: str = "follow"
+    ) -> None:
+        """Follow the board as ``live.js`` does (and ``recorder.js``, ``kind`` "phone follow",
+        for the other phone's entries): a long-poll on the follow server, asked again at once
+        after a change (a second after an early unchanged answer). A spectator counts how late
+        it saw each entry; a phone, its own entries among them, does not."""
         connection = Connection(self.follow_port)
         path = f"/api/v1/matches/{board.match_id}/live/next"
         etag = None
+        spectator = kind == "follow"
         await asyncio.sleep(phase)
-        while not stop.is_set():
+        while not stop.is_set() and (spectator or not board.finished):
             asked = time.monotonic()
             headers = {"If-None-Match": etag} if etag else {}
             status, answer_headers, content = await self.timed(
-                "follow {status}", connection, "GET", path, headers
+                kind + " {status}", connection, "GET", path, headers
             )
             if status == 200:
                 etag = answer_headers.get("etag")
                 written = board.written_at.get(json.loads(content)["revision"])
-                if self.in_window and written is not None:
+                if spectator and self.in_window and written is not None:
                     self.late.append((time.monotonic() - written) * 1000)
             elif status == 304:
                 await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - asked)))

@@ -15,6 +15,7 @@ from nardy_site.joined import Join, Table
 from tournaments.clubs.models import Club
 from tournaments.clubs.permissions import runs_club
 from tournaments.errors import TournamentError
+from tournaments.matches.rows import WITH_PLAYERS, match_with_players
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.ratings import selectors as rating_selectors
@@ -64,24 +65,15 @@ def match_of(request: HttpRequest, pk: int) -> Match:
 #: ``Match.objects.select_related("tournament", "round", "home__player", "away__player",
 #: "winner__player")``, compiled once (``joined``): every match page and form reads it first.
 _MATCH_WITH_PLAYERS = Join(
-    """SELECT {columns} FROM tournaments_match m
-    JOIN tournaments_tournament t ON t.id = m.tournament_id
+    f"""SELECT {{columns}} FROM tournaments_match m
+    {WITH_PLAYERS}
     LEFT JOIN tournaments_round r ON r.id = m.round_id
-    LEFT JOIN tournaments_entry he ON he.id = m.home_id
-    LEFT JOIN tournaments_player hp ON hp.id = he.player_id
-    LEFT JOIN tournaments_entry ae ON ae.id = m.away_id
-    LEFT JOIN tournaments_player ap ON ap.id = ae.player_id
     LEFT JOIN tournaments_entry we ON we.id = m.winner_id
     LEFT JOIN tournaments_player wp ON wp.id = we.player_id
     WHERE m.id = %s""",
     (
-        Table(Match, "m"),
-        Table(Tournament, "t", into=("m", "tournament")),
+        *match_with_players(),
         Table(Round, "r", into=("m", "round")),
-        Table(Entry, "he", into=("m", "home")),
-        Table(Player, "hp", into=("he", "player")),
-        Table(Entry, "ae", into=("m", "away")),
-        Table(Player, "ap", into=("ae", "player")),
         Table(Entry, "we", into=("m", "winner")),
         Table(Player, "wp", into=("we", "player")),
     ),

@@ -51,8 +51,8 @@ from tournaments.matches.live.recording import (
     resume_point,
     state_json,
 )
-from tournaments.models import Entry as TournamentEntry
-from tournaments.models import Match, Player, Tournament
+from tournaments.matches.rows import WITH_PLAYERS, match_with_players
+from tournaments.models import Match, Tournament
 from tournaments.permissions import is_organizer, match_side
 from tournaments.reasons import reason_in_language
 
@@ -254,23 +254,11 @@ def _locked_draft(match_id: int) -> Draft | None:
 #: ``Draft.objects.select_for_update(of=("self",)).select_related("match__tournament",
 #: "match__home__player", "match__away__player")``, compiled once (``joined``): an entry's read.
 _DRAFT_WITH_MATCH = Join(
-    """SELECT {columns} FROM live_draft d
+    f"""SELECT {{columns}} FROM live_draft d
     JOIN tournaments_match m ON m.id = d.match_id
-    JOIN tournaments_tournament t ON t.id = m.tournament_id
-    LEFT JOIN tournaments_entry he ON he.id = m.home_id
-    LEFT JOIN tournaments_player hp ON hp.id = he.player_id
-    LEFT JOIN tournaments_entry ae ON ae.id = m.away_id
-    LEFT JOIN tournaments_player ap ON ap.id = ae.player_id
+    {WITH_PLAYERS}
     WHERE d.match_id = %s""",
-    (
-        Table(Draft, "d"),
-        Table(Match, "m", into=("d", "match")),
-        Table(Tournament, "t", into=("m", "tournament")),
-        Table(TournamentEntry, "he", into=("m", "home")),
-        Table(Player, "hp", into=("he", "player")),
-        Table(TournamentEntry, "ae", into=("m", "away")),
-        Table(Player, "ap", into=("ae", "player")),
-    ),
+    (Table(Draft, "d"), *match_with_players(into=("d", "match"))),
     for_update=True,
 )
 

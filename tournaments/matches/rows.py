@@ -1,0 +1,27 @@
+"""A match read with its tournament and its two players in one statement compiled once
+(``nardy_site.joined``): the join that the match pages and the recording at the table build
+their own reads on. The match's alias is ``m``."""
+
+from __future__ import annotations
+
+from nardy_site.joined import Table
+from tournaments.models import Entry, Match, Player, Tournament
+
+#: ``select_related("tournament", "home__player", "away__player")`` of the match ``m``.
+WITH_PLAYERS = """JOIN tournaments_tournament t ON t.id = m.tournament_id
+    LEFT JOIN tournaments_entry he ON he.id = m.home_id
+    LEFT JOIN tournaments_player hp ON hp.id = he.player_id
+    LEFT JOIN tournaments_entry ae ON ae.id = m.away_id
+    LEFT JOIN tournaments_player ap ON ap.id = ae.player_id"""
+
+
+def match_with_players(into: tuple[str, str] | None = None) -> tuple[Table, ...]:
+    """The tables of ``WITH_PLAYERS``, the match first (``into``: where the match goes)."""
+    return (
+        Table(Match, "m", into=into),
+        Table(Tournament, "t", into=("m", "tournament")),
+        Table(Entry, "he", into=("m", "home")),
+        Table(Player, "hp", into=("he", "player")),
+        Table(Entry, "ae", into=("m", "away")),
+        Table(Player, "ap", into=("ae", "player")),
+    )
