@@ -27,7 +27,7 @@ from tournaments.charts import responsive_chart
 from tournaments.matches.board import board_frames
 from tournaments.matches.live.services import being_recorded, matches_being_recorded
 from tournaments.models import Entry, Match, Player, Tournament
-from tournaments.permissions import is_organizer
+from tournaments.permissions import is_organizer, match_side
 from tournaments.players.selectors import player_actions
 from tournaments.ratings import selectors as rating_selectors
 from tournaments.ratings.selectors import may_approve
@@ -196,25 +196,13 @@ def _match_version(pk: int) -> str:
 def _match_spectator(request: HttpRequest, pk: int) -> bool:
     """A signed-in user who may do nothing on the match page (neither one of its players nor an
     organizer of its tournament), so they read the page every visitor shares."""
-    row = (
-        Match.objects.filter(pk=pk)
-        .values_list(
-            "home__player__user_id",
-            "away__player__user_id",
-            "tournament_id",
-            "tournament__organizer_id",
-            "tournament__club_id",
-        )  # fmt: skip
-        .first()
-    )
-    if row is None:
+    try:
+        match = match_of(request, pk)  # one statement, compiled once
+    except Http404:
         return True  # the shared page answers 404
-    home, away, tournament_id, organizer_id, club_id = row
-    if request.user.pk in (home, away):
-        return False
-    # Only what is_organizer reads of the tournament: one row read, no model built for it.
-    tournament = Tournament(pk=tournament_id, organizer_id=organizer_id, club_id=club_id)
-    return not is_organizer(tournament, request.user)
+    return match_side(match, request.user) is None and not is_organizer(
+        match.tournament, request.user
+    )
 
 
 @shared_page(_match_version, reader=_match_spectator)
