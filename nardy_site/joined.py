@@ -69,17 +69,15 @@ class Join:
         found: dict[str, Model | None] = {}
         start = 0
         for table in self.tables:
-            fields = table.model._meta.concrete_fields
-            values = list(row[start : start + len(fields)])
-            start += len(fields)
-            for index, column, converters in _converters(table.model, using):
+            layout = _layout(table.model, using)
+            values = list(row[start : start + len(layout.names)])
+            start += len(layout.names)
+            for index, column, converters in layout.converters:
                 for convert in converters:
                     values[index] = convert(values[index], column, connection)
-            pk_index = fields.index(table.model._meta.pk)
             instance = None
-            if values[pk_index] is not None:  # an outer join found no row: None, as the ORM
-                names = [field.attname for field in fields]
-                instance = table.model.from_db(using, names, values)
+            if values[layout.pk_index] is not None:  # an outer join found no row: None, as the ORM
+                instance = table.model.from_db(using, layout.names, values)
             found[table.alias] = instance
             if table.into is not None:
                 holder = found[table.into[0]]
@@ -90,19 +88,32 @@ class Join:
         return answer
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """A model's columns in a join's row, worked out once per model and database: the fields'
+    names, where the primary key is, and the converters the ORM applies (JSON text to objects,
+    SQLite's integers to booleans and text to datetimes), per column that needs them."""
+
+    names: list[str]
+    pk_index: int
+    converters: list[tuple[int, Col, list[Converter]]]
+
+
 @functools.cache
-def _converters(model: type[Model], using: str) -> list[tuple[int, Col, list[Converter]]]:
-    """Per column of the model that needs them: the database's converters and the field's own
-    (JSON text to objects, SQLite's integers to booleans and text to datetimes), as the ORM
-    applies them to a queryset's rows."""
+def _layout(model: type[Model], using: str) -> _Layout:
     connection = connections[using]
-    found = []
-    for index, field in enumerate(model._meta.concrete_fields):
+    fields = model._meta.concrete_fields
+    converters = []
+    for index, field in enumerate(fields):
         column = field.get_col(model._meta.db_table)
-        converters = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
-        if converters:
-            found.append((index, column, converters))
-    return found
+        found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+        if found:
+            converters.append((index, column, found))
+    return _Layout(
+        names=[field.attname for field in fields],
+        pk_index=fields.index(model._meta.pk),
+        converters=converters,
+    )
 
 
 @dataclass(frozen=True)

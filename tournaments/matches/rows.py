@@ -4,7 +4,7 @@ their own reads on. The match's alias is ``m``."""
 
 from __future__ import annotations
 
-from nardy_site.joined import Table
+from nardy_site.joined import Join, Table
 from tournaments.models import Entry, Match, Player, Tournament
 
 #: ``select_related("tournament", "home__player", "away__player")`` of the match ``m``.
@@ -25,3 +25,10 @@ def match_with_players(into: tuple[str, str] | None = None) -> tuple[Table, ...]
         Table(Entry, "ae", into=("m", "away")),
         Table(Player, "ap", into=("ae", "player")),
     )
+
+
+#: ``Match.objects.select_related("tournament", "home__player", "away__player")`` by the match's id.
+MATCH_WITH_PLAYERS = Join(
+    f"SELECT {{columns}} FROM tournaments_match m {WITH_PLAYERS} WHERE m.id = %s",
+    match_with_players(),
+)

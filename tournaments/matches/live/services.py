@@ -51,7 +51,7 @@ from tournaments.matches.live.recording import (
     resume_point,
     state_json,
 )
-from tournaments.matches.rows import WITH_PLAYERS, match_with_players
+from tournaments.matches.rows import MATCH_WITH_PLAYERS, WITH_PLAYERS, match_with_players
 from tournaments.models import Match, Tournament
 from tournaments.permissions import is_organizer, match_side
 from tournaments.reasons import reason_in_language
@@ -204,12 +204,11 @@ def live_discard(*, match: Match, by: User) -> None:
 
 
 def _match(match_id: int) -> Match:
-    try:
-        return Match.objects.select_related("tournament", "home__player", "away__player").get(
-            pk=match_id
-        )
-    except Match.DoesNotExist:
-        raise Http404(_("No such match.")) from None
+    """The match with its tournament and players (Http404: no such match)."""
+    match = MATCH_WITH_PLAYERS.one([match_id])
+    if match is None:
+        raise Http404(_("No such match."))
+    return match  # type: ignore[return-value]
 
 
 def _open(
@@ -217,9 +216,8 @@ def _open(
 ) -> tuple[Match, Draft]:
     """The match and its draft, locked (made when missing), after the checks every write
     needs: who writes, the state of the match, and the ply (and revision) the writer saw.
-    ``taking_back``: an undo, which may also find the match decided by its recording. (Two
-    plain queries: one joining the draft to the match's five tables costs PostgreSQL more to
-    plan than both.)"""
+    ``taking_back``: an undo, which may also find the match decided by its recording. The draft
+    comes with its match in one prepared statement; without a draft, the match is read alone."""
     draft = _locked_draft(match_id)
     match = _match(match_id) if draft is None else draft.match
     if match.tournament.status == Tournament.Status.DRAFT and not is_organizer(
