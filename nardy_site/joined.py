@@ -121,29 +121,52 @@ class Compiled:
     """The rows of ``query(argument)`` (a ``values_list`` queryset): compiled once per database
     with ``placeholder`` as the argument, then run with each argument in each of its places.
     The rows hold the database's own values, without the fields' converters (a datetime is text
-    on SQLite): for versions and keys, which only have to differ when the data does."""
+    on SQLite): for versions and keys, which only have to differ when the data does; or, with
+    ``converted``, the values the queryset would give, for rows a page shows."""
 
     query: Callable[[Any], QuerySet[Any]]
     #: Passed to ``query`` when compiling: a value no other parameter of the query has.
     placeholder: Any
+    #: Give the rows as the queryset would (datetimes, not SQLite's text): for rows a page shows.
+    converted: bool = False
 
     def rows(self, argument: Any, *, using: str = "default") -> list[tuple[Any, ...]]:
-        sql, params, places = self._compiled(using)
+        sql, params, places, converters = self._compiled(using)
         given = list(params)
         for place in places:
             given[place] = argument
-        with connections[using].cursor() as cursor:
+        connection = connections[using]
+        with connection.cursor() as cursor:
             cursor.execute(sql, given)
-            return cursor.fetchall()
+            found = cursor.fetchall()
+        if not converters:
+            return found
+        rows = []
+        for row in found:
+            values = list(row)
+            for index, column, functions in converters:
+                for convert in functions:
+                    values[index] = convert(values[index], column, connection)
+            rows.append(tuple(values))
+        return rows
 
     def first(self, argument: Any, *, using: str = "default") -> tuple[Any, ...] | None:
         found = self.rows(argument, using=using)
         return found[0] if found else None
 
     @functools.cache  # noqa: B019  (a Compiled is a module's constant: kept for the process)
-    def _compiled(self, using: str) -> tuple[str, tuple[Any, ...], tuple[int, ...]]:
-        sql, params = self.query(self.placeholder).query.get_compiler(using).as_sql()
+    def _compiled(
+        self, using: str
+    ) -> tuple[str, tuple[Any, ...], tuple[int, ...], list[tuple[int, Any, list[Converter]]]]:
+        compiler = self.query(self.placeholder).query.get_compiler(using)
+        sql, params = compiler.as_sql()
         places = tuple(index for index, param in enumerate(params) if param == self.placeholder)
         if not places:
             raise ValueError(f"the placeholder {self.placeholder!r} is no parameter of: {sql}")
-        return sql, tuple(params), places
+        converters = []
+        if self.converted:  # the compiler's own, per column that has any
+            found = compiler.get_converters([column for column, _, _ in compiler.select])
+            converters = [
+                (index, column, functions) for index, (functions, column) in found.items()
+            ]
+        return sql, tuple(params), places, converters

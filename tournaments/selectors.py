@@ -9,8 +9,9 @@ from typing import Any, Literal
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
 
+from nardy_site.joined import Compiled
 from tournaments.formats import elimination
-from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.models import Entry, Match, Tournament, slot_name
 from tournaments.ratings.history import INITIAL_RATING
 from tournaments.ratings.models import Rating
 from tournaments.scoring import MatchPoints
@@ -93,20 +94,67 @@ def standings_of(
     return [Standing(row, by_id[row.entrant.id]) for row in rows]
 
 
-def player_matches(*, player: Player) -> QuerySet[Match]:
-    """The player's matches with both sides known, newest first, with what their rows show."""
-    return (
-        Match.objects.filter(Q(home__player=player) | Q(away__player=player))
+@dataclass(frozen=True, slots=True)
+class PlayerMatch:
+    """A match as a player's page lists it: where it was played, by whom, and how it stands."""
+
+    pk: int
+    tournament: str
+    tournament_slug: str
+    round_number: int | None
+    slot: str
+    status: str
+    score_home: Decimal | None
+    score_away: Decimal | None
+    home_won: bool
+    away_won: bool
+    home: str
+    away: str | None  # None: a bye, or a side still to be decided
+
+    @property
+    def slot_name(self) -> str:
+        return slot_name(self.slot)
+
+    @property
+    def status_name(self) -> str:
+        return str(Match.Status(self.status).label)
+
+
+def player_matches(*, player_id: int) -> list[PlayerMatch]:
+    """The player's matches with a home side, newest tournament first: one query, compiled once
+    (a player's page is drawn again at each report on one of their matches)."""
+    matches = []
+    for row in _PLAYER_MATCHES.rows(player_id):
+        *shown, winner, home, away, home_name, away_name = row
+        won = (winner is not None and winner == home, winner is not None and winner == away)
+        matches.append(PlayerMatch(*shown, *won, home_name, away_name))
+    return matches
+
+
+_PLAYER_MATCHES = Compiled(
+    lambda player_id: (
+        Match.objects.filter(Q(home__player=player_id) | Q(away__player=player_id))
         .exclude(home__isnull=True)
-        .select_related("tournament", "round", "home__player", "away__player")
-        # Only the columns the rows show: a tournament row is wide, and a player has many.
-        .only(
-            *("slot", "status", "score_home", "score_away", "winner_id"),
-            *("tournament__name", "tournament__slug", "round__number"),
-            *("home__player__display_name", "away__player__display_name"),
-        )
         .order_by("-tournament__created_at", "-pk")
-    )
+        .values_list(
+            "pk",
+            "tournament__name",
+            "tournament__slug",
+            "round__number",
+            "slot",
+            "status",
+            "score_home",
+            "score_away",
+            "winner_id",
+            "home_id",
+            "away_id",
+            "home__player__display_name",
+            "away__player__display_name",
+        )
+    ),
+    placeholder=-424_242,
+    converted=True,
+)
 
 
 def correction_reaches(*, match: Match) -> list[Match]:

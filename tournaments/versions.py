@@ -5,6 +5,7 @@ tournament, its matches, their analysis and the rating lists, in one query."""
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import (
@@ -93,17 +94,40 @@ def _match_version_query(pk: int) -> QuerySet[Match]:
 _MATCH = Compiled(_match_version_query, placeholder=-424_242)
 
 
+@dataclass(frozen=True)
+class PlayerVersion:
+    """A player page's version in the parts the page draws apart, each drawn again only when its
+    own part changes: a report on one of the player's matches draws their matches again, not
+    their rating charts. ``str()`` is the page's version; ``parse`` reads one back."""
+
+    #: The player's name, club and country, which every part that lists the player shows.
+    details: str
+    #: Their newest rating-ledger row (a replay writes new ones): the rating histories.
+    ratings: str
+    #: The number of their matches and the last write to any: the matches table.
+    matches: str
+    #: When the newest analysis of their matches ended (empty: none has): the PR chart.
+    analyses: str
+
+    def __str__(self) -> str:
+        return "|".join((self.details, self.ratings, self.matches, self.analyses))
+
+    @classmethod
+    def parse(cls, version: str) -> PlayerVersion:
+        details, ratings, matches, analyses = version.split("|")
+        return cls(details, ratings, matches, analyses)
+
+
 def player_version(*, pk: int) -> str | None:
-    """A player page's version (None: no such player): the player's details, the last write to
-    any of their matches, their number, and their newest rating-ledger row (a replay writes new
-    ones). Tournament names, shown beside the matches, are fixed once a tournament has matches;
-    an opponent renamed in the admin shows when the stored page expires."""
+    """A player page's version (None: no such player): a ``PlayerVersion``. Tournament names,
+    shown beside the matches, are fixed once a tournament has matches; an opponent renamed in
+    the admin shows when the stored part expires."""
     row = _PLAYER.first(pk)
     if row is None:
         return None
     count, newest, analysed = _PLAYER_MATCHES.first(pk) or (0, None, None)
     details = hashlib.sha256("\n".join((*row[:3], row[4] or "")).encode()).hexdigest()[:16]
-    return f"{details}:{row[3]}:{count}:{newest or ''}:{analysed}"
+    return str(PlayerVersion(details, str(row[3]), f"{count}:{newest or ''}", str(analysed or "")))
 
 
 _PLAYER = Compiled(

@@ -6,6 +6,8 @@ and the API's token check."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from django.http import Http404
 from nardy_site.accounts.authentication import _TOKEN_WITH_USER
 from nardy_site.accounts.models import ApiToken, digest
 from nardy_site.joined import Compiled
+from tournaments.matches import results
 from tournaments.matches.live.models import Draft
 from tournaments.matches.live.services import _locked_draft
 from tournaments.models import Match
@@ -121,6 +124,22 @@ def test_a_compiled_query_gives_each_arguments_rows(world):
         assert matches.rows(user.pk) == list(expected.values_list("pk", "home_id")), persona
     assert matches.first(world.users["organizer"].pk) is None
     assert matches._compiled("default")[2] == (0, 1)  # compiled once, with both places
+
+
+def test_converted_rows_are_the_querysets_own_values(world):
+    """With ``converted``, the rows hold what ``values_list`` gives (datetimes and decimals, not
+    SQLite's text); without, the database's own values."""
+    results.match_result_record(match=world.match, by=world.users["organizer"], score=(3, 1))
+    columns = ("pk", "decided_at", "score_home", "tournament__name", "home__player__display_name")
+    shown = Compiled(
+        lambda pk: Match.objects.filter(pk=pk).values_list(*columns), placeholder=-424_242,
+        converted=True,
+    )  # fmt: skip
+    expected = Match.objects.filter(pk=world.match.pk).values_list(*columns).get()
+
+    assert shown.rows(world.match.pk) == [expected]
+    assert isinstance(shown.first(world.match.pk)[1], datetime)
+    assert isinstance(shown.first(world.match.pk)[2], Decimal)
 
 
 def test_a_placeholder_missing_from_the_query_is_refused_at_once(world):

@@ -274,3 +274,46 @@ def test_an_unrated_match_follows_its_players_ratings(new_site):
     assert versions.match_version(pk=match.pk) == version
     rated_elsewhere(match.away.player)
     assert versions.match_version(pk=match.pk) != version
+
+
+def test_a_player_page_draws_again_only_the_part_that_changed(client, site, monkeypatch):
+    """A report on one of the player's matches draws their matches again, not their rating
+    histories; the worker's rating changes draw the histories, and the page shows both."""
+    drawn: list[str] = []
+    histories, matches = public._rating_histories, public.selectors.player_matches
+    monkeypatch.setattr(
+        public, "_rating_histories", lambda player: drawn.append("ratings") or histories(player)
+    )
+    monkeypatch.setattr(
+        public.selectors,
+        "player_matches",
+        lambda *, player_id: drawn.append("matches") or matches(player_id=player_id),
+    )
+    match = site.match("Anna", "Boris")
+    anna = match.home.player if match.home.player.display_name == "Anna" else match.away.player
+    url = reverse("player", args=[anna.pk])
+
+    client.get(url)
+    assert sorted(drawn) == ["matches", "ratings"]
+    drawn.clear()
+    results.match_result_record(match=match, by=site.organizer, score=(3, 1))
+    recorded = client.get(url).content.decode()
+    assert drawn == ["matches"]
+    assert re.search(r"3\s*–\s*1", recorded) and 'data-role="current-rating"' not in recorded
+    drawn.clear()
+    ledger.ratings_apply(match.pk)
+    rated = client.get(url).content.decode()
+    assert "ratings" in drawn
+    assert re.search(r"3\s*–\s*1", rated) and 'data-role="current-rating"' in rated
+
+
+def test_a_player_version_reads_back_in_its_parts(site):
+    anna = site.match("Anna", "Boris").home.player
+    version = versions.player_version(pk=anna.pk)
+    parts = versions.PlayerVersion.parse(version)
+    assert str(parts) == version
+    results.match_result_record(match=site.match("Anna", "Boris"), by=site.organizer, score=(3, 1))
+    after = versions.PlayerVersion.parse(versions.player_version(pk=anna.pk))
+    assert after.matches != parts.matches
+    assert (after.details, after.ratings, after.analyses) == (
+        parts.details, parts.ratings, parts.analyses)  # fmt: skip

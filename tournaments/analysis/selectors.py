@@ -10,6 +10,7 @@ from django.utils.safestring import SafeString
 
 from games.analysis.runner import ZERO, Figures
 from games.viewer import Verdict
+from nardy_site.joined import Compiled
 from tournaments.analysis.engine import analysis_available
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
 from tournaments.matches.board import board_frames, match_for_board
@@ -104,21 +105,33 @@ def pr_table_version(*, tournament: Tournament) -> str:
 
 
 def player_pr_history(*, player_id: int) -> list[tuple[datetime, float]]:
-    """The player's PR in each analysed match, by when the match was decided (one query)."""
-    rows = (
+    """The player's PR in each analysed match, by when the match was decided: one query,
+    compiled once (a player's page is drawn again at each analysis of their matches)."""
+    points = []
+    for decided_at, *figures in _PLAYER_FIGURES.rows(player_id):
+        pr = Figures(*figures).pr
+        if pr is not None and decided_at is not None:
+            points.append((decided_at, pr))
+    return sorted(points)
+
+
+_PLAYER_FIGURES = Compiled(
+    lambda player_id: (
         PlayerFigures.objects.filter(game=0, analysis__status=MatchAnalysis.Status.DONE)
         .filter(
             Q(side=1, analysis__match__home__player_id=player_id)
             | Q(side=2, analysis__match__away__player_id=player_id)
         )
-        .select_related("analysis__match")
-    )
-    points = [
-        (row.analysis.match.decided_at, row.pr)
-        for row in rows
-        if row.pr is not None and row.analysis.match.decided_at is not None
-    ]
-    return sorted(points, key=lambda point: point[0])  # type: ignore[return-value]
+        .order_by()
+        .values_list(
+            "analysis__match__decided_at",
+            *("checker_error", "cube_error", "luck", "unforced_moves"),
+            *("close_cube_decisions", "blunders", "errors"),
+        )
+    ),
+    placeholder=-424_242,
+    converted=True,
+)
 
 
 def verdicts_of(view: AnalysisView | None) -> tuple[dict[tuple[int, int], Verdict], str]:

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
+from nardy_site.joined import Join, Table
+from tournaments.clubs.models import Club
 from tournaments.clubs.permissions import User, clubs_run_by
 from tournaments.models import Player, Tournament
 from tournaments.players.models import PlayerClaim
@@ -25,6 +27,20 @@ class PlayerActions:
     may_unlink: bool
     #: This user may read the player's identity trail.
     may_read_trail: bool
+
+
+def player_with_club(pk: int) -> Player | None:
+    """The player with their home club (None: no such player): what a player page reads first,
+    in one statement compiled once."""
+    return _PLAYER_WITH_CLUB.one([pk])  # type: ignore[return-value]
+
+
+_PLAYER_WITH_CLUB = Join(
+    f"""SELECT {{columns}} FROM {Player._meta.db_table} p
+    LEFT JOIN {Club._meta.db_table} c ON c.id = p.home_club_id
+    WHERE p.id = %s""",
+    (Table(Player, "p"), Table(Club, "c", into=("p", "home_club"))),
+)
 
 
 def player_actions(*, player: Player, user: User) -> PlayerActions | None:

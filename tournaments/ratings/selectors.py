@@ -10,6 +10,7 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
+from nardy_site.joined import Compiled
 from tournaments.models import Match, Player, Tournament
 from tournaments.ratings import history
 from tournaments.ratings.ledger import as_rated, pending_holds, ratings_pending
@@ -113,6 +114,55 @@ def player_rating_history(*, player: Player, system: str, variant: str) -> Query
     )
 
 
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One rating change as a player's page lists it: the match by its tournament and players'
+    names, and who approved the tournament's rating (empty: rated before approvals)."""
+
+    finished_at: datetime
+    delta: float
+    after: float
+    match_id: int
+    tournament: str
+    officer: str
+    home: str
+    away: str
+
+
+def player_histories(*, player_id: int) -> dict[tuple[str, str], list[HistoryRow]]:
+    """Every rating list the player is on, by (system, variant) in the order of variant then
+    system, with their changes in it, oldest first: one query, compiled once (a player page is
+    drawn again at each of their ratings)."""
+    histories: dict[tuple[str, str], list[HistoryRow]] = {}
+    for system, variant, *row in _PLAYER_HISTORIES.rows(player_id):
+        histories.setdefault((system, variant), []).append(
+            HistoryRow(*row[:5], row[5] or "", *row[6:])
+        )
+    return histories
+
+
+_PLAYER_HISTORIES = Compiled(
+    lambda player_id: (
+        RatingChange.objects.filter(player_id=player_id)
+        .order_by("rating_list__variant", "rating_list__system", "finished_at", "match_id")
+        .values_list(
+            "rating_list__system",
+            "rating_list__variant",
+            "finished_at",
+            "delta",
+            "after",
+            "match_id",
+            "match__tournament__name",
+            "match__tournament__rated_by__username",
+            "match__home__player__display_name",
+            "match__away__player__display_name",
+        )
+    ),
+    placeholder=-424_242,
+    converted=True,
+)
+
+
 def tournament_ratings_pending(*, tournament: Tournament) -> int:
     """Decided matches of the tournament whose rating changes are not in the ledger yet."""
     matches = Match.objects.filter(
@@ -168,12 +218,3 @@ def match_ratings_pending(*, match: Match) -> bool:
     if match.status not in Match.DECIDED or match.home_id is None or match.away_id is None:
         return False
     return ratings_pending([match]) > 0
-
-
-def player_rating_lists(*, player: Player) -> list[tuple[str, str]]:
-    """The (system, variant) lists the player has a rating in."""
-    return list(
-        Rating.objects.filter(player=player)
-        .order_by("rating_list__variant", "rating_list__system")
-        .values_list("rating_list__system", "rating_list__variant")
-    )

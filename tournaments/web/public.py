@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import Max, Q
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.formats import date_format, number_format
 from django.utils.html import format_html
@@ -28,7 +28,7 @@ from tournaments.matches.board import board_frames
 from tournaments.matches.live.services import being_recorded, matches_being_recorded
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.permissions import is_organizer, match_side
-from tournaments.players.selectors import player_actions
+from tournaments.players.selectors import player_actions, player_with_club
 from tournaments.ratings import selectors as rating_selectors
 from tournaments.ratings.selectors import may_approve
 from tournaments.services import start_notices
@@ -263,7 +263,7 @@ def _replay(match: Match, games: list[Any], analysis: Any) -> tuple[Any, str]:
 def _player_reader(request: HttpRequest, pk: int) -> bool:
     """A signed-in user who may do nothing on the player's page (claim, merge, unlink, read the
     trail), so they read the page every visitor shares."""
-    player = Player.objects.filter(pk=pk).first()
+    player = player_with_club(pk)
     if player is None:
         return True  # the shared page answers 404
     actions = player_actions(player=player, user=request.user)
@@ -273,42 +273,33 @@ def _player_reader(request: HttpRequest, pk: int) -> bool:
 @shared_page(lambda pk: _found(versions.player_version(pk=pk)), reader=_player_reader)
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     version = page_version(request, lambda: _found(versions.player_version(pk=pk)))  # first
-    player = get_object_or_404(Player.objects.select_related("home_club"), pk=pk)
+    parts = versions.PlayerVersion.parse(version)
+    player = player_with_club(pk)
+    if player is None:
+        raise Http404
     return render(
         request,
         "tournaments/player.html",
         {
             "player": player,
-            # The record (charts, rating changes, matches) is drawn once per version of the
-            # page for every reader, signed in or not: the parts are computed only then.
-            "version": version,
-            "matches": cached_part(lambda: selectors.player_matches(player=player)),
+            # The record's parts (the PR chart, the rating histories, the matches) are each drawn
+            # once per version of their own for every reader, signed in or not: a part is
+            # computed only then, and a report on a match draws the matches, not the charts.
+            "version": parts,
+            "matches": cached_part(lambda: selectors.player_matches(player_id=pk)),
             "histories": cached_part(lambda: _rating_histories(player)),
             "actions": player_actions(player=player, user=request.user),
-            "pr_chart": cached_part(lambda: _pr_chart(player)),
+            "pr_chart": cached_part(lambda: _pr_chart(player) if parts.analyses else None),
         },
     )
-
-
-#: What the player page shows of each rating change (and the relations it reaches them by): the
-#: rows' other fields are left in the database, each model built with a few fields only.
-_HISTORY_SHOWS = (
-    "finished_at", "delta", "after", "match",
-    "match__tournament", "match__tournament__name",
-    "match__tournament__rated_by", "match__tournament__rated_by__username",
-    "match__home", "match__home__player", "match__home__player__display_name",
-    "match__away", "match__away__player", "match__away__player__display_name",
-)  # fmt: skip
 
 
 def _rating_histories(player: Player) -> list[dict[str, Any]]:
     """Each rating list of the player: its chart, the rating now and every change, newest first."""
     histories = []
-    for system, variant in rating_selectors.player_rating_lists(player=player):
-        history = rating_selectors.player_rating_history(
-            player=player, system=system, variant=variant
-        )
-        changes = list(history.only(*_HISTORY_SHOWS))
+    for (system, variant), changes in rating_selectors.player_histories(
+        player_id=player.pk
+    ).items():
         histories.append(
             {
                 "id": f"rating-{system}-{variant}",
@@ -317,7 +308,7 @@ def _rating_histories(player: Player) -> list[dict[str, Any]]:
                 "chart": responsive_chart(
                     [(change.finished_at, change.after) for change in changes]
                 ),
-                "current": changes[-1].after if changes else None,
+                "current": changes[-1].after,
                 "changes": changes[::-1],  # the newest first
             }
         )
