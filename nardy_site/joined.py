@@ -57,6 +57,13 @@ class Join:
             row = cursor.fetchone()
         return None if row is None else self._instances(row, using)
 
+    def all(self, params: Sequence[Any], *, using: str = "default") -> list[Model]:
+        """The first table's instance of every row, in the order of the rows."""
+        with connections[using].cursor() as cursor:
+            cursor.execute(self._sql(using), params)
+            rows = cursor.fetchall()
+        return [self._instances(row, using) for row in rows]
+
     @functools.cache  # noqa: B019  (a Join is a module's constant: kept for the process)
     def _sql(self, using: str) -> str:
         sql = self.sql.format(columns=", ".join(table.columns() for table in self.tables))

@@ -4,6 +4,7 @@ their own reads on. The match's alias is ``m``."""
 
 from __future__ import annotations
 
+from games.models import Game
 from nardy_site.joined import Join, Table
 from tournaments.models import Entry, Match, Player, Tournament
 
@@ -31,4 +32,16 @@ def match_with_players(into: tuple[str, str] | None = None) -> tuple[Table, ...]
 MATCH_WITH_PLAYERS = Join(
     f"SELECT {{columns}} FROM tournaments_match m {WITH_PLAYERS} WHERE m.id = %s",
     match_with_players(),
+)
+
+
+def games_of(match_id: int) -> list[Game]:
+    """The match's games in their order (a statement compiled once: every match page reads
+    them when it is drawn)."""
+    return _GAMES.all([match_id])  # type: ignore[return-value]
+
+
+_GAMES = Join(
+    f"SELECT {{columns}} FROM {Game._meta.db_table} g WHERE g.match_id = %s ORDER BY g.number",
+    (Table(Game, "g"),),
 )

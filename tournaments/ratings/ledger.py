@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
 
+from nardy_site.joined import Compiled
 from tournaments.models import Match, Tournament
 from tournaments.ratings.history import (
     Change,
@@ -421,15 +422,26 @@ def ratings_pending(matches: Iterable[Match]) -> int:
     if not expected:
         return 0
     found: dict[int, list[tuple[int, float]]] = {pk: [] for pk in expected}
-    rows = RatingChange.objects.filter(match_id__in=expected).values_list(
-        "match_id", "player_id", "score"
-    )
+    if len(expected) == 1:  # a match's page: the query compiled once
+        rows: Iterable[tuple[int, int, float]] = _MATCH_SCORES.rows(next(iter(expected)))
+    else:
+        rows = RatingChange.objects.filter(match_id__in=expected).values_list(
+            "match_id", "player_id", "score"
+        )
     for match_id, player_id, score in rows:
         found[match_id].append((player_id, score))
     behind = {pk for pk, scores in expected.items() if sorted(found[pk]) != scores}
     # A match held for an officer's review waits for them, not for a worker (asked only of the
     # matches behind: most are up to date, and a page is drawn without that query).
     return len(behind - pending_holds(behind)) if behind else 0
+
+
+_MATCH_SCORES = Compiled(
+    lambda pk: RatingChange.objects.filter(match_id=pk).values_list(
+        "match_id", "player_id", "score"
+    ),
+    placeholder=-424_242,
+)
 
 
 def ratings_behind() -> dict[tuple[str, str], OrderKey]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
@@ -190,8 +191,10 @@ def match_rating_effect(*, match: Match) -> RatingEffect | None:
     names = {match.home.player_id: match.home.player.display_name,
              match.away.player_id: match.away.player.display_name}  # fmt: skip
     if match.tournament.rated:
-        changes = RatingChange.objects.filter(match=match).order_by("-score", "pk")
-        rows = [(names.get(c.player_id, ""), c.before, c.after, c.delta) for c in changes]
+        rows = [
+            (names.get(player, ""), before, after, delta)
+            for player, before, after, delta in _MATCH_CHANGES.rows(match.pk)
+        ]
         if rows:
             return RatingEffect(True, rows)
     held = match.tournament.rated and bool(pending_holds([match.pk]))
@@ -211,6 +214,29 @@ def match_rating_effect(*, match: Match) -> RatingEffect | None:
     changes, _, _ = history.replay(system, [rated], current)  # type: ignore[arg-type]
     rows = [(names[c.player], c.before.rating, c.after.rating, c.delta) for c in changes]
     return RatingEffect(False, rows, held) if rows else None
+
+
+def officer_name(user_id: int) -> str:
+    """The user name of the rating officer who approved a tournament (compiled once: the page of
+    each match of a rated tournament says who approved it)."""
+    row = _USER_NAME.first(user_id)
+    return "" if row is None else str(row[0])
+
+
+_USER_NAME = Compiled(
+    lambda pk: get_user_model().objects.filter(pk=pk).values_list(get_user_model().USERNAME_FIELD),
+    placeholder=-424_242,
+)
+
+#: A match's ledger rows, the winner's first: what a match page shows (compiled once).
+_MATCH_CHANGES = Compiled(
+    lambda pk: (
+        RatingChange.objects.filter(match_id=pk)
+        .order_by("-score", "pk")
+        .values_list("player_id", "before", "after", "delta")
+    ),
+    placeholder=-424_242,
+)
 
 
 def match_ratings_pending(*, match: Match) -> bool:

@@ -26,6 +26,7 @@ from tournaments.brackets.view import bracket_drawings
 from tournaments.charts import responsive_chart
 from tournaments.matches.board import board_frames
 from tournaments.matches.live.services import being_recorded, matches_being_recorded
+from tournaments.matches.rows import games_of
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.permissions import is_organizer, match_side
 from tournaments.players.selectors import player_actions, player_with_club
@@ -220,7 +221,7 @@ def match_context(request: HttpRequest, match: Match, version: str | None = None
     what the viewer may do is drawn once per ``version`` of the page (default: read now) for
     every reader, signed in or not: those parts are computed only then."""
     tournament = match.tournament
-    games = cached_part(lambda: list(match.games.order_by("number")))
+    games = cached_part(lambda: games_of(match.pk))
     analysis = cached_part(lambda: match_analysis(match=match) if games() else None)
     replay = cached_part(lambda: _replay(match, games(), analysis()))
     effect = cached_part(lambda: rating_selectors.match_rating_effect(match=match))
@@ -449,11 +450,13 @@ def rated_summary(tournament: Tournament) -> str:
     the officer's name is not for translating)."""
     if not tournament.rated:
         return _("no: its results count once a rating officer approves the tournament")
-    if tournament.rated_by is None:
+    if tournament.rated_by_id is None:
         return _("yes (rated before approvals were required)")
     return format_html(
         _("yes, approved by {officer} on {date}"),
-        officer=format_html('<span translate="no">{}</span>', tournament.rated_by.get_username()),
+        officer=format_html(
+            '<span translate="no">{}</span>', rating_selectors.officer_name(tournament.rated_by_id)
+        ),
         date=date_format(tournament.rated_at, "DATE_FORMAT"),
     )
 
