@@ -12,8 +12,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games.models import Game
 from tournaments import queue, selectors, versions
 from tournaments.matches import board, results, tasks
+from tournaments.matches.rows import games_of
 from tournaments.models import Match, Tournament
 from tournaments.ratings import ledger
 from tournaments.ratings import selectors as rating_selectors
@@ -479,3 +481,19 @@ def test_the_rating_changes_on_a_player_page_cost_no_query_each(client, site):
         return len(queries)
 
     assert decide("Anna", "Boris") == decide("Anna", "Carl")
+
+
+def test_a_matchs_games_come_in_their_order_as_the_orm_gives_them(site):
+    match = site.match("Anna", "Boris")
+    assert games_of(match.pk) == []
+    results.match_result_record(match=match, by=site.organizer, games=site.recorded_games())
+    expected = list(match.games.order_by("number"))
+
+    found = games_of(match.pk)
+
+    assert len(found) == len(expected) > 1
+    columns = [field.attname for field in Game._meta.concrete_fields]
+    assert [[getattr(game, name) for name in columns] for game in found] == [
+        [getattr(game, name) for name in columns] for game in expected
+    ]
+    assert isinstance(found[0].actions, list)  # JSON through the field's converter
