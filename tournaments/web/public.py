@@ -25,7 +25,11 @@ from tournaments.analysis.selectors import match_analysis, player_pr_history, ve
 from tournaments.brackets.view import bracket_drawings
 from tournaments.charts import responsive_chart
 from tournaments.matches.board import board_frames
-from tournaments.matches.live.services import being_recorded, matches_being_recorded
+from tournaments.matches.live.services import (
+    being_recorded,
+    is_being_recorded,
+    matches_being_recorded,
+)
 from tournaments.matches.rows import games_of
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.permissions import is_organizer, match_side
@@ -221,6 +225,12 @@ def match_context(request: HttpRequest, match: Match, version: str | None = None
     what the viewer may do is drawn once per ``version`` of the page (default: read now) for
     every reader, signed in or not: those parts are computed only then."""
     tournament = match.tournament
+    followable = (
+        match.status == Match.Status.SCHEDULED
+        and match.home_id is not None
+        and match.away_id is not None
+        and tournament.status == Tournament.Status.RUNNING
+    )
     games = cached_part(lambda: games_of(match.pk))
     analysis = cached_part(lambda: match_analysis(match=match) if games() else None)
     replay = cached_part(lambda: _replay(match, games(), analysis()))
@@ -244,10 +254,8 @@ def match_context(request: HttpRequest, match: Match, version: str | None = None
         "analysis": analysis,
         "rating_effect": effect,
         "rated_summary": cached_part(summary),
-        "followable": match.status == Match.Status.SCHEDULED
-        and match.home_id is not None
-        and match.away_id is not None
-        and tournament.status == Tournament.Status.RUNNING,
+        "followable": followable,
+        "being_played": followable and is_being_recorded(match.pk),
     }
 
 

@@ -34,7 +34,7 @@ from games.rules import RulesError, action_from_json
 from games.rules.steps import play_steps, steps_json
 from games.services import RecordedGame
 from games.viewer import board_layout, live_frame
-from nardy_site.joined import Join, Table
+from nardy_site.joined import Compiled, Join, Table
 from nardy_site.page_cache import fresh_or_stale, store
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
 from tournaments.matches import results
@@ -110,6 +110,18 @@ def being_recorded() -> Exists:
     """For a match query: whether the match is being recorded now (``Draft.recording``: a draft
     with entries that has not become its result)."""
     return Exists(Draft.objects.filter(match=OuterRef("pk"), finished=False, ply__gt=0))
+
+
+def is_being_recorded(match_id: int) -> bool:
+    """Whether the match is being recorded now (``Draft.recording``), in one statement compiled
+    once: the page of every scheduled match of a running tournament asks it."""
+    return _RECORDING.first(match_id) is not None
+
+
+_RECORDING = Compiled(
+    lambda pk: Draft.objects.filter(match_id=pk, finished=False, ply__gt=0).values_list("pk"),
+    placeholder=-424_242,
+)
 
 
 def matches_being_recorded(tournament: Tournament) -> list[Match]:

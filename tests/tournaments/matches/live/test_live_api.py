@@ -281,3 +281,20 @@ def test_the_schema_documents_the_live_endpoints():
     state = schema["components"]["schemas"]["LiveState"]["properties"]
     for field in ("ply", "game", "variant", "position", "on_roll", "dice", "legal_plays"):
         assert field in state
+
+
+def test_the_match_page_says_when_the_match_is_being_played():
+    """Its first entry makes a scheduled match "being played" on its page (signed-in readers
+    get the page drawn now); a match nobody records stays scheduled."""
+    site = make_site()
+    match, other = site.match("Anna", "Boris"), site.match("Carl", "Dina")
+    reader = client_of(site.outsider)
+
+    def status(of: Match) -> str:
+        page = reader.get(f"/m/{of.pk}/").content.decode()
+        return page.split('data-role="match-status">', 1)[1].split("<", 1)[0]
+
+    assert status(match) == "Scheduled"
+    assert post(client_of(site.players["Anna"]), match, 0, {"dice": "31"}).status_code == 200
+    assert status(match) == "Being played"
+    assert status(other) == "Scheduled"
