@@ -135,9 +135,10 @@ def player_histories(*, player_id: int) -> dict[tuple[str, str], list[HistoryRow
     system, with their changes in it, oldest first: one query, compiled once (a player page is
     drawn again at each of their ratings)."""
     histories: dict[tuple[str, str], list[HistoryRow]] = {}
-    for system, variant, *row in _PLAYER_HISTORIES.rows(player_id):
+    for row in _PLAYER_HISTORIES.rows(player_id):
+        system, variant, finished_at, delta, after, match_id, tournament, officer, home, away = row
         histories.setdefault((system, variant), []).append(
-            HistoryRow(*row[:5], row[5] or "", *row[6:])
+            HistoryRow(finished_at, delta, after, match_id, tournament, officer or "", home, away)
         )
     return histories
 
