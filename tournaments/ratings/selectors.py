@@ -155,7 +155,7 @@ _PLAYER_HISTORIES = Compiled(
             "after",
             "match_id",
             "match__tournament__name",
-            "match__tournament__rated_by__username",
+            f"match__tournament__rated_by__{get_user_model().USERNAME_FIELD}",
             "match__home__player__display_name",
             "match__away__player__display_name",
         )

@@ -119,7 +119,7 @@ def is_being_recorded(match_id: int) -> bool:
 
 
 _RECORDING = Compiled(
-    lambda pk: Draft.objects.filter(match_id=pk, finished=False, ply__gt=0).values_list("pk"),
+    lambda pk: Match.objects.filter(pk=pk).filter(being_recorded()).values_list("pk"),
     placeholder=-424_242,
 )
 
