@@ -23,6 +23,11 @@ parameters and their values), by anonymous visitors and by the signed-in readers
 else is rendered as usual. A shared copy is always drawn as for an anonymous visitor; the CSRF
 token of its forms is put in per response, so visitors never share one, and a signed-in reader
 gets the page's own parts (``partials/own_*.html``: their name, their links) drawn for them.
+
+A page whose parts change apart (a player's matches at each report, their rating charts at each
+rating) names them (``parts``): at a new version that leaves the rest of the page as it was, only
+the parts whose own version changed are drawn, into the stored copy between their markers
+(``<!--part:NAME-->...<!--/part:NAME-->``), and the page around them is not drawn again.
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ import functools
 import hashlib
 import re
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -53,22 +59,31 @@ STORE_SECONDS = 600
 RENDER_CLAIM_SECONDS = 30
 #: The stored entries' shape: raised when it changes, so that a new release never reads an
 #: entry an older one left in a shared cache.
-_SHAPE = 3
+_SHAPE = 4
 _TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 _TOKEN_SLOT = "\x00csrf-token\x00"
 #: The parts of a page that are its reader's own, as base.html's partials mark them.
 _OWN = re.compile(r"<!--own:(?P<name>[a-z]+)-->.*?<!--/own:(?P=name)-->", re.DOTALL)
+#: A part of a page drawn apart (``shared_page``'s ``parts``).
+_PART = re.compile(r"<!--part:(?P<name>[a-z-]+)-->.*?<!--/part:(?P=name)-->", re.DOTALL)
 #: Where ``shared_page`` leaves on the request the version it read (``page_version``).
 _VERSION = "_shared_page_version"
 
 
 def fresh_or_stale(
-    key: str, version: Callable[[], str], compute: Callable[[], T], *, refresh: float
+    key: str,
+    version: Callable[[], str],
+    compute: Callable[[], T],
+    *,
+    refresh: float,
+    update: Callable[[T], T | None] | None = None,
 ) -> T:
     """The value computed for the current ``version()``, stored under ``key``. The stored value
     instead: without even asking the version when it was last found current less than
     ``refresh`` seconds ago, and while another request computes a newer one. Only the very
-    first request computes without a stored value to fall back on."""
+    first request computes without a stored value to fall back on. ``update(stored)``: the
+    value for the current version made from the retired one, when it can be (else None), which
+    is cheaper than ``compute``."""
     key = f"shared:{_SHAPE}:{key}"
     checked_key, claim = f"{key}:checked", f"{key}:rendering"
     found = cache.get_many([key, checked_key])
@@ -84,7 +99,9 @@ def fresh_or_stale(
         if not cache.add(claim, current, RENDER_CLAIM_SECONDS):
             return stored[1]  # type: ignore[no-any-return]
     try:
-        value = compute()
+        value = None if stored is None or update is None else update(stored[1])
+        if value is None:
+            value = compute()
         cache.set_many({key: (current, value), checked_key: time.time()}, STORE_SECONDS)
     finally:
         if stored is not None:
@@ -104,6 +121,27 @@ class StoredPage:
     status: int
     content_type: str
     body: str  # with _TOKEN_SLOT where the CSRF token goes
+    #: What the body was drawn for, when the page has parts (``Composition``).
+    drawn: Composition | None = None
+
+
+@dataclass(frozen=True)
+class Composition:
+    """A page's version as the page around its parts and each part's own: ``frame``, the
+    version of all but the parts; ``parts``, each part's version by its name."""
+
+    frame: str
+    parts: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Parts:
+    """What ``shared_page``'s ``parts`` gives for a version of a page: that version in its
+    parts, and how to draw each part alone (as its markers hold it in the page, for an
+    anonymous visitor)."""
+
+    composition: Composition
+    draw: Mapping[str, Callable[[HttpRequest], str]]
 
 
 def shared_page(
@@ -111,12 +149,15 @@ def shared_page(
     *,
     params: Mapping[str, Collection[str]] | None = None,
     reader: Callable[..., bool] | None = None,
+    parts: Callable[..., Parts] | None = None,
 ) -> Callable[[View], View]:
     """Share the view's page among anonymous visitors, per language and ``version(**kwargs)``
     (which raises Http404 for what does not exist). ``params`` names the query parameters the
     page reads and the values worth sharing; a request with any other is rendered alone.
     ``reader(request, **kwargs)``: this signed-in user sees the page as a visitor does but for
-    its own parts (they may do nothing on it), so they get the shared copy too."""
+    its own parts (they may do nothing on it), so they get the shared copy too.
+    ``parts(version, **kwargs)``: the page's parts (``Parts``), which a new version that
+    changes only some of them draws alone into the stored copy."""
     allowed = params or {}
 
     def decorate(view: View) -> View:
@@ -134,11 +175,25 @@ def shared_page(
                 setattr(request, _VERSION, found)  # the view reads it, not again (page_version)
                 return found
 
+            def drawn() -> StoredPage:
+                page = _stored(_as_visitor(request, view, kwargs))
+                if parts is None:
+                    return page
+                composition = parts(getattr(request, _VERSION), **kwargs).composition
+                return StoredPage(page.status, page.content_type, page.body, composition)
+
+            def redrawn(retired: StoredPage) -> StoredPage | None:
+                if parts is None or retired.drawn is None or retired.status != 200:
+                    return None
+                new = parts(getattr(request, _VERSION), **kwargs)
+                return _redrawn(request, retired, new)
+
             stored = fresh_or_stale(
                 key,
                 current,
-                lambda: _stored(_as_visitor(request, view, kwargs)),
+                drawn,
                 refresh=settings.PUBLIC_PAGE_REFRESH_SECONDS,
+                update=redrawn,
             )
             return _response(request, stored, own=signed_in)
 
@@ -149,12 +204,43 @@ def shared_page(
 
 def _as_visitor(request: HttpRequest, view: View, kwargs: dict[str, Any]) -> HttpResponse:
     """The page drawn as for an anonymous visitor, whoever asked: the copy every reader shares."""
+    with _anonymous(request):
+        return view(request, **kwargs)
+
+
+@contextmanager
+def _anonymous(request: HttpRequest) -> Iterator[None]:
+    """The request as an anonymous visitor's while it lasts."""
     user = request.user
     request.user = AnonymousUser()
     try:
-        return view(request, **kwargs)
+        yield
     finally:
         request.user = user
+
+
+def _redrawn(request: HttpRequest, retired: StoredPage, new: Parts) -> StoredPage | None:
+    """The retired copy with the parts whose version changed drawn again (None: the page
+    around them changed too, or a part is missing from the copy)."""
+    old, now = retired.drawn, new.composition
+    if old is None or old.frame != now.frame or old.parts.keys() != now.parts.keys():
+        return None
+    changed = {name for name, part in now.parts.items() if old.parts[name] != part}
+    with _anonymous(request):
+        drawings = {name: _token_slotted(new.draw[name](request)) for name in changed}
+    found: set[str] = set()
+
+    def draw(part: re.Match[str]) -> str:
+        name = part["name"]
+        found.add(name)
+        if name not in drawings:
+            return part[0]
+        return f"<!--part:{name}-->{drawings[name]}<!--/part:{name}-->"
+
+    body = _PART.sub(draw, retired.body)
+    if not changed <= found:
+        return None
+    return StoredPage(retired.status, retired.content_type, body, now)
 
 
 def page_version(request: HttpRequest, version: Callable[[], str]) -> str:
@@ -180,8 +266,13 @@ def _shared_query(request: HttpRequest, allowed: Mapping[str, Collection[str]]) 
 
 
 def _stored(response: HttpResponse) -> StoredPage:
-    body = _TOKEN.sub(rf"\g<1>{_TOKEN_SLOT}\g<2>", response.content.decode())
+    body = _token_slotted(response.content.decode())
     return StoredPage(response.status_code, response["Content-Type"], body)
+
+
+def _token_slotted(html: str) -> str:
+    """``html`` with a slot where each form's CSRF token was, for each reader's own."""
+    return _TOKEN.sub(rf"\g<1>{_TOKEN_SLOT}\g<2>", html)
 
 
 def _response(request: HttpRequest, page: StoredPage, *, own: bool = False) -> HttpResponse:

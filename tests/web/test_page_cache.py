@@ -282,7 +282,7 @@ def test_a_player_page_draws_again_only_the_part_that_changed(client, site, monk
     drawn: list[str] = []
     histories, matches = public._rating_histories, public.selectors.player_matches
     monkeypatch.setattr(
-        public, "_rating_histories", lambda player: drawn.append("ratings") or histories(player)
+        public, "_rating_histories", lambda pk: drawn.append("ratings") or histories(pk)
     )
     monkeypatch.setattr(
         public.selectors,
@@ -317,3 +317,55 @@ def test_a_player_version_reads_back_in_its_parts(site):
     assert after.matches != parts.matches
     assert (after.details, after.ratings, after.analyses) == (
         parts.details, parts.ratings, parts.analyses)  # fmt: skip
+
+
+def test_a_new_version_of_a_part_is_drawn_into_the_stored_page(client, site, renders):
+    """A report draws the player's matches into the stored copy, without drawing the page
+    around them: what a visitor gets equals the page drawn whole for that version."""
+    match = site.match("Anna", "Boris")
+    anna = match.home.player if match.home.player.display_name == "Anna" else match.away.player
+    url = reverse("player", args=[anna.pk])
+    client.get(url)
+    assert renders == ["tournaments/player.html"]
+
+    results.match_result_record(match=match, by=site.organizer, score=(3, 1))
+    composed = client.get(url).content.decode()
+    ledger.ratings_apply(match.pk)
+    rated = client.get(url).content.decode()
+    assert renders == ["tournaments/player.html"]  # the page around the parts: never again
+    assert re.search(r"3\s*–\s*1", composed) and 'data-role="current-rating"' in rated
+
+    cache.clear()
+    whole = client.get(url).content.decode()
+    assert renders == ["tournaments/player.html"] * 2
+    assert TOKEN.sub("", whole) == TOKEN.sub("", rated)
+
+
+def test_a_change_around_the_parts_draws_the_whole_page(client, site, renders):
+    match = site.match("Anna", "Boris")
+    anna = match.home.player if match.home.player.display_name == "Anna" else match.away.player
+    url = reverse("player", args=[anna.pk])
+    client.get(url)
+    anna.display_name = "Anna K."
+    anna.save()
+    page = client.get(url).content.decode()
+    assert renders == ["tournaments/player.html"] * 2
+    assert "Anna K." in page
+
+
+def test_a_stored_value_is_updated_when_it_can_be_and_computed_when_not():
+    computed: list[str] = []
+
+    def compute(version: str):
+        return lambda: computed.append(version) or f"whole {version}"
+
+    def serve(version: str, update) -> str:
+        return page_cache.fresh_or_stale(
+            "k", lambda: version, compute(version), refresh=0, update=update
+        )
+
+    assert serve("1", lambda stored: "never asked: nothing is stored") == "whole 1"
+    assert serve("2", lambda stored: f"{stored} updated to 2") == "whole 1 updated to 2"
+    assert serve("2", lambda stored: "never asked: it is current") == "whole 1 updated to 2"
+    assert serve("3", lambda stored: None) == "whole 3"
+    assert computed == ["1", "3"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -12,6 +13,7 @@ from typing import Any
 from django.db.models import Max, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format, number_format
 from django.utils.html import format_html
@@ -19,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.rules import GameError
-from nardy_site.page_cache import page_version, shared_page
+from nardy_site.page_cache import Composition, Parts, page_version, shared_page
 from tournaments import selectors, versions
 from tournaments.analysis.selectors import match_analysis, player_pr_history, verdicts_of
 from tournaments.brackets.view import bracket_drawings
@@ -31,7 +33,7 @@ from tournaments.matches.live.services import (
     matches_being_recorded,
 )
 from tournaments.matches.rows import games_of
-from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.models import Entry, Match, Tournament
 from tournaments.permissions import is_organizer, match_side
 from tournaments.players.selectors import player_actions, player_with_club
 from tournaments.ratings import selectors as rating_selectors
@@ -279,10 +281,51 @@ def _player_reader(request: HttpRequest, pk: int) -> bool:
     return actions is None or not any(vars(actions).values())
 
 
-@shared_page(lambda pk: _found(versions.player_version(pk=pk)), reader=_player_reader)
+#: The parts of a player's page drawn apart, each with its template: the part of the page's
+#: version it shows is ``PlayerVersion``'s field of the same name.
+_PLAYER_PARTS = {
+    "pr": "tournaments/_player_pr.html",
+    "ratings": "tournaments/_player_ratings.html",
+    "matches": "tournaments/_player_matches.html",
+}
+
+
+def _player_parts(version: str, pk: int) -> Parts:
+    """A player's page in its parts (the PR chart, the rating histories, the matches), each
+    drawn again only when its own part of the version changes: a report on a match draws the
+    matches, not the charts, nor the page around them."""
+    parts = versions.PlayerVersion.parse(version)
+    context = _player_part_context(pk, parts)
+
+    def drawing(template: str) -> Callable[[HttpRequest], str]:
+        return lambda request: render_to_string(template, context, request)
+
+    return Parts(
+        Composition(
+            frame=parts.details,
+            parts={"pr": parts.analyses, "ratings": parts.ratings, "matches": parts.matches},
+        ),
+        {name: drawing(template) for name, template in _PLAYER_PARTS.items()},
+    )
+
+
+def _player_part_context(pk: int, parts: versions.PlayerVersion) -> dict[str, Any]:
+    """What the parts of a player's page read, each computed only when its part is drawn: the
+    parts are kept per their own version for every reader, signed in or not."""
+    return {
+        "player_id": pk,
+        "version": parts,
+        "matches": cached_part(lambda: selectors.player_matches(player_id=pk)),
+        "histories": cached_part(lambda: _rating_histories(pk)),
+        "pr_chart": cached_part(lambda: _pr_chart(pk) if parts.analyses else None),
+    }
+
+
+@shared_page(
+    lambda pk: _found(versions.player_version(pk=pk)), reader=_player_reader, parts=_player_parts
+)
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     version = page_version(request, lambda: _found(versions.player_version(pk=pk)))  # first
-    parts = versions.PlayerVersion.parse(version)
     player = player_with_club(pk)
     if player is None:
         raise Http404
@@ -290,24 +333,18 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "tournaments/player.html",
         {
+            **_player_part_context(pk, versions.PlayerVersion.parse(version)),
             "player": player,
-            # The record's parts (the PR chart, the rating histories, the matches) are each drawn
-            # once per version of their own for every reader, signed in or not: a part is
-            # computed only then, and a report on a match draws the matches, not the charts.
-            "version": parts,
-            "matches": cached_part(lambda: selectors.player_matches(player_id=pk)),
-            "histories": cached_part(lambda: _rating_histories(player)),
             "actions": player_actions(player=player, user=request.user),
-            "pr_chart": cached_part(lambda: _pr_chart(player) if parts.analyses else None),
         },
     )
 
 
-def _rating_histories(player: Player) -> list[dict[str, Any]]:
+def _rating_histories(player_id: int) -> list[dict[str, Any]]:
     """Each rating list of the player: its chart, the rating now and every change, newest first."""
     histories = []
     for (system, variant), changes in rating_selectors.player_histories(
-        player_id=player.pk
+        player_id=player_id
     ).items():
         histories.append(
             {
@@ -324,9 +361,9 @@ def _rating_histories(player: Player) -> list[dict[str, Any]]:
     return histories
 
 
-def _pr_chart(player: Player) -> Any:
+def _pr_chart(player_id: int) -> Any:
     """The player's PR over time (None: no analysed match)."""
-    points = player_pr_history(player_id=player.pk)
+    points = player_pr_history(player_id=player_id)
     return responsive_chart(points) if points else None
 
 
