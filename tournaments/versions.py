@@ -47,15 +47,51 @@ _TOURNAMENT = Compiled(
 
 
 def match_version(*, pk: int) -> str | None:
-    """A match page's version (None: no such match): the match's own last write (bracket moves
-    save the match too), its tournament's status and rating approval, its rows in the rating
-    ledger (a replay writes new ones) and its rating hold, which say whether its ratings are
-    still pending or held for review, and its analysis. A match its tournament does not rate
-    shows the change it would make from its players' current ratings: for it, their newest rows
-    in the ledger too. Nothing else of the tournament or the rating list: the pages of a day's
-    matches are not all drawn again at every result of the day."""
+    """A match page's version (None: no such match), a ``MatchVersion``: the match's own last
+    write (bracket moves save the match too), its tournament's status and rating approval, its
+    rows in the rating ledger (a replay writes new ones) and its rating hold, which say whether
+    its ratings are still pending or held for review, and its analysis. A match its tournament
+    does not rate shows the change it would make from its players' current ratings: for it,
+    their newest rows in the ledger too. Nothing else of the tournament or the rating list: the
+    pages of a day's matches are not all drawn again at every result of the day."""
     row = _MATCH.first(pk)
-    return None if row is None else ":".join(str(part) for part in row)
+    if row is None:
+        return None
+    (written, status, home, away, tournament, rated, *ledger, analysed) = map(str, row)
+    return str(
+        MatchVersion(
+            frame=":".join((str(status == Match.Status.SCHEDULED), home, away, tournament)),
+            match=written,
+            ratings=":".join((written, tournament, rated, *ledger)),
+            analysis=analysed,
+        )
+    )
+
+
+@dataclass(frozen=True)
+class MatchVersion:
+    """A match page's version in the parts the page draws apart: a rating draws the rating
+    change again, not the games and their replay, nor the page around them. ``str()`` is the
+    page's version; ``parse`` reads one back."""
+
+    #: What the page around its parts shows: whether the match can still be followed live
+    #: (scheduled, its tournament running), and who plays it.
+    frame: str
+    #: The match's last write: its score, status and dates, its games.
+    match: str
+    #: That, its tournament's status and approval, its ledger rows and hold (and, unrated, its
+    #: players' newest rows): the rating change and whether it is pending.
+    ratings: str
+    #: Its analysis: the analysis part of the record, and whether the page refreshes itself.
+    analysis: str
+
+    def __str__(self) -> str:
+        return "|".join((self.frame, self.match, self.ratings, self.analysis))
+
+    @classmethod
+    def parse(cls, version: str) -> MatchVersion:
+        frame, match, ratings, analysis = version.split("|")
+        return cls(frame, match, ratings, analysis)
 
 
 def _match_version_query(pk: int) -> QuerySet[Match]:
@@ -80,13 +116,16 @@ def _match_version_query(pk: int) -> QuerySet[Match]:
         )
         .values_list(
             "updated_at",
+            "status",
+            "home_id",
+            "away_id",
             "tournament__status",
             "tournament__rated",
             "rated",
-            "analysed",
             "held",
             "home_rated",
             "away_rated",
+            "analysed",
         )[:1]  # fmt: skip
     )
 

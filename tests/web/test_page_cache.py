@@ -369,3 +369,32 @@ def test_a_stored_value_is_updated_when_it_can_be_and_computed_when_not():
     assert serve("2", lambda stored: "never asked: it is current") == "whole 1 updated to 2"
     assert serve("3", lambda stored: None) == "whole 3"
     assert computed == ["1", "3"]
+
+
+def test_a_match_page_draws_its_changed_parts_into_the_stored_page(client, site, renders):
+    """Once reported, a match's confirmation and its rating draw their parts (the score and
+    status, the rating change) into the stored copy, not the page around them nor its replay:
+    what a visitor gets equals the page drawn whole for that version."""
+    match = site.match("Anna", "Boris")
+    boris = site.players["Boris"]
+    url = reverse("match", args=[match.pk])
+    client.get(url)
+    results.match_result_record(match=match, by=boris, games=site.recorded_games())
+    reported = client.get(url).content.decode()  # it can no longer be followed: drawn whole
+    assert renders == ["tournaments/match.html"] * 2
+    assert 'id="board-frames"' in reported
+
+    match.refresh_from_db()
+    anna = site.players["Anna"]
+    results.match_result_confirm(match=match, by=anna)
+    confirmed = client.get(url).content.decode()
+    ledger.ratings_apply(match.pk)
+    rated = client.get(url).content.decode()
+    assert renders == ["tournaments/match.html"] * 2  # the parts alone
+    assert 'data-role="ratings-progress"' in confirmed and 'data-rated="true"' in rated
+    assert 'data-role="ratings-progress"' not in rated
+
+    cache.clear()
+    whole = client.get(url).content.decode()
+    assert renders == ["tournaments/match.html"] * 3
+    assert TOKEN.sub("", whole) == TOKEN.sub("", rated)

@@ -212,7 +212,43 @@ def _match_spectator(request: HttpRequest, pk: int) -> bool:
     )
 
 
-@shared_page(_match_version, reader=_match_spectator)
+#: The parts of a match's page drawn apart, each with its template.
+_MATCH_PARTS = {
+    "refresh": "tournaments/_match_refresh.html",
+    "summary": "tournaments/_match_summary.html",
+    "ratings": "tournaments/_match_ratings.html",
+    "record": "tournaments/_match_record.html",
+}
+
+
+def _match_parts(version: str, pk: int) -> Parts:
+    """A match's page in its parts, each drawn again only when its own part of the version
+    changes: a rating draws the rating change, not the games and their replay, nor the page
+    around them (which is drawn again when the match leaves its schedule, or gets a player)."""
+    parts = versions.MatchVersion.parse(version)
+
+    @functools.cache
+    def context(request: HttpRequest) -> dict[str, Any]:
+        return _match_part_context(match_of(request, pk), parts)
+
+    def drawing(template: str) -> Callable[[HttpRequest], str]:
+        return lambda request: render_to_string(template, context(request), request)
+
+    return Parts(
+        Composition(
+            frame=parts.frame,
+            parts={
+                "refresh": parts.analysis,
+                "summary": parts.match,
+                "ratings": parts.ratings,
+                "record": f"{parts.match}:{parts.analysis}",
+            },
+        ),
+        {name: drawing(template) for name, template in _MATCH_PARTS.items()},
+    )
+
+
+@shared_page(_match_version, reader=_match_spectator, parts=_match_parts)
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     # The version is read before the match: parts drawn from a newer match than their version
     # are drawn again at the next version, never kept for a version newer than what they show.
@@ -222,10 +258,20 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def match_context(request: HttpRequest, match: Match, version: str | None = None) -> dict[str, Any]:
-    """The match page's context: its games, the replay frames (as the JSON script element the
-    board viewer reads), its analysis and rating changes, and what the viewer may do. All but
-    what the viewer may do is drawn once per ``version`` of the page (default: read now) for
-    every reader, signed in or not: those parts are computed only then."""
+    """The match page's context: its parts' (``_match_part_context``) and what the viewer may
+    do. ``version``: the page's (default: read now)."""
+    current = _match_version(match.pk) if version is None else version
+    return {
+        **_match_part_context(match, versions.MatchVersion.parse(current)),
+        "actions": match_actions(request, match),
+    }
+
+
+def _match_part_context(match: Match, version: versions.MatchVersion) -> dict[str, Any]:
+    """What a match page's parts read: its games, the replay frames (as the JSON script element
+    the board viewer reads), its analysis and rating changes. Each is computed only when a part
+    that shows it is drawn, once per ``version`` of that part for every reader, signed in or
+    not."""
     tournament = match.tournament
     followable = (
         match.status == Match.Status.SCHEDULED
@@ -247,17 +293,16 @@ def match_context(request: HttpRequest, match: Match, version: str | None = None
     return {
         "tournament": tournament,
         "match": match,
-        "version": _match_version(match.pk) if version is None else version,
+        "version": version,
         "games": games,
         "board_frames": cached_part(lambda: replay()[0]),
         "unreplayable": cached_part(lambda: replay()[1]),
-        "actions": match_actions(request, match),
         "ratings_pending": cached_part(lambda: rating_selectors.match_ratings_pending(match=match)),
         "analysis": analysis,
         "rating_effect": effect,
         "rated_summary": cached_part(summary),
         "followable": followable,
-        "being_played": followable and is_being_recorded(match.pk),
+        "being_played": cached_part(lambda: followable and is_being_recorded(match.pk)),
     }
 
 
