@@ -23,6 +23,7 @@ from django.db.models import (
 from django.db.models.functions import Cast, Concat
 from django.db.models.query import QuerySet
 
+from games.models import Game
 from nardy_site.joined import Compiled
 from tournaments.analysis.models import MatchAnalysis
 from tournaments.models import Match, Player, Tournament
@@ -57,12 +58,13 @@ def match_version(*, pk: int) -> str | None:
     row = _MATCH.first(pk)
     if row is None:
         return None
-    (written, status, home, away, tournament, rated, *ledger, analysed) = map(str, row)
+    (written, status, home, away, tournament, rated, *ledger, games, analysed) = map(str, row)
     return str(
         MatchVersion(
             frame=":".join((str(status == Match.Status.SCHEDULED), home, away, tournament)),
             match=written,
             ratings=":".join((written, tournament, rated, *ledger)),
+            games=games,
             analysis=analysed,
         )
     )
@@ -82,16 +84,18 @@ class MatchVersion:
     #: That, its tournament's status and approval, its ledger rows and hold (and, unrated, its
     #: players' newest rows): the rating change and whether it is pending.
     ratings: str
+    #: Its newest game (a report or a correction writes them all anew): the games and replay.
+    games: str
     #: Its analysis: the analysis part of the record, and whether the page refreshes itself.
     analysis: str
 
     def __str__(self) -> str:
-        return "|".join((self.frame, self.match, self.ratings, self.analysis))
+        return "|".join((self.frame, self.match, self.ratings, self.games, self.analysis))
 
     @classmethod
     def parse(cls, version: str) -> MatchVersion:
-        frame, match, ratings, analysis = version.split("|")
-        return cls(frame, match, ratings, analysis)
+        frame, match, ratings, games, analysis = version.split("|")
+        return cls(frame, match, ratings, games, analysis)
 
 
 def _match_version_query(pk: int) -> QuerySet[Match]:
@@ -113,6 +117,9 @@ def _match_version_query(pk: int) -> QuerySet[Match]:
                 When(unrated, then=_newest_change(player=OuterRef("away__player_id"))),
                 default=None,
             ),
+            recorded=Subquery(
+                Game.objects.filter(match=OuterRef("pk")).order_by("-pk").values("pk")[:1]
+            ),
         )
         .values_list(
             "updated_at",
@@ -125,6 +132,7 @@ def _match_version_query(pk: int) -> QuerySet[Match]:
             "held",
             "home_rated",
             "away_rated",
+            "recorded",
             "analysed",
         )[:1]  # fmt: skip
     )

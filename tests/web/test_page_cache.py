@@ -371,10 +371,15 @@ def test_a_stored_value_is_updated_when_it_can_be_and_computed_when_not():
     assert computed == ["1", "3"]
 
 
-def test_a_match_page_draws_its_changed_parts_into_the_stored_page(client, site, renders):
+def test_a_match_page_draws_its_changed_parts_into_the_stored_page(
+    client, site, renders, monkeypatch
+):
     """Once reported, a match's confirmation and its rating draw their parts (the score and
     status, the rating change) into the stored copy, not the page around them nor its replay:
     what a visitor gets equals the page drawn whole for that version."""
+    replays: list[int] = []  # the number of games of each drawing of the replay
+    real = public.board_frames
+    monkeypatch.setattr(public, "board_frames", lambda *a: replays.append(len(a[1])) or real(*a))
     match = site.match("Anna", "Boris")
     boris = site.players["Boris"]
     url = reverse("match", args=[match.pk])
@@ -391,6 +396,7 @@ def test_a_match_page_draws_its_changed_parts_into_the_stored_page(client, site,
     ledger.ratings_apply(match.pk)
     rated = client.get(url).content.decode()
     assert renders == ["tournaments/match.html"] * 2  # the parts alone
+    assert [games for games in replays if games] == [3]  # the replay: drawn at the report only
     assert 'data-role="ratings-progress"' in confirmed and 'data-rated="true"' in rated
     assert 'data-role="ratings-progress"' not in rated
 

@@ -224,7 +224,8 @@ _MATCH_PARTS = {
 def _match_parts(version: str, pk: int) -> Parts:
     """A match's page in its parts, each drawn again only when its own part of the version
     changes: a rating draws the rating change, not the games and their replay, nor the page
-    around them (which is drawn again when the match leaves its schedule, or gets a player)."""
+    around them (which is drawn again when the match leaves its schedule, or gets a player);
+    a confirmation draws the score and status, not the games."""
     parts = versions.MatchVersion.parse(version)
 
     @functools.cache
@@ -241,7 +242,7 @@ def _match_parts(version: str, pk: int) -> Parts:
                 "refresh": parts.analysis,
                 "summary": parts.match,
                 "ratings": parts.ratings,
-                "record": f"{parts.match}:{parts.analysis}",
+                "record": f"{parts.games}:{parts.analysis}",
             },
         ),
         {name: drawing(template) for name, template in _MATCH_PARTS.items()},
