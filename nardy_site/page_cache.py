@@ -17,12 +17,14 @@ result retires every page of its tournament. Three rules keep that cheap:
 With no concurrent request and a refresh of 0 (the tests) a page is always rendered for the
 current version.
 
-Only GETs without pending messages are shared, for the URLs a view declares (its query
-parameters and their values), by anonymous visitors and by the signed-in readers a view names
-(``reader``: a user the page shows nothing of their own, such as a match's spectator): anything
-else is rendered as usual. A shared copy is always drawn as for an anonymous visitor; the CSRF
-token of its forms is put in per response, so visitors never share one, and a signed-in reader
-gets the page's own parts (``partials/own_*.html``: their name, their links) drawn for them.
+Only GETs are shared, for the URLs a view declares (its query parameters and their values), by
+anonymous visitors and by the signed-in readers a view names (``reader``: a user the page shows
+nothing of their own but its own parts, such as a match's spectator): anything else is rendered
+as usual. A shared copy is always drawn as for an anonymous visitor with no pending message; the
+CSRF token of its forms is put in per response, so visitors never share one, and a signed-in
+reader, or a visitor with messages, gets the page's own parts drawn for them: the site's
+(``partials/own_*.html``: their name, their links, their messages) and the view's (``own``: what
+they may do on a match).
 
 A page whose parts change apart (a player's matches at each report, their rating charts at each
 rating) names them (``parts``): at a new version that leaves the rest of the page as it was, only
@@ -150,6 +152,7 @@ def shared_page(
     params: Mapping[str, Collection[str]] | None = None,
     reader: Callable[..., bool] | None = None,
     parts: Callable[..., Parts] | None = None,
+    own: Mapping[str, Callable[..., str]] | None = None,
 ) -> Callable[[View], View]:
     """Share the view's page among anonymous visitors, per language and ``version(**kwargs)``
     (which raises Http404 for what does not exist). ``params`` names the query parameters the
@@ -157,8 +160,10 @@ def shared_page(
     ``reader(request, **kwargs)``: this signed-in user sees the page as a visitor does but for
     its own parts (they may do nothing on it), so they get the shared copy too.
     ``parts(version, **kwargs)``: the page's parts (``Parts``), which a new version that
-    changes only some of them draws alone into the stored copy."""
+    changes only some of them draws alone into the stored copy. ``own``: the view's own parts
+    (between ``<!--own:NAME-->`` markers), each drawn by ``own[NAME](request, **kwargs)``."""
     allowed = params or {}
+    own_parts = own or {}
 
     def decorate(view: View) -> View:
         @functools.wraps(view)
@@ -195,7 +200,9 @@ def shared_page(
                 refresh=settings.PUBLIC_PAGE_REFRESH_SECONDS,
                 update=redrawn,
             )
-            return _response(request, stored, own=signed_in)
+            drawings = {name: functools.partial(draw, request, **kwargs)
+                        for name, draw in own_parts.items()}  # fmt: skip
+            return _response(request, stored, drawings if signed_in else None)
 
         return page
 
@@ -210,13 +217,17 @@ def _as_visitor(request: HttpRequest, view: View, kwargs: dict[str, Any]) -> Htt
 
 @contextmanager
 def _anonymous(request: HttpRequest) -> Iterator[None]:
-    """The request as an anonymous visitor's while it lasts."""
-    user = request.user
+    """The request as an anonymous visitor's, with no pending message, while it lasts."""
+    user, pending = request.user, getattr(request, "_messages", None)
     request.user = AnonymousUser()
+    if pending is not None:
+        del request._messages  # type: ignore[attr-defined]  # (get_messages: none)
     try:
         yield
     finally:
         request.user = user
+        if pending is not None:
+            request._messages = pending  # type: ignore[attr-defined]
 
 
 def _redrawn(request: HttpRequest, retired: StoredPage, new: Parts) -> StoredPage | None:
@@ -255,8 +266,6 @@ def _shared_query(request: HttpRequest, allowed: Mapping[str, Collection[str]]) 
     """The request's query as part of a shared page's key, or None when it is not shared."""
     if request.method not in ("GET", "HEAD") or "HTTP_AUTHORIZATION" in request.META:
         return None
-    if len(messages.get_messages(request)):
-        return None
     parts = []
     for name, values in sorted(request.GET.lists()):
         if len(values) != 1 or values[0] not in allowed.get(name, ()):
@@ -275,13 +284,24 @@ def _token_slotted(html: str) -> str:
     return _TOKEN.sub(rf"\g<1>{_TOKEN_SLOT}\g<2>", html)
 
 
-def _response(request: HttpRequest, page: StoredPage, *, own: bool = False) -> HttpResponse:
+def _response(
+    request: HttpRequest,
+    page: StoredPage,
+    own: Mapping[str, Callable[[], str]] | None = None,
+) -> HttpResponse:
+    """The stored page for this reader: with their own parts when they are signed in (``own``:
+    the view's, by name; the others are the site's) or have messages pending."""
     body = page.body
-    if own:  # the signed-in reader's own parts in place of a visitor's
-        body = _OWN.sub(
-            lambda part: render_to_string(f"partials/own_{part['name']}.html", request=request),
-            body,
-        )
+    if own is not None or len(messages.get_messages(request)):
+        views = own or {}
+
+        def drawn(part: re.Match[str]) -> str:
+            name = part["name"]
+            if name in views:
+                return f"<!--own:{name}-->{views[name]()}<!--/own:{name}-->"
+            return render_to_string(f"partials/own_{name}.html", request=request)
+
+        body = _OWN.sub(drawn, body)
     if _TOKEN_SLOT in body:
         body = body.replace(_TOKEN_SLOT, get_token(request))
     return HttpResponse(body, status=page.status, content_type=page.content_type)

@@ -2,8 +2,9 @@
 
 Time runs left to right in proportion (a month's pause between tournaments is a month of width),
 the rating bottom to top on an axis stretched to round tick values (1,2,2.5,5 × 10ⁿ), so the
-grid lines fall on numbers a reader can take in at a glance. The template formats the numbers
-and dates in the reader's language; this module only places them.
+grid lines fall on numbers a reader can take in at a glance. ``{% rating_chart %}``
+(``tournaments/templatetags/charts.py``) draws it and formats the numbers and dates in the
+reader's language; this module only places them.
 """
 
 from __future__ import annotations

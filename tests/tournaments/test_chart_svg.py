@@ -11,7 +11,7 @@ from django.template import Context, Template
 from django.template.defaultfilters import floatformat
 from django.test import override_settings
 from django.utils import timezone, translation
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tournaments.charts import responsive_chart
@@ -22,6 +22,7 @@ START = datetime(2025, 12, 31, 22, 30, tzinfo=UTC)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+@settings(deadline=None)  # a slow example on a busy machine is no failure
 @given(
     # Ratings, PRs and points (floatformat prints some floats under 1e-150 as they came).
     value=st.floats(min_value=-1e7, max_value=1e7).filter(lambda v: v == 0 or abs(v) > 1e-9)

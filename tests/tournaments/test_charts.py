@@ -4,7 +4,7 @@ order, sensible date ticks, and no chart broken by having no point, one, or a fl
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.charts import RatingChart, rating_chart
@@ -135,6 +135,7 @@ def test_a_wider_chart_gets_more_room():
     assert_inside_plot(wide)
 
 
+@settings(deadline=None)  # a slow example on a busy machine is no failure
 @given(
     st.lists(
         st.tuples(

@@ -133,7 +133,7 @@ def test_logged_in_users_never_get_the_shared_copy(client, site, renders):
     assert '<span translate="no">olga</span>' in page
 
 
-def test_unknown_query_parameters_and_pending_messages_are_rendered_alone(client, site, renders):
+def test_unknown_query_parameters_are_rendered_alone(client, site, renders):
     url = reverse("tournament-standings", args=[site.tournament.slug])
     client.get(url)
     client.get(url)  # shared
@@ -143,14 +143,27 @@ def test_unknown_query_parameters_and_pending_messages_are_rendered_alone(client
     client.get(url, {"wall": "2"})  # not a value worth sharing
     assert renders == ["tournaments/standings.html"] * 4
 
-    # A visitor with a message to see (kept in a cookie by the view that redirected them).
+
+def with_message(client: Client, text: str) -> None:
+    """A message for the client to see (kept in a cookie by the view that redirected them)."""
     stored = HttpResponse()
-    CookieStorage(RequestFactory().get("/"))._store([Message(constants.SUCCESS, "Saved.")], stored)
+    CookieStorage(RequestFactory().get("/"))._store([Message(constants.SUCCESS, text)], stored)
     client.cookies["messages"] = stored.cookies["messages"].value
-    page = client.get(url).content.decode()
-    assert "Saved." in page
-    assert renders == ["tournaments/standings.html"] * 5
-    assert "Saved." not in client.get(url).content.decode()  # seen once; shared again
+
+
+def test_pending_messages_are_the_readers_own_part_of_the_shared_copy(site, renders):
+    """A reader's messages are drawn into the shared copy for them alone: never kept in it,
+    even when their request is the one that draws it."""
+    url = reverse("tournament-standings", args=[site.tournament.slug])
+    first, other = Client(), Client()
+    with_message(first, "Saved.")
+    assert "Saved." in first.get(url).content.decode()  # drawn by this request, and shared
+    assert "Saved." not in other.get(url).content.decode()
+    assert "Saved." not in first.get(url).content.decode()  # seen once
+    with_message(other, "Confirmed.")
+    page = other.get(url).content.decode()
+    assert "Confirmed." in page and "Saved." not in page
+    assert renders == ["tournaments/standings.html"]
 
 
 def test_missing_things_stay_404(client, site):

@@ -34,7 +34,7 @@ from tournaments.matches.live.services import (
 )
 from tournaments.matches.rows import games_of
 from tournaments.models import Entry, Match, Tournament
-from tournaments.permissions import is_organizer, match_side
+from tournaments.permissions import is_organizer
 from tournaments.players.selectors import player_actions, player_with_club
 from tournaments.ratings import selectors as rating_selectors
 from tournaments.ratings.selectors import may_approve
@@ -200,16 +200,17 @@ def _match_version(pk: int) -> str:
     return _found(versions.match_version(pk=pk))
 
 
-def _match_spectator(request: HttpRequest, pk: int) -> bool:
-    """A signed-in user who may do nothing on the match page (neither one of its players nor an
-    organizer of its tournament), so they read the page every visitor shares."""
-    try:
-        match = match_of(request, pk)  # one statement, compiled once
-    except Http404:
-        return True  # the shared page answers 404
-    return match_side(match, request.user) is None and not is_organizer(
-        match.tournament, request.user
-    )
+def _everyone(request: HttpRequest, pk: int) -> bool:
+    """Every signed-in user reads the match page every visitor shares: what they may do on it
+    is their own part (``_own_actions``)."""
+    return True
+
+
+def _own_actions(request: HttpRequest, pk: int) -> str:
+    """What the reader may do with the match's result: their own part of its page."""
+    match = match_of(request, pk)  # one statement, compiled once
+    context = {"match": match, "actions": match_actions(request, match)}
+    return render_to_string("tournaments/_match_actions.html", context, request)
 
 
 #: The parts of a match's page drawn apart, each with its template.
@@ -249,7 +250,7 @@ def _match_parts(version: str, pk: int) -> Parts:
     )
 
 
-@shared_page(_match_version, reader=_match_spectator, parts=_match_parts)
+@shared_page(_match_version, reader=_everyone, parts=_match_parts, own={"actions": _own_actions})
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     # The version is read before the match: parts drawn from a newer match than their version
     # are drawn again at the next version, never kept for a version newer than what they show.
