@@ -61,7 +61,8 @@ def match_version(*, pk: int) -> str | None:
     (written, status, home, away, tournament, rated, *ledger, games, analysed) = map(str, row)
     return str(
         MatchVersion(
-            frame=":".join((str(status == Match.Status.SCHEDULED), home, away, tournament)),
+            frame=":".join((home, away, tournament)),
+            scheduled=str(status == Match.Status.SCHEDULED),
             match=written,
             ratings=":".join((written, tournament, rated, *ledger)),
             games=games,
@@ -76,9 +77,10 @@ class MatchVersion:
     change again, not the games and their replay, nor the page around them. ``str()`` is the
     page's version; ``parse`` reads one back."""
 
-    #: What the page around its parts shows: whether the match can still be followed live
-    #: (scheduled, its tournament running), and who plays it.
+    #: What the page around its parts shows: who plays the match, its tournament's status.
     frame: str
+    #: Whether it is still to be played: whether it can be followed live.
+    scheduled: str
     #: The match's last write: its score, status and dates, its games.
     match: str
     #: That, its tournament's status and approval, its ledger rows and hold (and, unrated, its
@@ -90,12 +92,14 @@ class MatchVersion:
     analysis: str
 
     def __str__(self) -> str:
-        return "|".join((self.frame, self.match, self.ratings, self.games, self.analysis))
+        return "|".join(
+            (self.frame, self.scheduled, self.match, self.ratings, self.games, self.analysis)
+        )
 
     @classmethod
     def parse(cls, version: str) -> MatchVersion:
-        frame, match, ratings, games, analysis = version.split("|")
-        return cls(frame, match, ratings, games, analysis)
+        frame, scheduled, match, ratings, games, analysis = version.split("|")
+        return cls(frame, scheduled, match, ratings, games, analysis)
 
 
 def _match_version_query(pk: int) -> QuerySet[Match]:

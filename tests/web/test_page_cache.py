@@ -387,20 +387,20 @@ def test_a_stored_value_is_updated_when_it_can_be_and_computed_when_not():
 def test_a_match_page_draws_its_changed_parts_into_the_stored_page(
     client, site, renders, monkeypatch
 ):
-    """Once reported, a match's confirmation and its rating draw their parts (the score and
-    status, the rating change) into the stored copy, not the page around them nor its replay:
-    what a visitor gets equals the page drawn whole for that version."""
+    """A match's report, confirmation and rating draw their parts (the score and status, the
+    games, the live view gone, the rating change) into the stored copy, never the page around
+    them, and the replay only once: what a visitor gets equals the page drawn whole."""
     replays: list[int] = []  # the number of games of each drawing of the replay
     real = public.board_frames
     monkeypatch.setattr(public, "board_frames", lambda *a: replays.append(len(a[1])) or real(*a))
     match = site.match("Anna", "Boris")
     boris = site.players["Boris"]
     url = reverse("match", args=[match.pk])
-    client.get(url)
+    assert 'data-role="live-follow"' in client.get(url).content.decode()
     results.match_result_record(match=match, by=boris, games=site.recorded_games())
-    reported = client.get(url).content.decode()  # it can no longer be followed: drawn whole
-    assert renders == ["tournaments/match.html"] * 2
-    assert 'id="board-frames"' in reported
+    reported = client.get(url).content.decode()
+    assert renders == ["tournaments/match.html"]  # its parts: the games, no longer followed live
+    assert 'id="board-frames"' in reported and 'data-role="live-follow"' not in reported
 
     match.refresh_from_db()
     anna = site.players["Anna"]
@@ -408,12 +408,12 @@ def test_a_match_page_draws_its_changed_parts_into_the_stored_page(
     confirmed = client.get(url).content.decode()
     ledger.ratings_apply(match.pk)
     rated = client.get(url).content.decode()
-    assert renders == ["tournaments/match.html"] * 2  # the parts alone
+    assert renders == ["tournaments/match.html"]  # the parts alone
     assert [games for games in replays if games] == [3]  # the replay: drawn at the report only
     assert 'data-role="ratings-progress"' in confirmed and 'data-rated="true"' in rated
     assert 'data-role="ratings-progress"' not in rated
 
     cache.clear()
     whole = client.get(url).content.decode()
-    assert renders == ["tournaments/match.html"] * 3
+    assert renders == ["tournaments/match.html"] * 2
     assert TOKEN.sub("", whole) == TOKEN.sub("", rated)

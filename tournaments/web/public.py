@@ -215,6 +215,8 @@ def _own_actions(request: HttpRequest, pk: int) -> str:
 
 #: The parts of a match's page drawn apart, each with its template.
 _MATCH_PARTS = {
+    "live-style": "tournaments/_match_live_style.html",
+    "follow": "tournaments/_match_follow.html",
     "refresh": "tournaments/_match_refresh.html",
     "summary": "tournaments/_match_summary.html",
     "ratings": "tournaments/_match_ratings.html",
@@ -225,8 +227,8 @@ _MATCH_PARTS = {
 def _match_parts(version: str, pk: int) -> Parts:
     """A match's page in its parts, each drawn again only when its own part of the version
     changes: a rating draws the rating change, not the games and their replay, nor the page
-    around them (which is drawn again when the match leaves its schedule, or gets a player);
-    a confirmation draws the score and status, not the games."""
+    around them (which is drawn again only when the match gets a player, or its tournament a
+    new status); a confirmation draws the score and status, not the games."""
     parts = versions.MatchVersion.parse(version)
 
     @functools.cache
@@ -240,6 +242,8 @@ def _match_parts(version: str, pk: int) -> Parts:
         Composition(
             frame=parts.frame,
             parts={
+                "live-style": parts.scheduled,
+                "follow": parts.scheduled,
                 "refresh": parts.analysis,
                 "summary": parts.match,
                 "ratings": parts.ratings,
