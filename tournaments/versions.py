@@ -121,9 +121,7 @@ def _match_version_query(pk: int) -> QuerySet[Match]:
                 When(unrated, then=_newest_change(player=OuterRef("away__player_id"))),
                 default=None,
             ),
-            recorded=Subquery(
-                Game.objects.filter(match=OuterRef("pk")).order_by("-pk").values("pk")[:1]
-            ),
+            recorded=_newest(Game.objects.filter(match=OuterRef("pk")), "match"),
         )
         .values_list(
             "updated_at",
@@ -216,8 +214,16 @@ def rating_lists_version(*, variant: str) -> str:
 
 
 def _newest_change(**where: Any) -> Subquery:
-    changes = RatingChange.objects.filter(**where).order_by("-pk")
-    return Subquery(changes.values("pk")[:1])
+    """The newest ledger row of a match or a player (``where``: one of them)."""
+    return _newest(RatingChange.objects.filter(**where), *where)
+
+
+def _newest(rows: QuerySet[Any], owner: str) -> Subquery:
+    """The newest of ``rows`` (the greatest id), which all belong to one ``owner``. Grouped by
+    it, so that PostgreSQL finds them by the owner's index: the newest by ORDER BY id DESC
+    LIMIT 1, or a plain MAX(id), walks the table's primary key back from its newest row, as far
+    as the owner's newest (a whole season's ledger for an early match)."""
+    return Subquery(rows.order_by().values(owner).annotate(newest=Max("pk")).values("newest"))
 
 
 def _analysis_state() -> Subquery:
