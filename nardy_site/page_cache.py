@@ -202,7 +202,7 @@ def shared_page(
             )
             drawings = {name: functools.partial(draw, request, **kwargs)
                         for name, draw in own_parts.items()}  # fmt: skip
-            return _response(request, stored, drawings if signed_in else None)
+            return _response(request, stored, drawings, signed_in=signed_in)
 
         return page
 
@@ -288,18 +288,24 @@ def _response(
     request: HttpRequest,
     page: StoredPage,
     own: Mapping[str, Callable[[], str]] | None = None,
+    *,
+    signed_in: bool = False,
 ) -> HttpResponse:
-    """The stored page for this reader: with their own parts when they are signed in (``own``:
-    the view's, by name; the others are the site's) or have messages pending."""
+    """The stored page for this reader: with their own parts when they are signed in, or their
+    messages when they have some. ``own``: the view's own parts, by name (drawn for a visitor
+    in the stored copy, so drawn again only for a signed-in reader); the others are the site's
+    (``partials/own_*.html``)."""
     body = page.body
-    if own is not None or len(messages.get_messages(request)):
+    if signed_in or len(messages.get_messages(request)):
         views = own or {}
 
         def drawn(part: re.Match[str]) -> str:
             name = part["name"]
-            if name in views:
-                return f"<!--own:{name}-->{views[name]()}<!--/own:{name}-->"
-            return render_to_string(f"partials/own_{name}.html", request=request)
+            if name not in views:
+                return render_to_string(f"partials/own_{name}.html", request=request)
+            if not signed_in:
+                return part[0]
+            return f"<!--own:{name}-->{views[name]()}<!--/own:{name}-->"
 
         body = _OWN.sub(drawn, body)
     if _TOKEN_SLOT in body:

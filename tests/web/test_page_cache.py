@@ -165,6 +165,14 @@ def test_pending_messages_are_the_readers_own_part_of_the_shared_copy(site, rend
     assert "Confirmed." in page and "Saved." not in page
     assert renders == ["tournaments/standings.html"]
 
+    # A page with a view's own part (what a reader may do on a match): a visitor's as stored.
+    match = reverse("match", args=[site.match("Anna", "Boris").pk])
+    Client().get(match)
+    with_message(other, "Logged out.")
+    response = other.get(match)
+    assert response.status_code == 200 and "Logged out." in response.content.decode()
+    assert 'data-role="result-actions"' not in response.content.decode()
+
 
 def test_missing_things_stay_404(client, site):
     assert client.get(reverse("tournament", args=["no-such-cup"])).status_code == 404
