@@ -139,11 +139,12 @@ class Composition:
 @dataclass(frozen=True)
 class Parts:
     """What ``shared_page``'s ``parts`` gives for a version of a page: that version in its
-    parts, and how to draw each part alone (as its markers hold it in the page, for an
-    anonymous visitor)."""
+    parts, each part's template by name, and what they read (``context(request)``). A part
+    drawn alone is its template drawn with that, as the page's markers hold it."""
 
     composition: Composition
-    draw: Mapping[str, Callable[[HttpRequest], str]]
+    templates: Mapping[str, str]
+    context: Callable[[HttpRequest], dict[str, Any]]
 
 
 def shared_page(
@@ -238,7 +239,11 @@ def _redrawn(request: HttpRequest, retired: StoredPage, new: Parts) -> StoredPag
         return None
     changed = {name for name, part in now.parts.items() if old.parts[name] != part}
     with _anonymous(request):
-        drawings = {name: _token_slotted(new.draw[name](request)) for name in changed}
+        context = new.context(request)
+        drawings = {
+            name: _token_slotted(render_to_string(new.templates[name], context, request))
+            for name in changed
+        }
     found: set[str] = set()
 
     def draw(part: re.Match[str]) -> str:

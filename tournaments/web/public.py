@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -230,14 +229,6 @@ def _match_parts(version: str, pk: int) -> Parts:
     around them (which is drawn again only when the match gets a player, or its tournament a
     new status); a confirmation draws the score and status, not the games."""
     parts = versions.MatchVersion.parse(version)
-
-    @functools.cache
-    def context(request: HttpRequest) -> dict[str, Any]:
-        return _match_part_context(match_of(request, pk), parts)
-
-    def drawing(template: str) -> Callable[[HttpRequest], str]:
-        return lambda request: render_to_string(template, context(request), request)
-
     return Parts(
         Composition(
             frame=parts.frame,
@@ -250,7 +241,8 @@ def _match_parts(version: str, pk: int) -> Parts:
                 "record": f"{parts.games}:{parts.analysis}",
             },
         ),
-        {name: drawing(template) for name, template in _MATCH_PARTS.items()},
+        _MATCH_PARTS,
+        lambda request: _match_part_context(match_of(request, pk), parts),
     )
 
 
@@ -346,17 +338,13 @@ def _player_parts(version: str, pk: int) -> Parts:
     drawn again only when its own part of the version changes: a report on a match draws the
     matches, not the charts, nor the page around them."""
     parts = versions.PlayerVersion.parse(version)
-    context = _player_part_context(pk, parts)
-
-    def drawing(template: str) -> Callable[[HttpRequest], str]:
-        return lambda request: render_to_string(template, context, request)
-
     return Parts(
         Composition(
             frame=parts.details,
             parts={"pr": parts.analyses, "ratings": parts.ratings, "matches": parts.matches},
         ),
-        {name: drawing(template) for name, template in _PLAYER_PARTS.items()},
+        _PLAYER_PARTS,
+        lambda request: _player_part_context(pk, parts),
     )
 
 
