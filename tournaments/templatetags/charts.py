@@ -5,10 +5,10 @@ narrow one (half the size, scaled up twice) that a phone shows instead, so that 
 
 Written out in Python, not as a template: a chart is a few hundred numbers, and Django's
 template engine took most of a player page's drawing to print them. Geometry is printed as
-plain numbers (SVG never reads a localized one); the labels are localized as the template's
-filters did: ratings through ``floatformat`` (1 500,5 in Russian), dates in the reader's
-language and time zone. A phone has no pointer to hover a dot with: the narrow drawing's dots
-carry no tooltip.
+plain numbers (SVG never reads a localized one); the labels are localized exactly as the
+template's filters printed them (``Labels``): ratings as ``floatformat`` does (1500,5 in
+Russian), dates as ``|date`` does, in the reader's language and time zone. A phone has no
+pointer to hover a dot with: the narrow drawing's dots carry no tooltip.
 """
 
 from __future__ import annotations
