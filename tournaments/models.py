@@ -10,6 +10,7 @@ from django.utils.translation import pgettext_lazy
 from games.rules import Variant as GameVariant
 from tournaments.fields import country_field
 from tournaments.formats import elimination
+from tournaments.formats.swiss import MAX_OUT_AFTER_LOSSES
 from tournaments.rows import lock
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH, MatchRules
 
@@ -194,6 +195,14 @@ class Tournament(models.Model):
 
     # Format options.
     swiss_rounds = models.PositiveSmallIntegerField(_("Swiss rounds"), null=True, blank=True)
+    #: A Swiss player is paired no more once they have lost this many matches (the federation's
+    #: own cups: 3); with no ``swiss_rounds`` the Swiss goes on while two players remain.
+    swiss_out_after_losses = models.PositiveSmallIntegerField(
+        _("out after lost matches (Swiss)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_OUT_AFTER_LOSSES)],
+    )
     third_place = models.BooleanField(_("third-place match"), default=False)
     grand_final = models.CharField(
         _("grand final"), max_length=10, choices=GrandFinal.choices, default=GrandFinal.RESET

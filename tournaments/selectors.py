@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
 
 from nardy_site.joined import Compiled
-from tournaments.formats import elimination
+from tournaments.formats import elimination, swiss
 from tournaments.models import Entry, Match, Tournament, slot_name
 from tournaments.ratings.history import INITIAL_RATING
 from tournaments.ratings.models import Rating
@@ -37,10 +37,12 @@ def tournament_list() -> QuerySet[Tournament]:
 
 @dataclass(frozen=True)
 class Standing:
-    """A standings row with its entry (and player) loaded."""
+    """A standings row with its entry (and player) loaded; ``out``: out of a Swiss after its
+    number of lost matches (``swiss_out_after_losses``), paired no more."""
 
     row: StandingRow
     entry: Entry
+    out: bool = False
 
 
 def tournament_standings(*, tournament: Tournament) -> list[Standing]:
@@ -91,7 +93,10 @@ def standings_of(
         points=points,
         rounds=tournament.swiss_rounds if tournament.format == Tournament.Format.SWISS else None,
     )
-    return [Standing(row, by_id[row.entrant.id]) for row in rows]
+    out = swiss.eliminated(
+        {row.entrant.id: row.losses for row in rows}, tournament.swiss_out_after_losses
+    )
+    return [Standing(row, by_id[row.entrant.id], row.entrant.id in out) for row in rows]
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,7 +110,8 @@ def test_an_organizer_creates_a_tournament_and_lands_on_its_page(client, olga):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"format": "swiss"}, "Say how many rounds the Swiss tournament has."),
+        ({"format": "swiss"}, "Say how many rounds the Swiss tournament has, or after how many "
+         "lost matches a player is out."),
         ({"format": "single-elimination", "first_stage": "groups", "advance": "1"},
          "Say how many groups the first stage has."),
     ],
@@ -212,7 +213,10 @@ def test_an_edit_that_does_not_fit_is_refused_and_changes_nothing(client, olga, 
     )
 
     assert response.status_code == 400
-    assert "Say how many rounds the Swiss tournament has." in page_text(response)
+    assert (
+        "Say how many rounds the Swiss tournament has, or after how many lost matches a player "
+        "is out." in page_text(response)
+    )
     draft.refresh_from_db()
     assert (draft.format, draft.swiss_rounds) == ("round-robin", None)
 

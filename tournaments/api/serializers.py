@@ -90,9 +90,10 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "id", "slug", "name", "variant", "format", "status", "organizer",
             "match_length", "match_games", "koks", "no_hit_and_hide", "federation_draw",
             "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
-            "swiss_rounds", "third_place", "grand_final", "consolation_kind", "last_chance",
-            "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
-            "rating_system", "rated", "rated_by", "rated_at", "created_at", "notices", "club",
+            "swiss_rounds", "swiss_out_after_losses", "third_place", "grand_final",
+            "consolation_kind", "last_chance", "tiebreaks", "points_win", "points_draw",
+            "points_loss", "points_bye", "rating_system", "rated", "rated_by", "rated_at",
+            "created_at", "notices", "club",
             "season", "starts_at", "self_signup", "capacity", "signup_approval",
             "checkin_minutes", "first_stage", "groups", "advance", "parent", "stage", "group",
         ]  # fmt: skip
@@ -150,6 +151,9 @@ class StandingSerializer(serializers.Serializer[object]):
     game_points_for = serializers.FloatField(source="row.game_points_for")
     game_points_against = serializers.FloatField(source="row.game_points_against")
     tiebreaks = serializers.SerializerMethodField()
+    out = serializers.BooleanField(
+        help_text="Out of a Swiss after its number of lost matches: paired no more."
+    )
 
     def get_tiebreaks(self, standing: object) -> dict[str, float]:
         return {name: float(value) for name, value in standing.row.tiebreaks.items()}  # type: ignore[attr-defined]

@@ -53,7 +53,7 @@ last as ``(id, None)``. The result depends only on the entrants, not on their or
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeAlias, TypeVar
 
@@ -73,6 +73,18 @@ class SwissEntrant(Generic[Id]):
 
 class NoPairingError(ValueError):
     """Every possible pairing of the entrants repeats a game already played."""
+
+
+#: The most lost matches a Swiss "out after N lost matches" may allow (the federation's cups: 3).
+MAX_OUT_AFTER_LOSSES = 20
+
+
+def eliminated(losses: Mapping[Id, int], out_after_losses: int | None) -> frozenset[Id]:
+    """The entrants out of a Swiss played "out after N lost matches": paired no more, and kept in
+    the standings with their score. None are out when the Swiss has no such limit."""
+    if out_after_losses is None:
+        return frozenset()
+    return frozenset(entrant for entrant, lost in losses.items() if lost >= out_after_losses)
 
 
 def pair(entrants: Sequence[SwissEntrant[Id]]) -> list[tuple[Id, Id | None]]:

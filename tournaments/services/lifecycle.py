@@ -191,8 +191,7 @@ def validate_rules(tournament: Tournament) -> None:
     first_stage_validate(tournament)
     if tournament.checkin_minutes is not None and tournament.starts_at is None:
         raise InvalidInput(_("A check-in needs the start time: it opens before it."))
-    if tournament.format == Format.SWISS and not tournament.swiss_rounds:
-        raise InvalidInput(_("Say how many rounds the Swiss tournament has."))
+    _validate_swiss(tournament)
     if not isinstance(tournament.tiebreaks, list):
         raise InvalidInput(_("The tie-breaks are a list of names."))
     unknown = set(tournament.tiebreaks) - set(TIEBREAKS)
@@ -200,6 +199,20 @@ def validate_rules(tournament: Tournament) -> None:
         raise InvalidInput(
             _("Unknown tie-breaks: %(names)s.") % {"names": ", ".join(sorted(unknown))}
         )
+
+
+def _validate_swiss(tournament: Tournament) -> None:
+    """A Swiss ends after its rounds, or, when it drops its losers, when fewer than two remain."""
+    if tournament.swiss_out_after_losses is not None:
+        if tournament.format != Format.SWISS or tournament.first_stage:
+            raise InvalidInput(
+                _("Out after a number of lost matches is an option of a one-stage Swiss.")
+            )
+    elif tournament.format == Format.SWISS and not tournament.swiss_rounds:
+        raise InvalidInput(
+            _("Say how many rounds the Swiss tournament has, or after how many lost matches a "
+              "player is out.")
+        )  # fmt: skip
 
 
 TIEBREAKS = (
@@ -217,10 +230,10 @@ EDITABLE_SETTINGS = frozenset(
     {
         "name", "variant", "format", "rating_system", "match_length", "match_games", "koks",
         "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
-        "dave_progression", "max_stake", "crawford", "swiss_rounds", "third_place",
-        "grand_final", "consolation_kind", "last_chance", "tiebreaks", "points_win",
-        "points_draw", "points_loss", "points_bye", "self_signup", "capacity", "signup_approval",
-        "starts_at", "checkin_minutes", "first_stage", "groups", "advance",
+        "dave_progression", "max_stake", "crawford", "swiss_rounds", "swiss_out_after_losses",
+        "third_place", "grand_final", "consolation_kind", "last_chance", "tiebreaks",
+        "points_win", "points_draw", "points_loss", "points_bye", "self_signup", "capacity",
+        "signup_approval", "starts_at", "checkin_minutes", "first_stage", "groups", "advance",
     }
 )  # fmt: skip
 

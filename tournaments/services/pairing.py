@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -53,13 +54,19 @@ def round_matches_create(round_: Round, pairs: Iterable[tuple[Entry, Entry | Non
 
 
 def swiss_next_round(tournament: Tournament) -> Round:
+    """Pair the next Swiss round of the active entries still in (``swiss_out_after_losses``).
+
+    A Swiss that drops its losers goes on while two players remain (or to its set number of
+    rounds): when every pairing of those still in would repeat a game, it allows rematches rather
+    than stop. The sport rules are silent on this; the federation's cups play on to one player."""
     played = tournament.rounds.count()
-    if played >= (tournament.swiss_rounds or 0):
+    if tournament.swiss_rounds and played >= tournament.swiss_rounds:
         raise Conflict(_("All %(n)s rounds are paired.") % {"n": tournament.swiss_rounds})
     if tournament.matches.exclude(status__in=Match.DECIDED).exists():
         raise Conflict(_("Every match of the round must be decided before the next is paired."))
     entries = {entry.pk: entry for entry in tournament.entries.filter(withdrawn=False)}
     scores: dict[int, Decimal] = defaultdict(Decimal)
+    losses: dict[int, int] = defaultdict(int)
     opponents: dict[int, set[int]] = defaultdict(set)
     had_bye: set[int] = set()
     points = {
@@ -77,8 +84,17 @@ def swiss_next_round(tournament: Tournament) -> Round:
         for side in (match.home_id, match.away_id):
             if match.winner_id is None:
                 scores[side] += points["draw"]
+            elif match.winner_id == side:
+                scores[side] += points["win"]
             else:
-                scores[side] += points["win"] if match.winner_id == side else points["loss"]
+                scores[side] += points["loss"]
+                losses[side] += 1
+    out = swiss.eliminated(losses, tournament.swiss_out_after_losses)
+    still_in = {entry_id: entry for entry_id, entry in entries.items() if entry_id not in out}
+    if len(still_in) < 2:
+        raise Conflict(
+            _("Fewer than two players are still in: the Swiss is over, finish the tournament.")
+        )
     ratings = entry_ratings(tournament=tournament)
     field = [
         swiss.SwissEntrant(
@@ -89,10 +105,10 @@ def swiss_next_round(tournament: Tournament) -> Round:
             opponents=frozenset(opponents[entry_id]),
             had_bye=entry_id in had_bye,
         )
-        for entry_id, entry in entries.items()
+        for entry_id, entry in still_in.items()
     ]
     try:
-        pairs = swiss.pair(field)
+        pairs = _swiss_pairs(field, rematches=tournament.swiss_out_after_losses is not None)
     except ValueError as error:
         raise Conflict(str(error)) from None
     round_ = Round.objects.create(tournament=tournament, number=played + 1)
@@ -100,6 +116,19 @@ def swiss_next_round(tournament: Tournament) -> Round:
         round_, [(entries[a], entries[b] if b is not None else None) for a, b in pairs]
     )
     return round_
+
+
+def _swiss_pairs(
+    field: list[swiss.SwissEntrant[int]], *, rematches: bool
+) -> list[tuple[int, int | None]]:
+    """``swiss.pair``; with ``rematches``, when no pairing avoids a rematch, the pairing by score
+    alone, as if nobody had met (a Swiss that drops its losers plays on to its last two)."""
+    try:
+        return swiss.pair(field)
+    except swiss.NoPairingError:
+        if not rematches:
+            raise
+    return swiss.pair([replace(entrant, opponents=frozenset()) for entrant in field])
 
 
 def bracket_create(tournament: Tournament, entries: list[Entry]) -> None:

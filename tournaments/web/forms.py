@@ -149,8 +149,9 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
             "name", "variant", "format", "rating_system",
             "koks", "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
             "dave_progression", "max_stake", "crawford",
-            "swiss_rounds", "third_place", "grand_final", "consolation_kind", "last_chance",
-            "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
+            "swiss_rounds", "swiss_out_after_losses", "third_place", "grand_final",
+            "consolation_kind", "last_chance", "tiebreaks", "points_win", "points_draw",
+            "points_loss", "points_bye",
             "starts_at", "self_signup", "capacity", "signup_approval", "checkin_minutes",
             "first_stage", "groups", "advance",
         ]  # fmt: skip
@@ -219,7 +220,16 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
                 "In the one game right after a player first comes within one point of winning the "
                 "match, nobody may offer dave. Only with dave in a match to points."
             ),
-            "swiss_rounds": _("How many rounds are played. Swiss only, and needed there."),
+            "swiss_rounds": _(
+                "How many rounds are played. Swiss only: needed there unless players are out "
+                "after a number of lost matches, when it may be left empty to play on while two "
+                "players remain."
+            ),
+            "swiss_out_after_losses": _(
+                "A player who has lost this many matches is paired no more and keeps their place "
+                "in the standings (the federation's cups: 3). Empty: nobody is out. A one-stage "
+                "Swiss only."
+            ),
             "third_place": _(
                 "The two semi-final losers play a match for third place (needs at least four "
                 "players). Single elimination only."
@@ -292,6 +302,7 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         "max_stake": {"dave": ("on",)},
         "crawford": {"dave": ("on",), "match_kind": (MATCH_TO_POINTS,)},
         "swiss_rounds": {"format|first_stage": ("swiss",)},
+        "swiss_out_after_losses": {"format": ("swiss",)},
         "third_place": {"format": ("single-elimination",)},
         "grand_final": {"format": ("double-elimination",)},
         "consolation_kind": {"format": ("consolation",)},
@@ -320,8 +331,8 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         ),
         (
             _("Format options"),
-            ["swiss_rounds", "third_place", "grand_final", "consolation_kind", "last_chance",
-             "first_stage", "groups", "advance"],
+            ["swiss_rounds", "swiss_out_after_losses", "third_place", "grand_final",
+             "consolation_kind", "last_chance", "first_stage", "groups", "advance"],
         ),
         (_("Standings"), ["tiebreaks", "points_win", "points_draw", "points_loss", "points_bye"]),
         (

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.formats import date_format, number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.rules import GameError
 from nardy_site.page_cache import Composition, Parts, page_version, shared_page
@@ -453,6 +453,7 @@ class StandingLine:
     row: StandingRow
     entry: Entry
     decided_by: list[tuple[str, Fraction]]
+    out: bool = False
 
 
 def standing_lines(standings: list[selectors.Standing]) -> list[StandingLine]:
@@ -462,6 +463,7 @@ def standing_lines(standings: list[selectors.Standing]) -> list[StandingLine]:
             standing.row,
             standing.entry,
             [(str(TIEBREAK_NAMES[name]), standing.row.tiebreaks[name]) for name in names],
+            standing.out,
         )
         for standing, names in zip(standings, deciders, strict=True)
     ]
@@ -504,8 +506,16 @@ def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:
         facts.append((_("Crawford rule"), yes if tournament.crawford else no))
     else:
         facts.append((_("Dave (doubling)"), no))
-    if tournament.format == Format.SWISS and tournament.swiss_rounds:
-        facts.append((_("Swiss rounds"), str(tournament.swiss_rounds)))
+    if tournament.format == Format.SWISS:
+        rounds = tournament.swiss_rounds
+        facts.append(
+            (_("Swiss rounds"), str(rounds) if rounds else _("while two players are still in"))
+        )
+        if out_after := tournament.swiss_out_after_losses:
+            out = ngettext("after %(n)s lost match", "after %(n)s lost matches", out_after) % {
+                "n": out_after
+            }
+            facts.append((_("A player is out"), out))
     if tournament.format == Format.SINGLE_ELIMINATION:
         facts.append((_("Third-place match"), yes if tournament.third_place else no))
     if tournament.format == Format.DOUBLE_ELIMINATION:
