@@ -40,6 +40,7 @@ PURE: dict[str, tuple[str, ...]] = {
     "games/analysis/__init__.py": (),
     "games/analysis/runner.py": (),
     "tournaments/matches/live/recording.py": TOURNAMENT_MATHS,
+    "tournaments/matches/live/clock.py": (),
     "tournaments/brackets/layout.py": (),
     "tournaments/charts.py": (),
 }

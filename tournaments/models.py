@@ -11,6 +11,7 @@ from games.rules import Variant as GameVariant
 from tournaments.fields import country_field
 from tournaments.formats import elimination
 from tournaments.formats.swiss import MAX_OUT_AFTER_LOSSES
+from tournaments.matches.live.clock import TimeControl
 from tournaments.rows import lock
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH, MatchRules
 
@@ -192,6 +193,9 @@ class Tournament(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(DEFAULT_TOP_STAKE)],
     )
     crawford = models.BooleanField(_("Crawford rule"), default=True)
+    #: A clock per player for the whole match, as ``TimeControl.as_json`` gives it (the API's
+    #: contract), or None: no clock. Running out of time loses the match.
+    time_control = models.JSONField(_("time control"), null=True, blank=True, default=None)
 
     # Format options.
     swiss_rounds = models.PositiveSmallIntegerField(_("Swiss rounds"), null=True, blank=True)
@@ -327,6 +331,10 @@ class Tournament(models.Model):
             max_stake=self.max_stake,
             crawford=self.crawford,
         )
+
+    def clock(self) -> TimeControl | None:
+        """The time control, checked (``validate_rules`` refused any other value)."""
+        return TimeControl.from_json(self.time_control)
 
     def plays_third_place(self, entrants: int) -> bool:
         """Whether the bracket has its third-place match: asked for, and with two semifinals to

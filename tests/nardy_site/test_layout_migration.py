@@ -39,7 +39,7 @@ def dumped() -> list[dict]:
 
 
 #: The fields added since the dump, as the migrations fill them in for the old rows.
-ADDED = {"tournaments.tournament": {"swiss_out_after_losses": None}}
+ADDED = {"tournaments.tournament": {"swiss_out_after_losses": None, "time_control": None}}
 
 
 @pytest.mark.django_db(transaction=True)

@@ -85,7 +85,8 @@ def test_the_create_form_explains_every_rule_in_plain_words(client, olga):
 
 
 def test_the_form_covers_every_rule_the_service_lets_an_organizer_change():
-    fields = set(TournamentForm.Meta.fields) | {"match_length", "match_games"}
+    # The match's size and the clock are each made of fields of the form's own.
+    fields = set(TournamentForm.Meta.fields) | {"match_length", "match_games", "time_control"}
 
     assert fields == services.EDITABLE_SETTINGS
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import Game
 from tournaments.clubs.models import Club
+from tournaments.matches.live.clock import KINDS, MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.seasons.models import Season
@@ -44,6 +46,27 @@ class PlayerIn(serializers.Serializer[Any]):
     country = serializers.CharField(max_length=2, required=False, allow_blank=True, default="")
 
 
+@extend_schema_field(
+    {
+        "type": "object",
+        "nullable": True,
+        "description": "A clock per player for the whole match (null: no clock): base_seconds "
+        "each, and per_move_seconds added after every move (increment) or waited before the "
+        "clock runs (delay). Running out of time loses the match.",
+        "properties": {
+            "kind": {"type": "string", "enum": list(KINDS)},
+            "base_seconds": {"type": "integer", "minimum": 1, "maximum": MAX_BASE_SECONDS},
+            "per_move_seconds": {"type": "integer", "minimum": 0, "maximum": MAX_PER_MOVE_SECONDS},
+        },
+        "required": ["kind", "base_seconds", "per_move_seconds"],
+        "additionalProperties": False,
+    }
+)
+class TimeControlField(serializers.JSONField):
+    """The tournament's ``time_control``: null or the object of ``TimeControl.as_json``, checked
+    by the tournament's services with the other rules."""
+
+
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     organizer = serializers.CharField(source="organizer.username", read_only=True, default=None)
     rated = serializers.BooleanField(
@@ -56,6 +79,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         default=None,
         help_text="The rating officer who approved it (null: rated before approvals existed)",
     )
+    time_control = TimeControlField(required=False, allow_null=True)
     # A list of known names: the model's JSONField would take any JSON (null, a number …).
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS), required=False, help_text="In order"
@@ -90,7 +114,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "id", "slug", "name", "variant", "format", "status", "organizer",
             "match_length", "match_games", "koks", "no_hit_and_hide", "federation_draw",
             "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
-            "swiss_rounds", "swiss_out_after_losses", "third_place", "grand_final",
+            "time_control", "swiss_rounds", "swiss_out_after_losses", "third_place", "grand_final",
             "consolation_kind", "last_chance", "tiebreaks", "points_win", "points_draw",
             "points_loss", "points_bye", "rating_system", "rated", "rated_by", "rated_at",
             "created_at", "notices", "club",

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from tournaments.clubs.permissions import require_runs_club
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.formats import elimination, round_robin
+from tournaments.matches.live.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, TimeControl
 from tournaments.models import Match, Round, Tournament
 from tournaments.ratings.services import tournament_leaving
 from tournaments.rows import free_slug
@@ -192,6 +193,14 @@ def validate_rules(tournament: Tournament) -> None:
     if tournament.checkin_minutes is not None and tournament.starts_at is None:
         raise InvalidInput(_("A check-in needs the start time: it opens before it."))
     _validate_swiss(tournament)
+    try:
+        TimeControl.from_json(tournament.time_control)
+    except ValueError:
+        raise InvalidInput(
+            _("A time control is null, or its kind (increment or delay), base_seconds (1 to "
+              "%(base)s) and per_move_seconds (0 to %(move)s).")
+            % {"base": MAX_BASE_SECONDS, "move": MAX_PER_MOVE_SECONDS}
+        ) from None  # fmt: skip
     if not isinstance(tournament.tiebreaks, list):
         raise InvalidInput(_("The tie-breaks are a list of names."))
     unknown = set(tournament.tiebreaks) - set(TIEBREAKS)
@@ -230,10 +239,11 @@ EDITABLE_SETTINGS = frozenset(
     {
         "name", "variant", "format", "rating_system", "match_length", "match_games", "koks",
         "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
-        "dave_progression", "max_stake", "crawford", "swiss_rounds", "swiss_out_after_losses",
-        "third_place", "grand_final", "consolation_kind", "last_chance", "tiebreaks",
-        "points_win", "points_draw", "points_loss", "points_bye", "self_signup", "capacity",
-        "signup_approval", "starts_at", "checkin_minutes", "first_stage", "groups", "advance",
+        "dave_progression", "max_stake", "crawford", "time_control", "swiss_rounds",
+        "swiss_out_after_losses", "third_place", "grand_final", "consolation_kind",
+        "last_chance", "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
+        "self_signup", "capacity", "signup_approval", "starts_at", "checkin_minutes",
+        "first_stage", "groups", "advance",
     }
 )  # fmt: skip
 

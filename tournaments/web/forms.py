@@ -16,11 +16,14 @@ from django.utils.translation import gettext_lazy as _
 
 from nardy_site.forms import QuotingAtMostTheLimit
 from tournaments.clubs.models import Club
+from tournaments.matches.live.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, PRESETS
 from tournaments.models import Entry, Player, Tournament
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH
 from tournaments.seasons.models import Season
 from tournaments.services import SEED_MAX, NewEntry
+from tournaments.web.clocks import preset_choices, preset_of
 
+CLOCK_CUSTOM = "custom"
 MATCH_TO_POINTS = "points"
 MATCH_OF_GAMES = "games"
 #: The formats played as a bracket (the others in rounds).
@@ -128,6 +131,48 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
             _("The points to reach, or the number of games to play: 1 to {most}."),
             most=MAX_MATCH_LENGTH,
         ),
+    )
+    clock = forms.ChoiceField(
+        label=_("Clock"),
+        choices=lambda: [("", _("No clock")), *preset_choices(), (CLOCK_CUSTOM, _("Other"))],
+        required=False,
+        help_text=_(
+            "A clock per player for the whole match, run by the recorder at the table: its "
+            "base time, and seconds a move added after each move (increment, as chess clocks) "
+            "or waited before the clock runs (delay, as backgammon clocks). Running out of time "
+            'loses the match. The federation\'s events give "+ 8 s" without saying which: '
+            "their presets take the delay."
+        ),
+    )
+    clock_kind = forms.ChoiceField(
+        label=_("Seconds a move"),
+        choices=[
+            ("delay", _("a delay (backgammon clocks)")),
+            ("increment", _("an increment (chess clocks)")),
+        ],
+        initial="delay",
+        widget=forms.RadioSelect,
+        help_text=_(
+            "A delay: each turn the clock waits that long before it runs. An increment: it is "
+            "added to the player's time after each move."
+        ),
+        required=False,
+    )
+    clock_minutes = forms.IntegerField(
+        label=_("Minutes each"),
+        min_value=1,
+        max_value=MAX_BASE_SECONDS // 60,
+        initial=15,
+        help_text=_("Each player's time for the whole match."),
+        required=False,
+    )
+    clock_seconds = forms.IntegerField(
+        label=_("Seconds"),
+        min_value=0,
+        max_value=MAX_PER_MOVE_SECONDS,
+        initial=8,
+        help_text=_("The increment or the delay of each move."),
+        required=False,
     )
     tiebreaks = OrderedChoicesField(
         label=_("Tie-break order"),
@@ -301,6 +346,9 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         "dave_progression": {"dave": ("on",)},
         "max_stake": {"dave": ("on",)},
         "crawford": {"dave": ("on",), "match_kind": (MATCH_TO_POINTS,)},
+        "clock_kind": {"clock": (CLOCK_CUSTOM,)},
+        "clock_minutes": {"clock": (CLOCK_CUSTOM,)},
+        "clock_seconds": {"clock": (CLOCK_CUSTOM,)},
         "swiss_rounds": {"format|first_stage": ("swiss",)},
         "swiss_out_after_losses": {"format": ("swiss",)},
         "third_place": {"format": ("single-elimination",)},
@@ -327,6 +375,7 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
             [
                 "match_kind", "match_size", "koks", "no_hit_and_hide", "federation_draw",
                 "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
+                "clock", "clock_kind", "clock_minutes", "clock_seconds",
             ],
         ),
         (
@@ -370,6 +419,15 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         self.initial.setdefault(
             "match_size", tournament.match_games if games else tournament.match_length
         )
+        control = tournament.clock()
+        preset = preset_of(control)
+        self.initial.setdefault(
+            "clock", "" if control is None else preset.name if preset else CLOCK_CUSTOM
+        )
+        if control is not None and preset is None:
+            self.initial.setdefault("clock_kind", control.kind)
+            self.initial.setdefault("clock_minutes", control.base_seconds // 60)
+            self.initial.setdefault("clock_seconds", control.per_move_seconds)
         if locked:  # disabled fields keep the stored values whatever is posted
             for field in self.fields.values():
                 field.disabled = True
@@ -396,10 +454,22 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         while changed:  # a field set back may be one another field depends on
             changed = False
             for name in self.APPLIES_WHEN:
-                if name in data and not self.applies(name, data) and data[name] != _default(name):
-                    data[name] = _default(name)
+                default = self._default(name)
+                if name in data and not self.applies(name, data) and data[name] != default:
+                    data[name] = default
                     changed = True
+        if data.get("clock") == CLOCK_CUSTOM:
+            for name in ("clock_kind", "clock_minutes", "clock_seconds"):
+                if data.get(name) in (None, ""):
+                    self.add_error(name, _("Give the clock's minutes, seconds and kind."))
         return data
+
+    def _default(self, name: str) -> Any:
+        """A field's value when it does not apply: the tournament's default, or the form's own
+        initial value for a field of the form alone."""
+        if name in self.Meta.fields:
+            return _default(name)
+        return self.fields[name].initial
 
     def fieldsets(self) -> list[tuple[str, list[forms.BoundField]]]:
         return [
@@ -415,11 +485,26 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         to_points = data["match_kind"] == MATCH_TO_POINTS
         settings["match_length"] = data["match_size"] if to_points else None
         settings["match_games"] = None if to_points else data["match_size"]
+        settings["time_control"] = _time_control(data)
         if data.get("club_season"):
             kind, pk = data["club_season"].split(":")
             model = Club if kind == "club" else Season
             settings[kind] = model.objects.get(pk=int(pk))
         return settings
+
+
+def _time_control(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The tournament's ``time_control`` from the clock's fields: none, a preset or its own."""
+    chosen = data.get("clock") or ""
+    if not chosen:
+        return None
+    if chosen != CLOCK_CUSTOM:
+        return next(p.control.as_json() for p in PRESETS if p.name == chosen)
+    return {
+        "kind": data["clock_kind"],
+        "base_seconds": data["clock_minutes"] * 60,
+        "per_move_seconds": data["clock_seconds"],
+    }
 
 
 def _as_choice(value: Any) -> str:

@@ -40,6 +40,7 @@ from tournaments.ratings.selectors import may_approve
 from tournaments.services import start_notices
 from tournaments.stages.selectors import event_stages
 from tournaments.standings import StandingRow, deciding_tiebreaks
+from tournaments.web.clocks import clock_text
 from tournaments.web.common import (
     cached_part,
     has_bracket,
@@ -506,6 +507,11 @@ def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:
         facts.append((_("Crawford rule"), yes if tournament.crawford else no))
     else:
         facts.append((_("Dave (doubling)"), no))
+    if control := tournament.clock():
+        clock = _("%(clock)s; running out of time loses the match") % {"clock": clock_text(control)}
+        facts.append((_("Clock"), clock))
+    else:
+        facts.append((_("Clock"), _("none")))
     if tournament.format == Format.SWISS:
         rounds = tournament.swiss_rounds
         facts.append(

@@ -1,0 +1,226 @@
+"""Match clocks: each player's time for the whole match, worked out from the timed events of a
+recording. Pure: no Django, no clock of its own (every moment is given, the server's).
+
+A time control gives each player ``base_seconds`` for the match and an allowance a move:
+
+* ``increment`` (Fischer, as chess clocks): the player's time runs from the start of their turn,
+  and the allowance is added when the turn ends;
+* ``delay`` (simple delay, as backgammon clocks): each turn the clock waits the allowance before
+  the player's time runs; what the player does not use of it is lost.
+
+The federation's events publish "14 min + 8 s" without saying which (``../shared/SPORT-RULES.md``):
+both are offered, and the presets (``PRESETS``) name their choice, the delay of backgammon clocks.
+
+The events, in time order: ``start`` (the clock of ``side`` runs), ``switch`` (the turn passes to
+``side``: a play or a dave answer was entered), ``pause`` and ``resume`` (a judge stops and
+restarts the running clock), ``adjust`` (a judge gives ``side`` ``seconds``, or takes them when
+negative, never below zero) and ``stop`` (the match ended). A switch to the side already on turn
+changes nothing. A flag falls when the running side's time reaches zero: the moment is worked out
+exactly, and from then on the clocks stand still (what a flag fall means for the match is the
+recording's business).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Side = Literal["home", "away"]
+Kind = Literal["increment", "delay"]
+EventKind = Literal["start", "switch", "pause", "resume", "adjust", "stop"]
+
+KINDS: tuple[Kind, ...] = ("increment", "delay")
+SIDES: tuple[Side, ...] = ("home", "away")
+#: The bounds a time control is checked against: up to 10 hours a player, 10 minutes a move.
+MAX_BASE_SECONDS = 10 * 3600
+MAX_PER_MOVE_SECONDS = 600
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """A clock per player for the whole match: ``base_seconds`` and ``per_move_seconds`` of
+    ``kind`` increment or delay. Its JSON is the tournament's ``time_control`` (a contract)."""
+
+    kind: Kind
+    base_seconds: int
+    per_move_seconds: int
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"the kind of a time control is increment or delay, not {self.kind!r}")
+        for name, most in (
+            ("base_seconds", MAX_BASE_SECONDS),
+            ("per_move_seconds", MAX_PER_MOVE_SECONDS),
+        ):
+            value = getattr(self, name)
+            if type(value) is not int or not 0 <= value <= most:
+                raise ValueError(f"{name} is a whole number of seconds from 0 to {most}")
+        if self.base_seconds == 0:
+            raise ValueError("base_seconds is at least 1: a clock needs time to start with")
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "base_seconds": self.base_seconds,
+            "per_move_seconds": self.per_move_seconds,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> TimeControl | None:
+        """The time control of its JSON, None for null; a ``ValueError`` saying what is wrong."""
+        if data is None:
+            return None
+        if not isinstance(data, Mapping):
+            raise ValueError("a time control is null or an object")
+        expected = {"kind", "base_seconds", "per_move_seconds"}
+        if set(data) != expected:
+            raise ValueError("a time control has exactly kind, base_seconds and per_move_seconds")
+        return cls(data["kind"], data["base_seconds"], data["per_move_seconds"])
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A federation event's time control, named for the discipline it was used in."""
+
+    name: str
+    control: TimeControl
+    source: str
+
+
+#: The controls of the federation's own events (SPORT-RULES.md, "Practice in FNR events"), each
+#: with the delay of backgammon clocks: the events' "+ N s" does not say delay or increment.
+PRESETS: tuple[Preset, ...] = (
+    Preset("long", TimeControl("delay", 14 * 60, 8), "Friendship Cup 2025, long, match to 7"),
+    Preset("short", TimeControl("delay", 18 * 60, 8), "Friendship Cup 2025, short, match to 9"),
+    Preset("long-regional", TimeControl("delay", 19 * 60, 8), "a 2026 regional, long, to 7"),
+    Preset("long-blitz", TimeControl("delay", 60, 10), "Federation online cup 2025, to 3"),
+    Preset("short-blitz", TimeControl("delay", 2 * 60, 10), "Federation online cup 2025, to 5"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockEvent:
+    """What happened to the clocks at ``at`` (seconds, the server's time)."""
+
+    at: float
+    kind: EventKind
+    side: Side | None = None
+    seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        needs_side = self.kind in ("start", "switch", "adjust")
+        if needs_side != (self.side in SIDES):
+            raise ValueError(f"a {self.kind} event {'names' if needs_side else 'has no'} side")
+
+
+@dataclass(frozen=True, slots=True)
+class Clocks:
+    """Each player's time left at a moment, the side whose clock runs (None: not started,
+    paused, stopped or fallen), and the side whose flag fell, with its moment."""
+
+    home: float
+    away: float
+    running: Side | None
+    paused: bool = False
+    flagged: Side | None = None
+    flagged_at: float | None = None
+
+    def left(self, side: Side) -> float:
+        return self.home if side == "home" else self.away
+
+    def as_json(self) -> dict[str, Any]:
+        """The live state's ``clocks`` (a contract): whole seconds left, rounded down."""
+        return {"home": int(self.home), "away": int(self.away), "running": self.running}
+
+
+def clocks_at(control: TimeControl, events: Iterable[ClockEvent], now: float) -> Clocks:
+    """The clocks at ``now`` after ``events`` (in time order, none after ``now``)."""
+    clock = _Clock(control)
+    for event in events:
+        if event.at < clock.last or event.at > now:
+            raise ValueError("the clock's events are in time order, none after the moment asked")
+        clock.apply(event)
+    clock.run_until(now)
+    return clock.reading()
+
+
+@dataclass(slots=True)
+class _Clock:
+    control: TimeControl
+    left: dict[Side, float] = field(default_factory=dict)
+    on_turn: Side | None = None  # whose turn it is once started, paused or not
+    paused: bool = False
+    stopped: bool = False
+    turn_used: float = 0.0  # the running time of the turn so far (pauses left out)
+    last: float = float("-inf")
+    flagged: Side | None = None
+    flagged_at: float | None = None
+
+    def __post_init__(self) -> None:
+        self.left = dict.fromkeys(SIDES, float(self.control.base_seconds))
+
+    def apply(self, event: ClockEvent) -> None:
+        self.run_until(event.at)
+        if self.flagged is not None or self.stopped:
+            return
+        if event.kind == "start":
+            if self.on_turn is None:
+                self.on_turn, self.turn_used = event.side, 0.0
+        elif event.kind == "switch":
+            if self.on_turn is not None and event.side != self.on_turn:
+                if self.control.kind == "increment":
+                    self.left[self.on_turn] += self.control.per_move_seconds
+                self.on_turn, self.turn_used = event.side, 0.0
+        elif event.kind == "pause":
+            self.paused = True
+        elif event.kind == "resume":
+            self.paused = False
+        elif event.kind == "adjust":
+            assert event.side is not None
+            self.left[event.side] = max(0.0, self.left[event.side] + event.seconds)
+        else:  # stop
+            self.stopped = True
+
+    def run_until(self, moment: float) -> None:
+        """Charge the side on turn for the running time from ``last`` to ``moment``."""
+        since = self.last if self.last != float("-inf") else moment
+        elapsed = moment - since
+        self.last = moment
+        side = self.on_turn
+        if side is None or self.paused or self.stopped or self.flagged is not None:
+            return
+        used = self.turn_used + elapsed
+        charged = self._charge(used) - self._charge(self.turn_used)
+        if charged > 0 and charged >= self.left[side]:
+            # The moment the time ran out: the running time of the turn at which the charge
+            # reaches what was left.
+            exhausted_at = self._running_time_for(self._charge(self.turn_used) + self.left[side])
+            self.flagged, self.flagged_at = side, since + (exhausted_at - self.turn_used)
+            self.left[side] = 0.0
+        else:
+            self.left[side] -= charged
+        self.turn_used = used
+
+    def _charge(self, turn_time: float) -> float:
+        """The time a turn of ``turn_time`` running seconds costs its player."""
+        if self.control.kind == "delay":
+            return max(0.0, turn_time - self.control.per_move_seconds)
+        return turn_time
+
+    def _running_time_for(self, charge: float) -> float:
+        """The running time of a turn at which its cost reaches ``charge`` (the least such)."""
+        if self.control.kind == "delay":
+            return charge + self.control.per_move_seconds
+        return charge
+
+    def reading(self) -> Clocks:
+        runs = not (self.paused or self.stopped or self.flagged is not None)
+        return Clocks(
+            home=self.left["home"],
+            away=self.left["away"],
+            running=self.on_turn if runs else None,
+            paused=self.paused,
+            flagged=self.flagged,
+            flagged_at=self.flagged_at,
+        )
