@@ -146,6 +146,16 @@ def timeline(steps_: list, start_side: str = "home") -> list[ClockEvent]:
     return events
 
 
+def alternating(turns: list[float]) -> list[ClockEvent]:
+    """A match of turns of these lengths, home first, with no pause and no judge."""
+    events, at, side = [ClockEvent(0, "start", "home")], 0.0, "home"
+    for gap in turns:
+        at += gap
+        side = "away" if side == "home" else "home"
+        events.append(ClockEvent(at, "switch", side))
+    return events
+
+
 @settings(max_examples=300, deadline=None)
 @given(controls, steps, gaps)
 def test_time_is_never_negative_and_a_flag_falls_only_at_zero(control, steps_, extra):
@@ -194,11 +204,8 @@ def test_with_an_increment_the_time_used_is_the_time_that_ran(base, allowance, t
     """No pause, no judge, no flag: the two clocks' time used is the time since the start less
     the increments earned, to rounding."""
     control = TimeControl("increment", base, allowance)
-    events, at, side = [ClockEvent(0, "start", "home")], 0.0, "home"
-    for gap in turns:
-        at += gap
-        side = "away" if side == "home" else "home"
-        events.append(ClockEvent(at, "switch", side))
+    events = alternating(turns)
+    at = events[-1].at
     clocks = clocks_at(control, events, at + extra)
     if clocks.flagged is None:
         used = 2 * base + allowance * len(turns) - clocks.home - clocks.away
@@ -209,11 +216,8 @@ def test_with_an_increment_the_time_used_is_the_time_that_ran(base, allowance, t
 @given(st.integers(1, 600), st.integers(0, 30), st.lists(gaps, max_size=30))
 def test_with_a_delay_no_turn_costs_more_than_its_time_past_the_delay(base, delay, turns):
     control = TimeControl("delay", base, delay)
-    events, at, side = [ClockEvent(0, "start", "home")], 0.0, "home"
-    for gap in turns:
-        at += gap
-        side = "away" if side == "home" else "home"
-        events.append(ClockEvent(at, "switch", side))
+    events = alternating(turns)
+    at = events[-1].at
     clocks = clocks_at(control, events, at)
     if clocks.flagged is None:
         used = 2 * base - clocks.home - clocks.away
