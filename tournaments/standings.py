@@ -50,6 +50,14 @@ against a "dummy opponent" with the player's own score):
   its *adjusted* score, each of its byes worth ``draw`` instead of ``bye``.
 * Sonneborn-Berger uses the same values: the virtual opponent's score times 1, ½ or 0 as the bye
   counts as a win, a draw or a loss.
+
+Forfeits (``Result.forfeit``): a match one side did not come to is won by the other; one neither
+came to is lost by both. It counts in match points, wins and losses like a played match, and in
+``forfeits_won``/``forfeits_lost`` (the standings' +/−). For tie-breaks it is an unplayed game, as
+FIDE's art. 13.15 has it: each side's round counts against a virtual opponent, as a bye does (with
+the side's own result, win or loss), and in everybody else's tie-breaks the round counts as a
+draw of theirs. Direct encounter counts it: it is the result between the two. Its game points
+are none.
 """
 
 from __future__ import annotations
@@ -103,6 +111,7 @@ class Result:
     winner: int | None
     game_points_a: Fraction
     game_points_b: Fraction
+    forfeit: bool
 
     def __init__(
         self,
@@ -112,6 +121,7 @@ class Result:
         winner: int | None,
         game_points_a: Number = 0,
         game_points_b: Number = 0,
+        forfeit: bool = False,
     ) -> None:
         if round < 1:
             raise ValueError(f"rounds are numbered from 1, not {round}")
@@ -121,16 +131,25 @@ class Result:
             raise ValueError(f"round {round}: a bye for {a} has no winner and no opponent")
         if winner not in (a, b, None):
             raise ValueError(f"round {round}: the winner {winner} did not play {a}–{b}")
+        if forfeit and (b is None or as_fraction(game_points_a) or as_fraction(game_points_b)):
+            raise ValueError(f"round {round}: a forfeit has two sides and no game points")
         object.__setattr__(self, "round", round)
         object.__setattr__(self, "a", a)
         object.__setattr__(self, "b", b)
         object.__setattr__(self, "winner", winner)
         object.__setattr__(self, "game_points_a", as_fraction(game_points_a))
         object.__setattr__(self, "game_points_b", as_fraction(game_points_b))
+        object.__setattr__(self, "forfeit", forfeit)
 
     @classmethod
     def bye(cls, round: int, entrant: int, game_points: Number = 0) -> Result:
         return cls(round, entrant, None, None, game_points)
+
+    @classmethod
+    def by_forfeit(cls, round: int, a: int, b: int, winner: int | None) -> Result:
+        """``a`` against ``b`` decided by forfeit: ``winner`` came and the other did not; None:
+        neither came, and both lose."""
+        return cls(round, a, b, winner, forfeit=True)
 
     @classmethod
     def from_score(cls, round: int, a: int, b: int, score: MatchScoreResult) -> Result:
@@ -158,6 +177,8 @@ class StandingRow:
     game_points_for: Fraction
     game_points_against: Fraction
     tiebreaks: dict[str, Fraction]
+    forfeits_won: int = 0
+    forfeits_lost: int = 0
 
 
 Kind = Literal["win", "draw", "loss", "bye"]
@@ -172,6 +193,7 @@ class _Round:
     opponent: int | None
     kind: Kind
     points: Fraction
+    unplayed: bool = False  # a bye or a forfeit: a virtual opponent in the tie-breaks
 
 
 @dataclass(slots=True)
@@ -187,6 +209,8 @@ class _Sheet:
     losses: int = 0
     game_points_for: Fraction = Fraction(0)
     game_points_against: Fraction = Fraction(0)
+    forfeits_won: int = 0
+    forfeits_lost: int = 0
 
 
 def compute(
@@ -215,17 +239,19 @@ def compute(
     bye_kind: Kind = (
         "win" if points.bye > points.draw else "draw" if points.bye == points.draw else "loss"
     )
-    opposite = {"win": points.loss, "draw": points.draw, "loss": points.win}[bye_kind]
+    opposite = {"win": points.loss, "draw": points.draw, "loss": points.win}
 
     def opponent_scores(sheet: _Sheet) -> list[tuple[Kind, Fraction]]:
         """Each round's result and opponent's score for tie-breaks: real or virtual."""
         values: list[tuple[Kind, Fraction]] = []
         before = Fraction(0)  # SPR: the entrant's score before the round
         for turn in sorted(sheet.rounds, key=lambda turn: turn.round):
-            if turn.opponent is None:
-                virtual = before + opposite + points.draw * (rounds - turn.round)
-                values.append((bye_kind, virtual))
+            if turn.unplayed:
+                kind = bye_kind if turn.kind == "bye" else turn.kind
+                virtual = before + opposite[kind] + points.draw * (rounds - turn.round)
+                values.append((kind, virtual))
             else:
+                assert turn.opponent is not None
                 values.append((turn.kind, sheets[turn.opponent].adjusted))
             before += turn.points
         return values
@@ -273,6 +299,8 @@ def compute(
                 game_points_for=sheet.game_points_for,
                 game_points_against=sheet.game_points_against,
                 tiebreaks={str(tiebreak): values[sheet.entrant.id][tiebreak] for tiebreak in order},
+                forfeits_won=sheet.forfeits_won,
+                forfeits_lost=sheet.forfeits_lost,
             )
         )
     return rows
@@ -347,16 +375,21 @@ def _sheets(
             kind: Kind
             if opponent is None:
                 kind, value, adjusted = "bye", points.bye, points.draw
-            elif result.winner is None:
+            elif result.winner is None and not result.forfeit:
                 kind, value, adjusted = "draw", points.draw, points.draw
                 sheet.draws += 1
             elif result.winner == me:
                 kind, value, adjusted = "win", points.win, points.win
                 sheet.wins += 1
-            else:
+                sheet.forfeits_won += int(result.forfeit)
+            else:  # lost, or neither came to a forfeit
                 kind, value, adjusted = "loss", points.loss, points.loss
                 sheet.losses += 1
-            sheet.rounds.append(_Round(result.round, opponent, kind, value))
+                sheet.forfeits_lost += int(result.forfeit)
+            if result.forfeit:
+                adjusted = points.draw  # unplayed: a draw in everybody else's tie-breaks
+            unplayed = opponent is None or result.forfeit
+            sheet.rounds.append(_Round(result.round, opponent, kind, value, unplayed))
             sheet.match_points += value
             sheet.adjusted += adjusted
             sheet.game_points_for += won
