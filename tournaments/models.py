@@ -434,6 +434,17 @@ def slot_name(slot: str) -> str:
     return str(SLOT_NAMES.get(slot, slot))
 
 
+def forfeit_marks(forfeit: str) -> tuple[str, str] | None:
+    """A forfeit's score as chess tables print it, home and away: "+" for a side that came, "−"
+    for one that did not (None: not a forfeit)."""
+    if not forfeit:
+        return None
+    return (
+        "−" if forfeit in ("home", "both") else "+",
+        "−" if forfeit in ("away", "both") else "+",
+    )
+
+
 class Match(models.Model):
     """One match between two entries (``away`` is empty for a bye), in a round or a bracket slot.
 
@@ -448,6 +459,15 @@ class Match(models.Model):
         CONFIRMED = "confirmed", _("Confirmed")
         DISPUTED = "disputed", _("Disputed")
         FINAL = "final", _("Final")
+
+    class Forfeit(models.TextChoices):
+        """Who did not come to a match decided by forfeit (an organizer's word): the other side
+        wins it; when neither came, both lose it."""
+
+        NONE = "", _("none")
+        HOME = "home", _("home did not come")
+        AWAY = "away", _("away did not come")
+        BOTH = "both", _("neither came")
 
     #: The statuses of a decided result: it counts in standings, brackets and ratings.
     DECIDED = (Status.CONFIRMED, Status.FINAL)
@@ -520,6 +540,10 @@ class Match(models.Model):
     )
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     dispute_note = models.TextField(_("dispute"), blank=True)
+    #: Decided by forfeit: no games, no score, never rated (the standings mark it +/−).
+    forfeit = models.CharField(
+        _("forfeit"), max_length=4, choices=Forfeit.choices, default="", blank=True
+    )
     #: When the result was first decided (confirmed or final): the match's place in rating
     #: history, kept when the result is corrected.
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True, db_index=True)
@@ -545,6 +569,10 @@ class Match(models.Model):
     @property
     def slot_name(self) -> str:
         return slot_name(self.slot)
+
+    @property
+    def forfeit_marks(self) -> tuple[str, str] | None:
+        return forfeit_marks(self.forfeit)
 
     def feeder_slots(self) -> set[str]:
         """The bracket slots whose winner or loser this match's sides come from."""

@@ -11,7 +11,7 @@ from django.db.models import Count, Q, QuerySet
 
 from nardy_site.joined import Compiled
 from tournaments.formats import elimination, swiss
-from tournaments.models import Entry, Match, Tournament, slot_name
+from tournaments.models import Entry, Match, Tournament, forfeit_marks, slot_name
 from tournaments.ratings.history import INITIAL_RATING
 from tournaments.ratings.models import Rating
 from tournaments.scoring import MatchPoints
@@ -61,7 +61,7 @@ def tournament_standings(*, tournament: Tournament) -> list[Standing]:
 
 #: The columns of a decided round match that the standings read, as ``standings_of`` takes them.
 STANDINGS_MATCH_FIELDS = (
-    "round__number", "home_id", "away_id", "winner_id", "score_home", "score_away"
+    "round__number", "home_id", "away_id", "winner_id", "score_home", "score_away", "forfeit"
 )  # fmt: skip
 
 
@@ -75,9 +75,11 @@ def standings_of(
     matches (``STANDINGS_MATCH_FIELDS``) and the entries' ratings. No query."""
     by_id = {entry.pk: entry for entry in entries}
     results = []
-    for number, home, away, winner, score_home, score_away in matches:
+    for number, home, away, winner, score_home, score_away, forfeit in matches:
         if away is None:
             results.append(Result.bye(number, home))
+        elif forfeit:
+            results.append(Result.by_forfeit(number, home, away, winner))
         else:
             results.append(Result(number, home, away, winner, score_home or 0, score_away or 0))
     points = MatchPoints(
@@ -111,6 +113,7 @@ class PlayerMatch:
     status: str
     score_home: Decimal | None
     score_away: Decimal | None
+    forfeit: str
     home_won: bool
     away_won: bool
     home: str
@@ -119,6 +122,10 @@ class PlayerMatch:
     @property
     def slot_name(self) -> str:
         return slot_name(self.slot)
+
+    @property
+    def forfeit_marks(self) -> tuple[str, str] | None:
+        return forfeit_marks(self.forfeit)
 
     @property
     def status_name(self) -> str:
@@ -150,6 +157,7 @@ _PLAYER_MATCHES = Compiled(
             "status",
             "score_home",
             "score_away",
+            "forfeit",
             "winner_id",
             "home_id",
             "away_id",

@@ -62,6 +62,14 @@ ResultIn = inline_serializer(
         ),
         "games": serializers.ListField(child=GameRecordIn(), required=False),
         "mat": serializers.CharField(required=False, help_text="A .mat file's text"),
+        "forfeit": serializers.ChoiceField(
+            choices=["home", "away", "both"],
+            required=False,
+            help_text=(
+                "Decided by forfeit (organizers only): the side that did not come. The other "
+                "wins; with both, each loses (not in a bracket). No games, never rated."
+            ),
+        ),
     },
 )
 NoteIn = inline_serializer("DisputeIn", {"note": serializers.CharField()})
@@ -197,7 +205,8 @@ class EntryWithdraw(Action):
 
 
 def result_input(request: Request) -> dict[str, Any]:
-    """The result in the request as the result services take it (one of score, games, mat).
+    """The result in the request as the result services take it (one of score, games, mat,
+    forfeit).
     A body over ``API_MAX_UPLOAD_BYTES`` never gets here (``nardy_site.body_limit``: 413)."""
     upload = request.FILES.get("file")
     if upload is not None:
@@ -224,6 +233,8 @@ def result_input(request: Request) -> dict[str, Any]:
             raise InvalidInput(f"The games cannot be read: {error}") from None
     if "mat" in data:
         given["mat"] = str(data["mat"])
+    if "forfeit" in data:
+        given["forfeit"] = str(data["forfeit"])
     return given
 
 

@@ -154,7 +154,8 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
         fields = [
             "id", "round", "bracket", "bracket_round", "slot", "home_source", "away_source",
             "home_id", "away_id", "home", "away", "status", "score_home", "score_away",
-            "winner_id", "reported_at", "confirmed_at", "decided_at", "dispute_note",
+            "winner_id", "forfeit", "reported_at", "confirmed_at", "decided_at",
+            "dispute_note",
         ]  # fmt: skip
 
 
@@ -177,6 +178,12 @@ class StandingSerializer(serializers.Serializer[object]):
     tiebreaks = serializers.SerializerMethodField()
     out = serializers.BooleanField(
         help_text="Out of a Swiss after its number of lost matches: paired no more."
+    )
+    forfeits_won = serializers.IntegerField(
+        source="row.forfeits_won", help_text="Of the wins, those by forfeit (+)"
+    )
+    forfeits_lost = serializers.IntegerField(
+        source="row.forfeits_lost", help_text="Of the losses, those by forfeit (−)"
     )
 
     def get_tiebreaks(self, standing: object) -> dict[str, float]:

@@ -99,6 +99,7 @@ def _match_json(match: Match) -> dict[str, Any]:
         "score_home": _decimal_json(match.score_home),
         "score_away": _decimal_json(match.score_away),
         "winner": _player_name(match.winner),
+        "forfeit": match.forfeit,
         "reported_by": _username(match.reported_by),
         "reported_at": _time(match.reported_at),
         "confirmed_by": _username(match.confirmed_by),

@@ -330,6 +330,7 @@ class _Import:
             score_home=_score(data, "score_home", where),
             score_away=_score(data, "score_away", where),
             winner=winner,
+            forfeit=_text(data, "forfeit", where),
             reported_by=self._user(data.get("reported_by"), f"{where}.reported_by"),
             reported_at=_moment(data, "reported_at", where),
             confirmed_by=self._user(data.get("confirmed_by"), f"{where}.confirmed_by"),
@@ -379,6 +380,9 @@ class _Import:
             for number, game in enumerate(_sequence(data.get("games", []), label), start=1)
         ]
         has_score = match.score_home is not None or match.score_away is not None
+        if match.forfeit:
+            _check_forfeit(match, bool(games) or has_score, label)
+            return []
         if match.status == Match.Status.SCHEDULED and (games or has_score or match.winner_id):
             raise InvalidInput(
                 _("%(match)s: a scheduled match has no result, this one has.") % {"match": label}
@@ -515,6 +519,26 @@ def _sequence(value: Any, where: str) -> Sequence[Any]:
     if not isinstance(value, list | tuple):
         raise InvalidInput(_("%(where)s: expected a JSON list.") % {"where": where})
     return value
+
+
+def _check_forfeit(match: Match, played: bool, label: str) -> None:
+    """A forfeit as the result flow makes one: decided, two players, no games and no score, the
+    side that came as its winner (none when neither came, which a bracket does not have)."""
+    came = {Match.Forfeit.HOME: match.away_id, Match.Forfeit.AWAY: match.home_id}
+    if (
+        match.forfeit not in Match.Forfeit.values
+        or played
+        or match.status not in Match.DECIDED
+        or match.home_id is None
+        or match.away_id is None
+        or match.winner_id != came.get(match.forfeit)
+        or (match.forfeit == Match.Forfeit.BOTH and match.slot)
+    ):
+        raise InvalidInput(
+            _("%(match)s: a forfeit is a decided match of two players with no games and no "
+              "score, won by the side that came (by neither when both did not, never in a "
+              "bracket).") % {"match": label}
+        )  # fmt: skip
 
 
 def _text(data: Mapping[str, Any], key: str, where: str, *, required: bool = False) -> str:

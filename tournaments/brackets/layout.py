@@ -118,6 +118,10 @@ class BracketSlot:
     away_seed: int | None = None
     home_score: Decimal | None = None
     away_score: Decimal | None = None
+    #: A forfeit's marks in place of the scores: "+" for the side that came, "−" for one that
+    #: did not (empty: not a forfeit).
+    home_mark: str = ""
+    away_mark: str = ""
     winner: SideName | None = None
     status: str = ""
     href: str | None = None

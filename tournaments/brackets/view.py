@@ -58,6 +58,7 @@ def _slot(match: Match, by_slot: Mapping[str, Match], href: str | None) -> Brack
     home_label, home_placeholder = _label(match.home, home_source)
     away_label, away_placeholder = _label(match.away, away_source)
     status = match.get_status_display()
+    marks = match.forfeit_marks if decided else None
     if if_needed and _reset_not_needed(home_source, by_slot):
         home_label, away_label = _("Not needed"), ""
         home_placeholder = away_placeholder = True
@@ -76,6 +77,8 @@ def _slot(match: Match, by_slot: Mapping[str, Match], href: str | None) -> Brack
         away_seed=match.away.seed if match.away else None,
         home_score=match.score_home,
         away_score=match.score_away,
+        home_mark=marks[0] if marks else "",
+        away_mark=marks[1] if marks else "",
         winner=winner,
         status=status,
         href=href,

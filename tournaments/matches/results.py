@@ -42,11 +42,13 @@ User = AbstractBaseUser | AnonymousUser
 
 @dataclass(frozen=True)
 class Result:
-    """What a result says: the score of each side and the winning side (None: a draw)."""
+    """What a result says: the score of each side and the winning side (None: a draw, or a
+    forfeit neither side came to). A forfeit has no score: ``home`` and ``away`` are None."""
 
-    home: Decimal
-    away: Decimal
+    home: Decimal | None
+    away: Decimal | None
     winner: int | None
+    forfeit: str = ""
 
 
 @dataclass(frozen=True)
@@ -65,9 +67,11 @@ def match_result_record(
     games: Sequence[RecordedGame] | None = None,
     mat: str | None = None,
     outcomes: Sequence[PlayedGame] | None = None,
+    forfeit: str | None = None,
 ) -> Match:
-    """Record a match's result: a plain ``score`` (home, away), the ``games``, a .mat text, or
-    the games' ``outcomes`` without their moves (entered game by game).
+    """Record a match's result: a plain ``score`` (home, away), the ``games``, a .mat text, the
+    games' ``outcomes`` without their moves (entered game by game), or a ``forfeit`` (the side
+    that did not come: home, away or both; an organizer's only).
 
     A player of the match reports it (the opponent then confirms or disputes); an organizer's
     result is final at once.
@@ -79,6 +83,8 @@ def match_result_record(
         side = match_side(match, by)
         if not organizer and side is None:
             raise NotAllowed(_("Only the players of this match or an organizer may report it."))
+        if forfeit is not None and not organizer:
+            raise NotAllowed(_("Only an organizer may decide a match by forfeit."))
         require_playable(match)
         if match.status != Match.Status.SCHEDULED:
             raise Conflict(_("A result of this match was already reported."))
@@ -90,8 +96,9 @@ def match_result_record(
                 )
             )
         result, validated = result_of(
-            tournament, score=score, games=games, mat=mat, outcomes=outcomes
-        )
+            tournament, score=score, games=games, mat=mat, outcomes=outcomes, forfeit=forfeit,
+            bracket=bool(match.slot),
+        )  # fmt: skip
         _store(match, result, validated)
         match.status = Match.Status.FINAL if organizer else Match.Status.REPORTED
         match.reported_by = by if by.is_authenticated else None  # type: ignore[assignment]
@@ -144,6 +151,7 @@ def match_result_resolve(
     games: Sequence[RecordedGame] | None = None,
     mat: str | None = None,
     outcomes: Sequence[PlayedGame] | None = None,
+    forfeit: str | None = None,
 ) -> Match:
     """An organizer settles a disputed (or reported) result: as reported, or with a new one."""
     with transaction.atomic():
@@ -152,10 +160,11 @@ def match_result_resolve(
             raise NotAllowed(_("Only an organizer may resolve a result."))
         if match.status not in (Match.Status.DISPUTED, Match.Status.REPORTED):
             raise Conflict(_("Only a reported or disputed result can be resolved."))
-        if any(given is not None for given in (score, games, mat, outcomes)):
+        if any(given is not None for given in (score, games, mat, outcomes, forfeit)):
             result, validated = result_of(
-                match.tournament, score=score, games=games, mat=mat, outcomes=outcomes
-            )
+                match.tournament, score=score, games=games, mat=mat, outcomes=outcomes,
+                forfeit=forfeit, bracket=bool(match.slot),
+            )  # fmt: skip
             _store(match, result, validated)
         _finalize(match, by)
         _advance(match)
@@ -170,6 +179,7 @@ def match_result_correct(
     games: Sequence[RecordedGame] | None = None,
     mat: str | None = None,
     outcomes: Sequence[PlayedGame] | None = None,
+    forfeit: str | None = None,
 ) -> Correction:
     """An organizer replaces a decided result. Later bracket matches that took this match's
     winner or loser get the new one; those already played are reset (and listed) to be
@@ -184,8 +194,9 @@ def match_result_correct(
             raise Conflict(_("The tournament is finished: its results can no longer change."))
         require_stage_one_open(match.tournament)
         result, validated = result_of(
-            match.tournament, score=score, games=games, mat=mat, outcomes=outcomes
-        )
+            match.tournament, score=score, games=games, mat=mat, outcomes=outcomes,
+            forfeit=forfeit, bracket=bool(match.slot),
+        )  # fmt: skip
         _store(match, result, validated)
         _finalize(match, by)
         return Correction(match, _advance(match))
@@ -312,13 +323,18 @@ def result_of(
     games: Sequence[RecordedGame] | None,
     mat: str | None,
     outcomes: Sequence[PlayedGame] | None = None,
+    forfeit: str | None = None,
+    bracket: bool = False,
 ) -> tuple[Result, list[ValidatedGame]]:
-    """The result that exactly one of a score, the games' records, a .mat text or the games'
-    outcomes gives under the tournament's match rules, with the games replayed (none for a
-    score); refused with the first illegal play or impossible score. Nothing is stored."""
-    given = [value is not None for value in (score, games, mat, outcomes)]
+    """The result that exactly one of a score, the games' records, a .mat text, the games'
+    outcomes or a forfeit gives under the tournament's match rules, with the games replayed
+    (none for a score or a forfeit); refused with the first illegal play or impossible score.
+    Nothing is stored. ``bracket``: the match is a bracket's, where one side must go on."""
+    given = [value is not None for value in (score, games, mat, outcomes, forfeit)]
     if sum(given) != 1:
         raise InvalidInput(_("Give the result as a score, as the games, or as a .mat file."))
+    if forfeit is not None:
+        return _forfeit_result(forfeit, bracket=bracket), []
     if score is not None:
         return _typed_result(tournament, score), []
     if outcomes is not None:
@@ -364,6 +380,18 @@ def result_of(
     return _result_of_games(tournament, validated), validated
 
 
+def _forfeit_result(absent: str, *, bracket: bool) -> Result:
+    """A match decided by forfeit: ``absent`` (home, away or both) did not come."""
+    if absent not in (Match.Forfeit.HOME, Match.Forfeit.AWAY, Match.Forfeit.BOTH):
+        raise InvalidInput(_("A forfeit names the side that did not come: home, away or both."))
+    if absent == Match.Forfeit.BOTH and bracket:
+        raise InvalidInput(
+            _("In a bracket one side goes on: record the forfeit of the side that did not come.")
+        )
+    winner = {Match.Forfeit.HOME: 2, Match.Forfeit.AWAY: 1, Match.Forfeit.BOTH: None}[absent]
+    return Result(None, None, winner, forfeit=absent)
+
+
 def _typed_result(tournament: Tournament, score: tuple[Decimal | int, Decimal | int]) -> Result:
     try:
         checked = score_from_typed(tournament.match_rules(), *score)
@@ -402,6 +430,7 @@ def _decimal(value: Fraction) -> Decimal:
 def _store(match: Match, result: Result, validated: Sequence[ValidatedGame]) -> None:
     match.score_home, match.score_away = result.home, result.away
     match.winner_id = {1: match.home_id, 2: match.away_id, None: None}[result.winner]
+    match.forfeit = result.forfeit
     match.games.all().delete()
     Game.objects.bulk_create(
         Game(
@@ -473,6 +502,7 @@ def _clear_result(match: Match) -> None:
     match.status = Match.Status.SCHEDULED
     match.score_home = match.score_away = None
     match.winner_id = None
+    match.forfeit = Match.Forfeit.NONE
     match.reported_by = match.confirmed_by = None
     match.reported_at = match.confirmed_at = None
     match.dispute_note = ""

@@ -181,6 +181,7 @@ def _rated_matches(rating_list: RatingList) -> QuerySet[Match]:
         decided_at__isnull=False,
         home__isnull=False,
         away__isnull=False,
+        forfeit="",  # a forfeit is never rated
     )
 
 
@@ -191,13 +192,14 @@ def _rated_match(match: Match) -> RatedMatch | None:
 
 def as_rated(match: Match) -> RatedMatch | None:
     """The decided match as the rating maths takes it, whether its tournament is rated or not
-    (None: not decided, or a bye)."""
+    (None: not decided, a bye, or a forfeit, which is never rated)."""
     key = order_key(match)
     if (
         key is None
         or match.status not in Match.DECIDED
         or match.home_id is None
         or not match.away_id
+        or match.forfeit
     ):
         return None
     rows = _as_rated(
@@ -459,6 +461,7 @@ def ratings_behind() -> dict[tuple[str, str], OrderKey]:
         decided_at__isnull=False,
         home__isnull=False,
         away__isnull=False,
+        forfeit="",
         tournament__rated=True,
     ).values_list(
         "decided_at",

@@ -17,6 +17,8 @@ from tournaments.ratings.tasks import ratings_apply, ratings_replay
 
 
 def rate_decided(sender: Any, *, match: Match, by: Any, first: bool, **kwargs: Any) -> None:
+    if first and match.forfeit:
+        return  # a forfeit is never rated, and was never on the list
     if first:
         enqueue(ratings_apply, match.pk)
     else:

@@ -168,7 +168,11 @@ _PLAYER_HISTORIES = Compiled(
 def tournament_ratings_pending(*, tournament: Tournament) -> int:
     """Decided matches of the tournament whose rating changes are not in the ledger yet."""
     matches = Match.objects.filter(
-        tournament=tournament, status__in=Match.DECIDED, home__isnull=False, away__isnull=False
+        tournament=tournament,
+        status__in=Match.DECIDED,
+        home__isnull=False,
+        away__isnull=False,
+        forfeit="",
     ).select_related("tournament", "home", "away")
     return ratings_pending(matches)
 

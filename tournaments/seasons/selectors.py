@@ -161,9 +161,11 @@ def _finishes(
     """Each entrant's place and wins in a started event (see ``season_standings``)."""
     player_of = {entry.pk: entry.player_id for entry in entries}
     wins: dict[int, Fraction] = dict.fromkeys(player_of, Fraction(0))
-    for _slot, _round, home, away, winner, _score_home, _score_away in matches:
+    for _slot, _round, home, away, winner, _score_home, _score_away, forfeit in matches:
         if home is None or away is None:
             continue  # a bye
+        if forfeit == Match.Forfeit.BOTH:
+            continue  # neither came: no win for either
         if winner is None:
             wins[home] += Fraction(1, 2)  # type: ignore[index]
             wins[away] += Fraction(1, 2)  # type: ignore[index]

@@ -79,10 +79,16 @@ def swiss_next_round(tournament: Tournament) -> Round:
             had_bye.add(match.home_id)
             scores[match.home_id] += tournament.points_bye
             continue
-        opponents[match.home_id].add(match.away_id)
-        opponents[match.away_id].add(match.home_id)
+        if match.forfeit:
+            # FIDE's rules for an unplayed game: the two have not met, and a win by forfeit
+            # counts as the bye its winner had.
+            if match.winner_id is not None:
+                had_bye.add(match.winner_id)
+        else:
+            opponents[match.home_id].add(match.away_id)
+            opponents[match.away_id].add(match.home_id)
         for side in (match.home_id, match.away_id):
-            if match.winner_id is None:
+            if match.winner_id is None and not match.forfeit:
                 scores[side] += points["draw"]
             elif match.winner_id == side:
                 scores[side] += points["win"]

@@ -15,8 +15,9 @@ GAME_ROWS = 15
 
 
 class ResultForm(QuotingAtMostTheLimit, forms.Form):
-    """Reads one of the three ways of giving a result and turns it into the services' keyword
-    arguments (``score``, ``mat`` or ``outcomes``); the services check the result itself."""
+    """Reads one of the ways of giving a result and turns it into the services' keyword
+    arguments (``score``, ``mat``, ``outcomes``, or an organizer's ``forfeit``); the services
+    check the result itself."""
 
     MODES = [
         ("score", _("Score")),
@@ -40,11 +41,27 @@ class ResultForm(QuotingAtMostTheLimit, forms.Form):
         ),
     )
     mat_file = forms.FileField(label=_("or upload it"), required=False)
+    forfeit = forms.ChoiceField(
+        label=_("Who did not come"), choices=[], widget=forms.RadioSelect, required=False
+    )
 
-    def __init__(self, *args: Any, home: str, away: str, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, home: str, away: str, organizer: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["score_home"].label = home
         self.fields["score_away"].label = away
+        if organizer:  # a forfeit is an organizer's word
+            mode = self.fields["mode"]
+            assert isinstance(mode, forms.ChoiceField)
+            mode.choices = [*self.MODES, ("forfeit", _("Forfeit"))]
+            forfeit = self.fields["forfeit"]
+            assert isinstance(forfeit, forms.ChoiceField)
+            forfeit.choices = [
+                ("home", home), ("away", away), ("both", _("Both players"))
+            ]  # fmt: skip
+        else:
+            del self.fields["forfeit"]
         self.game_rows = [GameRow(self.data or None, prefix=f"game-{n}", home=home, away=away)
                           for n in range(1, GAME_ROWS + 1)]  # fmt: skip
 
@@ -68,6 +85,8 @@ class ResultForm(QuotingAtMostTheLimit, forms.Form):
                 raise forms.ValidationError(_("Paste the match file or choose one to upload."))
         elif mode == "games" and not self._outcomes():
             raise forms.ValidationError(_("Enter at least one game."))
+        elif mode == "forfeit" and not data.get("forfeit"):
+            raise forms.ValidationError(_("Choose who did not come."))
         return data
 
     def service_arguments(self) -> dict[str, Any]:
@@ -77,6 +96,8 @@ class ResultForm(QuotingAtMostTheLimit, forms.Form):
             return {"score": (data["score_home"], data["score_away"])}
         if data["mode"] == "mat":
             return {"mat": data["mat_text"]}
+        if data["mode"] == "forfeit":
+            return {"forfeit": data["forfeit"]}
         return {"outcomes": self._outcomes()}
 
     def _outcomes(self) -> list[PlayedGame]:

@@ -19,6 +19,7 @@ from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.matches import results
 from tournaments.models import Match
+from tournaments.permissions import is_organizer
 from tournaments.ratings import selectors as rating_selectors
 from tournaments.web.common import match_of, refused, tournament_of
 from tournaments.web.public import match_actions, match_context
@@ -129,12 +130,17 @@ def _result_page(
     request: HttpRequest, match: Match, *, purpose: str, service: Any, done: str
 ) -> HttpResponse:
     names = _names(match)
+    organizer = is_organizer(match.tournament, request.user)
     if request.method != "POST":
         if purpose not in match_actions(request, match):
             raise PermissionDenied(_("This result cannot be changed by you now."))
-        form = ResultForm(initial={"mode": "score"}, home=names[0], away=names[1])
+        form = ResultForm(
+            initial={"mode": "score"}, home=names[0], away=names[1], organizer=organizer
+        )
         return render(request, RESULT_TEMPLATE, _form_context(match, purpose, form))
-    form = ResultForm(request.POST, request.FILES, home=names[0], away=names[1])
+    form = ResultForm(
+        request.POST, request.FILES, home=names[0], away=names[1], organizer=organizer
+    )
     if not form.is_valid():
         return render(request, RESULT_TEMPLATE, _form_context(match, purpose, form), status=400)
     kinds = throttle.result_kinds(
@@ -157,8 +163,10 @@ def _result_page(
 
 def _form_context(match: Match, purpose: str, form: ResultForm | None) -> dict[str, Any]:
     if form is None:
-        names = _names(match)
-        form = ResultForm(initial={"mode": "score"}, home=names[0], away=names[1])
+        names = _names(match)  # resolving and correcting are an organizer's
+        form = ResultForm(
+            initial={"mode": "score"}, home=names[0], away=names[1], organizer=purpose != "report"
+        )
     return {
         "tournament": match.tournament,
         "match": match,
