@@ -5,6 +5,7 @@ Swiss round and the bracket's next match follow it."""
 
 import pytest
 from django.contrib.auth.models import User
+from django.db.models import Q
 from django.test import Client
 
 from tournaments.errors import InvalidInput, NotAllowed
@@ -18,6 +19,7 @@ from tournaments.ratings.models import RatingChange
 from tournaments.selectors import tournament_standings
 from tournaments.services import (
     entry_register,
+    entry_withdraw,
     swiss_round_pair,
     tournament_create,
     tournament_open_registration,
@@ -187,3 +189,43 @@ def test_the_organizers_form_offers_the_forfeit_and_the_pages_mark_it(client, cl
     assert 'data-role="forfeits-won"' in standings and 'data-role="forfeits-lost"' in standings
     player = client.get(f"/p/{club.home.player_id}/").content.decode()
     assert 'data-role="forfeit"' in player
+
+
+def test_withdrawing_mid_event_forfeits_the_matches_still_to_play():
+    olga = User.objects.create_user("olga")
+    cup = started(olga, 4)  # a round robin of 3 rounds, all made at the start
+    for match in cup.matches.filter(round__number=1):
+        match_result_record(match=match, by=olga, score=(3, 1))
+    leaving, staying = entry(cup, "P4"), entry(cup, "P1")
+    entry_withdraw(entry=leaving, by=olga, forfeit_remaining=True)
+    theirs = cup.matches.filter(Q(home=leaving) | Q(away=leaving))
+    played = theirs.get(round__number=1)
+    assert played.forfeit == "" and played.score_home == 3  # a result played stays
+    later = theirs.filter(round__number__gt=1)
+    assert later.count() == 2
+    for match in later:
+        absent = "home" if match.home == leaving else "away"
+        assert (match.status, match.forfeit) == (Match.Status.FINAL, absent)
+        assert match.winner != leaving and match.winner is not None
+    others = cup.matches.filter(round__number__gt=1).exclude(pk__in=later)
+    assert all(match.status == Match.Status.SCHEDULED for match in others)
+    entry_withdraw(entry=staying, by=olga)  # without: their matches wait for the organizer
+    assert cup.matches.filter(Q(home=staying) | Q(away=staying), forfeit="").count() == 3
+
+
+def test_the_players_page_and_the_api_offer_the_forfeits(client):
+    olga = User.objects.create_user("olga")
+    cup = started(olga, 4)
+    client.force_login(olga)
+    page = client.get("/t/cup/players/").content.decode()
+    assert page.count('data-role="forfeit-remaining"') == 4
+    p1, p2 = entry(cup, "P1"), entry(cup, "P2")
+    done = client.post(
+        "/t/cup/players/", {"action": "withdraw", "entry": p1.pk, "forfeit_remaining": "on"}
+    )
+    assert done.status_code == 302
+    assert cup.matches.filter(Q(home=p1) | Q(away=p1), forfeit__in=["home", "away"]).count() == 3
+    gone = client.delete(f"/api/v1/tournaments/cup/entries/{p2.pk}/?forfeit_remaining=true")
+    assert gone.status_code == 204
+    lost = cup.matches.filter(Q(home=p2) | Q(away=p2)).exclude(Q(home=p1) | Q(away=p1))
+    assert [match.forfeit != "" for match in lost] == [True, True]

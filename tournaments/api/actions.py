@@ -13,7 +13,7 @@ from typing import Any
 
 from django.http import QueryDict
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
@@ -197,10 +197,22 @@ class EntryRegister(Action):
 
 
 class EntryWithdraw(Action):
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(
+        request=None,
+        responses={204: None},
+        parameters=[
+            OpenApiParameter(
+                "forfeit_remaining",
+                bool,
+                description="After the start: the player also loses by forfeit every match of "
+                "theirs still to play whose opponent is known.",
+            )
+        ],
+    )
     def delete(self, request: Request, slug: str, pk: int) -> Response:
         entry = get_object_or_404(Entry, pk=pk, tournament=self.tournament(slug))
-        services.entry_withdraw(entry=entry, by=request.user)
+        forfeit = request.query_params.get("forfeit_remaining", "").lower() in ("1", "true")
+        services.entry_withdraw(entry=entry, by=request.user, forfeit_remaining=forfeit)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -13,11 +13,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.models import Club
 from tournaments.errors import Conflict, InvalidInput
-from tournaments.models import Entry, Player, Tournament
+from tournaments.matches.results import match_result_record
+from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.players.rights import home_club_of_new
 from tournaments.services.checks import Format, Status, User, locked_tournament, require_organizer
 from tournaments.signups.services import (
@@ -49,8 +51,10 @@ def entry_register(
 
 
 @transaction.atomic
-def entry_withdraw(*, entry: Entry, by: User) -> Entry:
-    """Before the start the entry is removed; later the player is not paired again."""
+def entry_withdraw(*, entry: Entry, by: User, forfeit_remaining: bool = False) -> Entry:
+    """Before the start the entry is removed; later the player is not paired again and, with
+    ``forfeit_remaining``, loses by forfeit every match of theirs still to play whose opponent
+    is known (a round robin's later rounds, a Swiss round's match, their bracket match)."""
     tournament = locked_tournament(entry.tournament)
     require_organizer(tournament, by)
     if tournament.status == Status.FINISHED:
@@ -62,6 +66,16 @@ def entry_withdraw(*, entry: Entry, by: User) -> Entry:
         return entry
     entry.withdrawn = True
     entry.save(update_fields=["withdrawn"])
+    if forfeit_remaining:
+        remaining = (
+            Match.objects.filter(Q(home=entry) | Q(away=entry), status=Match.Status.SCHEDULED)
+            .exclude(home__isnull=True)
+            .exclude(away__isnull=True)
+            .order_by("pk")
+        )
+        for match in remaining:
+            absent = "home" if match.home_id == entry.pk else "away"
+            match_result_record(match=match, by=by, forfeit=absent)
     return entry
 
 

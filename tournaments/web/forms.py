@@ -612,6 +612,9 @@ class EntriesImportForm(QuotingAtMostTheLimit, forms.Form):
 
 class EntryWithdrawForm(QuotingAtMostTheLimit, forms.Form):
     entry = forms.ModelChoiceField(queryset=Entry.objects.none(), widget=forms.HiddenInput)
+    forfeit_remaining = forms.BooleanField(
+        label=_("and forfeit their matches still to play"), required=False
+    )
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -151,11 +151,17 @@ def _entry_withdraw(request: HttpRequest, tournament: Tournament) -> HttpRespons
     if not form.is_valid():
         return _players_page(request, tournament, error=InvalidInput(_("There is no such entry.")))
     entry = form.cleaned_data["entry"]
+    forfeit = form.cleaned_data["forfeit_remaining"]
     try:
-        services.entry_withdraw(entry=entry, by=request.user)
+        services.entry_withdraw(entry=entry, by=request.user, forfeit_remaining=forfeit)
     except TournamentError as error:
         return _players_page(request, tournament, error=error)
-    if entry.withdrawn:
+    if entry.withdrawn and forfeit:
+        message = _(
+            "%(player)s is withdrawn and will not be paired again; their matches still to play "
+            "are lost by forfeit."
+        )
+    elif entry.withdrawn:
         message = _("%(player)s is withdrawn and will not be paired again.")
     else:
         message = _("%(player)s is removed from the tournament.")
