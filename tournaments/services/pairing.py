@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
-from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -14,7 +13,7 @@ from django.utils.translation import gettext as _
 from tournaments.errors import Conflict
 from tournaments.formats import elimination, swiss
 from tournaments.models import Entry, Match, Round, Tournament
-from tournaments.selectors import entry_ratings
+from tournaments.selectors import entry_ratings, tournament_standings
 
 
 def seeded(tournament: Tournament) -> list[Entry]:
@@ -65,21 +64,16 @@ def swiss_next_round(tournament: Tournament) -> Round:
     if tournament.matches.exclude(status__in=Match.DECIDED).exists():
         raise Conflict(_("Every match of the round must be decided before the next is paired."))
     entries = {entry.pk: entry for entry in tournament.entries.filter(withdrawn=False)}
-    scores: dict[int, Decimal] = defaultdict(Decimal)
-    losses: dict[int, int] = defaultdict(int)
+    # Scores and who is out as the standings count them (forfeits and byes included): one rule.
+    standings = {
+        standing.entry.pk: standing for standing in tournament_standings(tournament=tournament)
+    }
     opponents: dict[int, set[int]] = defaultdict(set)
     had_bye: set[int] = set()
-    points = {
-        "win": tournament.points_win,
-        "draw": tournament.points_draw,
-        "loss": tournament.points_loss,
-    }
     for match in tournament.matches.filter(round__isnull=False):
         if match.away_id is None:
             had_bye.add(match.home_id)
-            scores[match.home_id] += tournament.points_bye
-            continue
-        if match.forfeit:
+        elif match.forfeit:
             # FIDE's rules for an unplayed game: the two have not met, and a win by forfeit
             # counts as the bye its winner had.
             if match.winner_id is not None:
@@ -87,16 +81,7 @@ def swiss_next_round(tournament: Tournament) -> Round:
         else:
             opponents[match.home_id].add(match.away_id)
             opponents[match.away_id].add(match.home_id)
-        for side in (match.home_id, match.away_id):
-            if match.winner_id is None and not match.forfeit:
-                scores[side] += points["draw"]
-            elif match.winner_id == side:
-                scores[side] += points["win"]
-            else:
-                scores[side] += points["loss"]
-                losses[side] += 1
-    out = swiss.eliminated(losses, tournament.swiss_out_after_losses)
-    still_in = {entry_id: entry for entry_id, entry in entries.items() if entry_id not in out}
+    still_in = {pk: entry for pk, entry in entries.items() if not standings[pk].out}
     if len(still_in) < 2:
         raise Conflict(
             _("Fewer than two players are still in: the Swiss is over, finish the tournament.")
@@ -105,7 +90,7 @@ def swiss_next_round(tournament: Tournament) -> Round:
     field = [
         swiss.SwissEntrant(
             id=entry_id,
-            score=float(scores[entry_id]),
+            score=float(standings[entry_id].row.match_points),
             # Rated players rank by rating; the unrated by seed, below a rating of 1500.
             rating=round(ratings[entry_id]) if entry_id in ratings else -(entry.seed or 0),
             opponents=frozenset(opponents[entry_id]),

@@ -85,17 +85,19 @@ class Preset:
 
     name: str
     control: TimeControl
-    source: str
 
 
 #: The controls of the federation's own events (SPORT-RULES.md, "Practice in FNR events"), each
 #: with the delay of backgammon clocks: the events' "+ N s" does not say delay or increment.
+#: Friendship Cup 2025 (long to 7, short to 9), a 2026 regional (long to 7), the Federation's
+#: online cup 2025 (long-blitz to 3, short-blitz to 5); the form names them
+#: (``tournaments.web.clocks.PRESET_TITLES``).
 PRESETS: tuple[Preset, ...] = (
-    Preset("long", TimeControl("delay", 14 * 60, 8), "Friendship Cup 2025, long, match to 7"),
-    Preset("short", TimeControl("delay", 18 * 60, 8), "Friendship Cup 2025, short, match to 9"),
-    Preset("long-regional", TimeControl("delay", 19 * 60, 8), "a 2026 regional, long, to 7"),
-    Preset("long-blitz", TimeControl("delay", 60, 10), "Federation online cup 2025, to 3"),
-    Preset("short-blitz", TimeControl("delay", 2 * 60, 10), "Federation online cup 2025, to 5"),
+    Preset("long", TimeControl("delay", 14 * 60, 8)),
+    Preset("short", TimeControl("delay", 18 * 60, 8)),
+    Preset("long-regional", TimeControl("delay", 19 * 60, 8)),
+    Preset("long-blitz", TimeControl("delay", 60, 10)),
+    Preset("short-blitz", TimeControl("delay", 2 * 60, 10)),
 )
 
 
