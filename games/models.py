@@ -32,6 +32,10 @@ class Game(models.Model):
     value = models.PositiveSmallIntegerField(_("value"))
     stake = models.PositiveIntegerField(_("stake"), default=1)
     points = models.PositiveIntegerField(_("points"))
+    #: When each action was entered at the table, in the order of ``actions``: ``{"at": ISO
+    #: 8601, the server's time}``, with each player's seconds left (``"home"``, ``"away"``) in a
+    #: timed match. Empty: the record was not entered live.
+    times = models.JSONField(_("times"), default=list, blank=True)
 
     class Meta:
         ordering = ["match", "number"]

@@ -145,6 +145,9 @@ class Frame(TypedDict):
     result: Result | None
     #: On a turn an engine has judged: what its play cost and the best play.
     analysis: NotRequired[PlayAnalysis]
+    #: On an action entered at the table: when (``at``, ISO 8601, the server's time) and, in a
+    #: timed match, each player's seconds left then (``home``, ``away``).
+    time: NotRequired[Mapping[str, object]]
 
 
 class BoardReplay(TypedDict):
@@ -169,10 +172,12 @@ def match_frames(
     length: int | None,
     crawford: bool,
     verdicts: Mapping[tuple[int, int], Verdict] | None = None,
+    times: Sequence[Sequence[Mapping[str, object]]] = (),
 ) -> BoardReplay:
     """The replay of a match: for each game (which match player, 1 or 2, played White, and its
     actions) a start frame, one frame after every action and an end frame. ``verdicts`` by
-    (game, k) mark the k-th checker play of a game with an engine's verdict (``PlayAnalysis``).
+    (game, k) mark the k-th checker play of a game with an engine's verdict (``PlayAnalysis``);
+    ``times``, a list a game, give the frame of each action the time it was entered.
 
     Every game is replayed by the engine, so an illegal record raises ``GameError`` here as it
     does everywhere else. The score follows the engine's ``MatchScore``, which also says which
@@ -195,9 +200,14 @@ def match_frames(
             score_before=before,
             score_after=after,
         )
-        frames.extend(
-            game.frames(actions, replay.positions, replay.plays, replay.outcome, verdicts or {})
+        game_frames = game.frames(
+            actions, replay.positions, replay.plays, replay.outcome, verdicts or {}
         )
+        game_times = times[number - 1] if number <= len(times) else ()
+        for frame in game_frames:
+            if 1 <= frame["step"] <= min(len(actions), len(game_times)):
+                frame["time"] = game_times[frame["step"] - 1]
+        frames.extend(game_frames)
     return {
         "variant": variant.name,
         "layout": board_layout(variant),

@@ -39,6 +39,10 @@ class Table:
         )
 
 
+#: The database's integers: 64 bits, signed.
+_INT64 = (-(2**63), 2**63 - 1)
+
+
 @dataclass(frozen=True)
 class Join:
     """``sql`` with ``{columns}`` where the tables' columns go, in the order of ``tables``; the
@@ -51,7 +55,10 @@ class Join:
     for_update: bool = False
 
     def one(self, params: Sequence[Any], *, using: str = "default") -> Model | None:
-        """The first table's instance of the first row (None: no row)."""
+        """The first table's instance of the first row (None: no row, as for an id beyond
+        the database's integers, which the ORM's lookups also answer with nothing)."""
+        if any(type(param) is int and not _INT64[0] <= param <= _INT64[1] for param in params):
+            return None
         with connections[using].cursor() as cursor:
             cursor.execute(self._sql(using), params)
             row = cursor.fetchone()

@@ -377,6 +377,7 @@ SPECTACULAR_SETTINGS = {
         "MatchSideEnum": "games.models.Game.SIDES",
         "VariantEnum": "tournaments.models.Tournament.Variant",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "MatchSideNameEnum": ["home", "away"],
     },
 }
 #: The largest request body the site and the API read (a .mat upload): a larger one is refused

@@ -544,6 +544,14 @@ class Match(models.Model):
     forfeit = models.CharField(
         _("forfeit"), max_length=4, choices=Forfeit.choices, default="", blank=True
     )
+    #: The side whose flag fell (its time ran out on the recorder's clock): it lost the match.
+    lost_on_time = models.CharField(
+        _("lost on time"),
+        max_length=4,
+        choices=[("", _("no")), ("home", _("home")), ("away", _("away"))],
+        default="",
+        blank=True,
+    )
     #: When the result was first decided (confirmed or final): the match's place in rating
     #: history, kept when the result is corrected.
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True, db_index=True)

@@ -645,6 +645,7 @@
       sign.textContent = " " + symbol;
       this.play.appendChild(sign);
     }
+    if (made.time) this.play.appendChild(this.timeNode(made.time));
     this.showVerdict(made);
     if (this.score) fill(this.score, this.scoreNodes(frame));
     if (this.select) this.select.value = String(frame.game);
@@ -659,6 +660,30 @@
       button.setAttribute("aria-disabled", off ? "true" : "false");
     });
   };
+
+  // When an action was entered at the table (the server's time, shown in the reader's zone) and,
+  // in a timed match, both players' time left then.
+  Viewer.prototype.timeNode = function (time) {
+    var node = document.createElement("span");
+    node.className = "board-viewer__time muted";
+    node.setAttribute("data-role", "move-time");
+    var at = new Date(time.at);
+    var text = " · " + at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    if (time.home !== undefined) {
+      var names = this.replay.names;
+      text += " · " + names[0] + " " + clockText(time.home) + ", " + names[1] + " " + clockText(time.away);
+    }
+    node.setAttribute("translate", "no");
+    node.textContent = text;
+    return node;
+  };
+
+  function clockText(seconds) {
+    var whole = Math.max(0, Math.floor(seconds));
+    var m = Math.floor(whole / 60);
+    var s = whole % 60;
+    return m + ":" + (s < 10 ? "0" : "") + s;
+  }
 
   // Chess's and backgammon's signs after a play that was a blunder or an error.
   var SYMBOLS = { blunder: "??", error: "?" };

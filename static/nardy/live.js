@@ -8,7 +8,8 @@
  *
  * Spectators see the points numbered from White's side all game long (the side the board is
  * drawn from): numbers that followed the mover flipped every turn. The match's status in the
- * page's header says "Being played" while the recording is live.
+ * page's header says "Being played" while the recording is live. A timed match shows both
+ * clocks (static/nardy/clocks.js), read by the server at each answer and ticked down between.
  */
 (function () {
   "use strict";
@@ -19,6 +20,7 @@
   var etag = null;
   var seen = false;
   var badge = document.querySelector('[data-role="match-status"]');
+  var clocks = window.NardyClocks ? new window.NardyClocks(root.querySelector('[data-role="clocks"]')) : null;
 
   function showStatus(recording) {
     if (!badge) return;
@@ -35,6 +37,7 @@
     showStatus(state.recording);
     if (!state.recording) return;
     seen = true;
+    if (clocks) clocks.load(state);
     state.board.numbering = "white";
     if (viewer) viewer.load(state.board);
     else viewer = new window.NardyBoard.Viewer(root, state.board);

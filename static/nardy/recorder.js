@@ -34,6 +34,12 @@
   var undoLabel = undoButton.textContent;
   var organizer = root.hasAttribute("data-organizer");
   var viewer = new Board.Viewer(root, state.board);
+  // The match clocks of a timed match: when the running side's time runs out, the page offers
+  // the flag fall (the server checks it by its own clock).
+  var clocks = window.NardyClocks ? new window.NardyClocks(root.querySelector('[data-role="clocks"]'), function () {
+    if (fallenShown !== clocks.fallen()) render();
+  }) : null;
+  var fallenShown = null;
   var etag = null;
   var busy = false;
   // The server's clock as this page reckons it (the page's render, then each answer's Date).
@@ -223,9 +229,19 @@
     zones = Board.drawFrame(svgBoard, state.board, frame, svgBoard.getAttribute("aria-label"), taps);
   }
 
+  function sideName(side) {
+    return state.names[side === "home" ? 0 : 1];
+  }
+
   function status() {
     var on = state.on_roll;
     var values = { name: name(on), side: sideWord(on), dice: state.dice || "", game: state.game, stake: state.offered };
+    if (state.finished && state.lost_on_time) {
+      var lost = state.lost_on_time;
+      var text = fmt(words.textLostOnTime, { name: sideName(lost), winner: sideName(lost === "home" ? "away" : "home") });
+      if (takeBackSeconds() > 0) text += " " + fmt(words.textFinishedUndo, { seconds: words.undoWindow });
+      return text;
+    }
     if (state.finished) {
       if (state.recording === false && state.ply === 0) return words.textReported;
       if (takeBackSeconds() > 0) return words.textFinished + " " + fmt(words.textFinishedUndo, { seconds: words.undoWindow });
@@ -347,9 +363,16 @@
     if (finished && state.board.frames[0].kind === "start") text = finished + ". " + text;
     statusLine.textContent = text;
     var live = !state.finished && state.match_status === "scheduled";
+    // A flag fell: the only entry left is the flag fall (or an undo, or a judge's time).
+    fallenShown = clocks && live ? clocks.fallen() : null;
+    show("flag", fallenShown !== null);
+    if (fallenShown !== null) {
+      root.querySelector('[data-role="flag-text"]').textContent = fmt(words.textFlag, { name: sideName(fallenShown) });
+      root.querySelector('[data-action="flag"]').textContent = fmt(words.textFlagButton, { name: sideName(fallenShown) });
+    }
     // One question at a time: who moves first, else the dice (or dave's answer), else the play;
-    // a resignation being confirmed hides them all.
-    var open = live && resigning === null;
+    // a resignation being confirmed or a fallen flag hides them all.
+    var open = live && resigning === null && fallenShown === null;
     var choosing = open && state.may.first && !state.dice;
     show("first", choosing);
     root.querySelectorAll("[data-first]").forEach(function (element) {
@@ -411,6 +434,7 @@
 
   function take(next, message) {
     state = next;
+    if (clocks) clocks.load(state);
     firstDie = null;
     asking = null;
     resigning = null;
@@ -459,6 +483,11 @@
 
   function send(action) {
     return request(root.dataset.api, "POST", { ply: state.ply, revision: state.revision, action: action });
+  }
+
+  function judge(body) {
+    body.revision = state.revision;
+    return request(root.dataset.clock, "POST", body);
   }
 
   function undo(to) {
@@ -592,6 +621,14 @@
       if (action === "double") send({ double: true });
       else if (action === "take") send({ take: true });
       else if (action === "drop") send({ drop: true });
+      else if (action === "flag") {
+        if (fallenShown) send({ flag: fallenShown });
+      } else if (action === "clock-pause") judge({ action: "pause" });
+      else if (action === "clock-resume") judge({ action: "resume" });
+      else if (action === "clock-adjust") {
+        var seconds = Number(root.querySelector('[data-role="adjust-seconds"]').value);
+        judge({ action: "adjust", side: root.querySelector('[data-role="adjust-side"]').value, seconds: seconds });
+      }
       else if (action === "resign-confirm") {
         if (!resigning) return;
         var resignation = resigning;
@@ -638,6 +675,7 @@
   });
 
   resetPartial();
+  if (clocks) clocks.load(state);
   render();
   document.addEventListener("visibilitychange", follow);
   follow();

@@ -41,7 +41,9 @@ def dumped() -> list[dict]:
 #: The fields added since the dump, as the migrations fill them in for the old rows.
 ADDED = {
     "tournaments.tournament": {"swiss_out_after_losses": None, "time_control": None},
-    "tournaments.match": {"forfeit": ""},
+    "tournaments.match": {"forfeit": "", "lost_on_time": ""},
+    "games.game": {"times": []},
+    "live.draft": {"clock": None},
 }
 
 
@@ -82,11 +84,11 @@ def forward(old: list[dict]) -> list[dict]:
             continue
         fields = dict(item["fields"])
         entries = fields.pop("entries")
-        moved.append({**item, "fields": {**fields, "current": None}})
+        moved.append({**item, "fields": {**fields, "current": None, **ADDED["live.draft"]}})
         for ply, data in enumerate(entries):
             row += 1
             moved.append({"model": "live.draftentry", "pk": row, "fields": {
                 "draft": item["pk"], "ply": ply, "data": data,
-                "made_at": fields["updated_at"], "made_by": fields["updated_by"],
+                "made_at": fields["updated_at"], "made_by": fields["updated_by"], "clock": None,
             }})  # fmt: skip
     return moved

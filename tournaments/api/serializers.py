@@ -154,15 +154,18 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
         fields = [
             "id", "round", "bracket", "bracket_round", "slot", "home_source", "away_source",
             "home_id", "away_id", "home", "away", "status", "score_home", "score_away",
-            "winner_id", "forfeit", "reported_at", "confirmed_at", "decided_at",
+            "winner_id", "forfeit", "lost_on_time", "reported_at", "confirmed_at", "decided_at",
             "dispute_note",
         ]  # fmt: skip
+        read_only_fields = ["lost_on_time"]
 
 
 class GameSerializer(serializers.ModelSerializer[Game]):
     class Meta:
         model = Game
-        fields = ["number", "white", "actions", "winner", "ending", "value", "stake", "points"]
+        fields = [
+            "number", "white", "actions", "winner", "ending", "value", "stake", "points", "times",
+        ]  # fmt: skip
 
 
 class StandingSerializer(serializers.Serializer[object]):

@@ -6,7 +6,7 @@ from nardy_site.api_errors import not_found
 from tournaments.analysis import api as analysis
 from tournaments.api import actions, views
 from tournaments.clubs import api as clubs
-from tournaments.matches.live.api import MatchLive, MatchLiveUndo, live_next
+from tournaments.matches.live.api import MatchLive, MatchLiveClock, MatchLiveUndo, live_next
 from tournaments.players import api as players
 from tournaments.seasons import api as seasons
 from tournaments.signups import api as signups
@@ -45,6 +45,7 @@ urlpatterns = [
     path("matches/<int:pk>/result", actions.ResultReport.as_view(), name="api-result"),
     path("matches/<int:pk>/live", MatchLive.as_view(), name="api-live"),
     path("matches/<int:pk>/live/undo", MatchLiveUndo.as_view(), name="api-live-undo"),
+    path("matches/<int:pk>/live/clock", MatchLiveClock.as_view(), name="api-live-clock"),
     path("matches/<int:pk>/live/next", live_next, name="api-live-next"),
     path("matches/<int:pk>/confirm", actions.ResultConfirm.as_view(), name="api-confirm"),
     path("matches/<int:pk>/dispute", actions.ResultDispute.as_view(), name="api-dispute"),

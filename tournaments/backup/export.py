@@ -100,6 +100,7 @@ def _match_json(match: Match) -> dict[str, Any]:
         "score_away": _decimal_json(match.score_away),
         "winner": _player_name(match.winner),
         "forfeit": match.forfeit,
+        "lost_on_time": match.lost_on_time,
         "reported_by": _username(match.reported_by),
         "reported_at": _time(match.reported_at),
         "confirmed_by": _username(match.confirmed_by),
@@ -116,6 +117,7 @@ def _match_json(match: Match) -> dict[str, Any]:
                 "value": game.value,
                 "stake": game.stake,
                 "points": game.points,
+                "times": game.times,
             }
             for game in games
         ],

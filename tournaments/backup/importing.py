@@ -331,6 +331,7 @@ class _Import:
             score_away=_score(data, "score_away", where),
             winner=winner,
             forfeit=_text(data, "forfeit", where),
+            lost_on_time=_text(data, "lost_on_time", where),
             reported_by=self._user(data.get("reported_by"), f"{where}.reported_by"),
             reported_at=_moment(data, "reported_at", where),
             confirmed_by=self._user(data.get("confirmed_by"), f"{where}.confirmed_by"),
@@ -353,6 +354,7 @@ class _Import:
                 value=game.outcome.value,
                 stake=game.outcome.stake,
                 points=game.outcome.points,
+                times=_times(stated[index], len(game.actions), f"{label}, game {game.number}"),
             )
             for index, game in enumerate(games)
         )
@@ -383,6 +385,10 @@ class _Import:
         if match.forfeit:
             _check_forfeit(match, bool(games) or has_score, label)
             return []
+        if match.lost_on_time and not any(game.get("actions") for game in games):
+            raise InvalidInput(
+                _("%(match)s: a match lost on time keeps its recorded games.") % {"match": label}
+            )
         if match.status == Match.Status.SCHEDULED and (games or has_score or match.winner_id):
             raise InvalidInput(
                 _("%(match)s: a scheduled match has no result, this one has.") % {"match": label}
@@ -409,7 +415,13 @@ class _Import:
                 )
             else:
                 recorded = [_recorded(game, label, number) for number, game in enumerate(games, 1)]
-                result, validated = result_of(tournament, score=None, games=recorded, mat=None)
+                result, validated = result_of(
+                    tournament,
+                    score=None,
+                    games=recorded,
+                    mat=None,
+                    lost_on_time=match.lost_on_time,
+                )
         except IllegalGameRecord as error:
             located = IllegalGameRecord(f"{label}: {error.message}", **error.details)  # type: ignore[arg-type]
             located.details["match"] = label
@@ -539,6 +551,17 @@ def _check_forfeit(match: Match, played: bool, label: str) -> None:
               "score, won by the side that came (by neither when both did not, never in a "
               "bracket).") % {"match": label}
         )  # fmt: skip
+
+
+def _times(game: Mapping[str, Any], actions: int, where: str) -> list[Any]:
+    """A game's ``times`` (when each action was entered at the table): none, or one object an
+    action."""
+    times = game.get("times") or []
+    if not isinstance(times, list) or (times and len(times) != actions):
+        raise InvalidInput(_("%(where)s: times has one entry an action.") % {"where": where})
+    if not all(isinstance(time, dict) and isinstance(time.get("at"), str) for time in times):
+        raise InvalidInput(_("%(where)s: each time has its moment, at.") % {"where": where})
+    return times
 
 
 def _text(data: Mapping[str, Any], key: str, where: str, *, required: bool = False) -> str:

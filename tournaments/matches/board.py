@@ -52,9 +52,10 @@ def board_frames(
             length=tournament.match_length,
             crawford=tournament.crawford,
             verdicts=dict(verdicts or {}),
+            times=[game.times for game in recorded],
         )
 
-    games_key = ",".join(str(game.pk) for game in recorded)
+    games_key = ",".join(f"{game.pk}:{len(game.times)}" for game in recorded)
     version = hashlib.sha256(
         f"{names[0]}\n{names[1]}\n{games_key}\n{analysed}".encode()
     ).hexdigest()[:24]

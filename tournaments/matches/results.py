@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Game
-from games.rules import RulesError, action_to_json
+from games.rules import Ending, RulesError, action_to_json
 from games.services import (
     IllegalRecordError,
     RecordedGame,
@@ -49,6 +49,7 @@ class Result:
     away: Decimal | None
     winner: int | None
     forfeit: str = ""
+    lost_on_time: str = ""
 
 
 @dataclass(frozen=True)
@@ -68,10 +69,12 @@ def match_result_record(
     mat: str | None = None,
     outcomes: Sequence[PlayedGame] | None = None,
     forfeit: str | None = None,
+    lost_on_time: str = "",
 ) -> Match:
     """Record a match's result: a plain ``score`` (home, away), the ``games``, a .mat text, the
     games' ``outcomes`` without their moves (entered game by game), or a ``forfeit`` (the side
-    that did not come: home, away or both; an organizer's only).
+    that did not come: home, away or both; an organizer's only). ``lost_on_time``: the side
+    whose flag fell while the ``games`` were recorded (the last may be unfinished).
 
     A player of the match reports it (the opponent then confirms or disputes); an organizer's
     result is final at once.
@@ -97,7 +100,7 @@ def match_result_record(
             )
         result, validated = result_of(
             tournament, score=score, games=games, mat=mat, outcomes=outcomes, forfeit=forfeit,
-            bracket=bool(match.slot),
+            bracket=bool(match.slot), lost_on_time=lost_on_time,
         )  # fmt: skip
         _store(match, result, validated)
         match.status = Match.Status.FINAL if organizer else Match.Status.REPORTED
@@ -325,11 +328,13 @@ def result_of(
     outcomes: Sequence[PlayedGame] | None = None,
     forfeit: str | None = None,
     bracket: bool = False,
+    lost_on_time: str = "",
 ) -> tuple[Result, list[ValidatedGame]]:
     """The result that exactly one of a score, the games' records, a .mat text, the games'
     outcomes or a forfeit gives under the tournament's match rules, with the games replayed
     (none for a score or a forfeit); refused with the first illegal play or impossible score.
-    Nothing is stored. ``bracket``: the match is a bracket's, where one side must go on."""
+    Nothing is stored. ``bracket``: the match is a bracket's, where one side must go on.
+    ``lost_on_time``: the side of the ``games`` whose flag fell (``_result_on_time``)."""
     given = [value is not None for value in (score, games, mat, outcomes, forfeit)]
     if sum(given) != 1:
         raise InvalidInput(_("Give the result as a score, as the games, or as a .mat file."))
@@ -377,7 +382,32 @@ def result_of(
             "reason": reason_in_language(str(error))
         }
         raise InvalidInput(message) from None
+    if lost_on_time:
+        return _result_on_time(tournament, validated, lost_on_time), validated
     return _result_of_games(tournament, validated), validated
+
+
+def _result_on_time(
+    tournament: Tournament, validated: Sequence[ValidatedGame], lost_on_time: str
+) -> Result:
+    """A match whose ``lost_on_time`` side's flag fell: the other side wins it, as the
+    backgammon federations rule. In a match to N points the winner is given N (the match);
+    otherwise the score is the finished games'. The game the flag fell in stays unfinished."""
+    if lost_on_time not in ("home", "away"):
+        raise InvalidInput(_("The side whose flag fell is home or away."))
+    finished = [game for game in validated if game.outcome.ending is not Ending.UNFINISHED]
+    rules = tournament.match_rules()
+    try:
+        scored = match_score(rules, [PlayedGame(game.white, game.outcome) for game in finished])
+    except ValueError as error:
+        raise InvalidInput(reason_in_language(str(error))) from None
+    if scored.finished:
+        raise InvalidInput(_("The games finish the match: no flag fell in it."))
+    winner = 1 if lost_on_time == "away" else 2
+    points = [_decimal(scored.score1), _decimal(scored.score2)]
+    if rules.length is not None:
+        points[winner - 1] = max(points[winner - 1], Decimal(rules.length))
+    return Result(points[0], points[1], winner, lost_on_time=lost_on_time)
 
 
 def _forfeit_result(absent: str, *, bracket: bool) -> Result:
@@ -431,6 +461,7 @@ def _store(match: Match, result: Result, validated: Sequence[ValidatedGame]) -> 
     match.score_home, match.score_away = result.home, result.away
     match.winner_id = {1: match.home_id, 2: match.away_id, None: None}[result.winner]
     match.forfeit = result.forfeit
+    match.lost_on_time = result.lost_on_time
     match.games.all().delete()
     Game.objects.bulk_create(
         Game(
@@ -503,6 +534,7 @@ def _clear_result(match: Match) -> None:
     match.score_home = match.score_away = None
     match.winner_id = None
     match.forfeit = Match.Forfeit.NONE
+    match.lost_on_time = ""
     match.reported_by = match.confirmed_by = None
     match.reported_at = match.confirmed_at = None
     match.dispute_note = ""

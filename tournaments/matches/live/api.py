@@ -11,6 +11,7 @@ polling an unchanged match gets a 304. ``POST`` takes one entry at the ply the c
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -35,8 +36,9 @@ from tournaments.models import Match, Tournament
 ENTRY_HELP = (
     'A game action as games.rules.action_to_json writes it ({"dice": "64", "play": "24/18 13/9"},'
     ' {"double": true}, {"take": true}, {"drop": true}, {"resign": "white", "value": 1}), or a '
-    'roll whose play comes next ({"dice": "64"}), or who moves first in the game about to start '
-    '({"first": 1} or 2)'
+    'roll whose play comes next ({"dice": "64"}), who moves first in the game about to start '
+    '({"first": 1} or 2), or a flag fall in a timed match ({"flag": "home"} or "away": that '
+    "side's time ran out, by the server's clock, and it loses the match)"
 )
 
 
@@ -56,6 +58,31 @@ class UndoIn(serializers.Serializer[Any]):
     revision = serializers.IntegerField(min_value=0, required=False)
 
 
+class ClockIn(serializers.Serializer[Any]):
+    action = serializers.ChoiceField(
+        choices=["pause", "resume", "adjust"],
+        help_text="Pause or resume the running clock, or adjust a side's time",
+    )
+    side = serializers.ChoiceField(
+        choices=["home", "away"], required=False, help_text="adjust: whose clock"
+    )
+    seconds = serializers.IntegerField(
+        required=False, default=0, help_text="adjust: seconds given (taken when negative)"
+    )
+    revision = serializers.IntegerField(min_value=0, required=False)
+
+
+ClocksOut = inline_serializer(
+    "LiveClocks",
+    {
+        "home": serializers.IntegerField(help_text="Whole seconds left"),
+        "away": serializers.IntegerField(help_text="Whole seconds left"),
+        "running": serializers.ChoiceField(
+            choices=["home", "away"], allow_null=True, help_text="Whose clock runs"
+        ),
+    },
+    allow_null=True,
+)
 PlayOut = inline_serializer(
     "LivePlay", {"play": serializers.CharField(), "position_id": serializers.CharField()}
 )
@@ -94,6 +121,16 @@ LiveOut = inline_serializer(
             help_text="The roll's single steps to a legal play (games.rules.steps)",
         ),
         "board": serializers.DictField(help_text="What the board drawing shows"),
+        "lost_on_time": serializers.ChoiceField(
+            choices=["home", "away"], allow_null=True, help_text="The side whose flag fell"
+        ),
+        "clocks": ClocksOut,
+        "clock": serializers.DictField(
+            allow_null=True,
+            help_text="A timed match: control (the time control), paused, flagged (the side "
+            "whose flag fell), flagged_at and read_at (seconds, the server's time), left "
+            "(seconds, to the millisecond); null without a clock",
+        ),
     },
 )
 
@@ -162,11 +199,31 @@ class MatchLiveUndo(LiveAction):
         return Response(state)
 
 
+class MatchLiveClock(LiveAction):
+    @extend_schema(
+        request=ClockIn,
+        responses={200: LiveOut, **error_responses(422)},
+        summary="Pause, resume or adjust the match clocks (organizers)",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        given = ClockIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        state = services.live_clock(
+            match_id=pk,
+            by=request.user,
+            action=given.validated_data["action"],
+            side=given.validated_data.get("side"),
+            seconds=given.validated_data["seconds"],
+            revision=given.validated_data.get("revision"),
+        )
+        return Response(state)
+
+
 def _shared_response(shared: SharedState, given: set[str]) -> HttpResponse:
     if shared.etag in given:
         response = HttpResponse(status=304)
     else:  # the JSON rendered once per version, for every reader
-        response = HttpResponse(shared.body, content_type="application/json")
+        response = HttpResponse(shared.body_at(time.time()), content_type="application/json")
     response["ETag"] = shared.etag
     response["Cache-Control"] = "no-cache"
     return response

@@ -16,11 +16,13 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+
+from tournaments.matches.live.clock import Clock, TimeControl
 
 log = logging.getLogger(__name__)
 
@@ -40,10 +42,53 @@ class SharedState:
     etag: str
     #: Anyone may read it (its tournament is past its draft): no query per spectator.
     public: bool
+    #: A timed match's clocks at its last event (``clock_basis``, as JSON): each answer reads
+    #: them at its own moment (``body_at``). Empty: no clock, the body says ``"clocks": null``.
+    clock: bytes = b""
 
     @property
     def state(self) -> dict[str, Any]:
-        return json.loads(self.body)  # type: ignore[no-any-return]
+        return json.loads(self.body_at(time.time()))  # type: ignore[no-any-return]
+
+    def body_at(self, now: float) -> bytes:
+        """The body with the clocks read at ``now`` (seconds, the server's time): the body's
+        closing brace makes room for them, so the state is not parsed nor rendered again."""
+        if not self.clock:
+            return self.body
+        fields = clock_fields(json.loads(self.clock), now)
+        tail = json.dumps(fields, separators=(",", ":")).encode()
+        return self.body[:-1] + b"," + tail[1:]
+
+
+def clock_basis(control: TimeControl, clock: Clock) -> dict[str, Any]:
+    """What a state keeps of a timed match's clocks: its control and the clocks' last event."""
+    return {"control": control.as_json(), "clock": clock.to_json()}
+
+
+def clock_fields(basis: Mapping[str, Any] | None, now: float) -> dict[str, Any]:
+    """The live state's ``clocks`` (the contract: each side's whole seconds left and the
+    running side) at ``now``, and ``clock``: the time control, whose turn it is, the delay the
+    running side still waits, whether a judge paused them, whose flag fell and when, the time
+    left to the millisecond and the moment read (seconds), for a page to tick on from."""
+    if basis is None:
+        return {"clocks": None, "clock": None}
+    control = TimeControl.from_json(basis["control"])
+    assert control is not None
+    clock = Clock.from_json(control, basis["clock"])
+    reading = clock.reading_at(now)
+    return {
+        "clocks": reading.as_json(),
+        "clock": {
+            "control": basis["control"],
+            "on_turn": clock.on_turn,
+            "delay_left": round(clock.delay_left_at(now), 3),
+            "paused": reading.paused,
+            "flagged": reading.flagged,
+            "flagged_at": reading.flagged_at,
+            "left": {"home": round(reading.home, 3), "away": round(reading.away, 3)},
+            "read_at": round(now, 3),
+        },
+    }
 
 
 Listener = Callable[[int, SharedState], None]
@@ -91,10 +136,12 @@ def publish(match_id: int, shared: SharedState) -> None:
 
 
 def encode(match_id: int, shared: SharedState) -> bytes:
-    return f"{match_id} {int(shared.public)} {shared.etag}\n".encode() + shared.body
+    head = f"{match_id} {int(shared.public)} {shared.etag}\n".encode()
+    return head + shared.clock + b"\n" + shared.body
 
 
 def decode(message: bytes) -> tuple[int, SharedState]:
-    head, _, body = message.partition(b"\n")
+    head, _, rest = message.partition(b"\n")
+    clock, _, body = rest.partition(b"\n")
     match_id, public, etag = head.decode().split(" ", 2)
-    return int(match_id), SharedState(body, etag, public=public == "1")
+    return int(match_id), SharedState(body, etag, public=public == "1", clock=clock)

@@ -14,10 +14,15 @@ both are offered, and the presets (``PRESETS``) name their choice, the delay of 
 The events, in time order: ``start`` (the clock of ``side`` runs), ``switch`` (the turn passes to
 ``side``: a play or a dave answer was entered), ``pause`` and ``resume`` (a judge stops and
 restarts the running clock), ``adjust`` (a judge gives ``side`` ``seconds``, or takes them when
-negative, never below zero) and ``stop`` (the match ended). A switch to the side already on turn
-changes nothing. A flag falls when the running side's time reaches zero: the moment is worked out
-exactly, and from then on the clocks stand still (what a flag fall means for the match is the
-recording's business).
+negative, never below zero) and ``stop`` (a game or the match ended: the clocks stand until the
+next ``start``). A switch to the side already on turn changes nothing. A flag falls when the
+running side's time reaches zero: the moment is worked out exactly, and from then on the clocks
+stand still, unless a judge gives the fallen side time (what a flag fall means for the match is
+the recording's business).
+
+``clocks_at`` reads the clocks from all the events; a recording keeps a ``Clock`` instead, the
+state after its last event as JSON, and takes each new event from there, so an entry's cost does
+not grow with the match.
 """
 
 from __future__ import annotations
@@ -138,34 +143,42 @@ class Clocks:
 
 def clocks_at(control: TimeControl, events: Iterable[ClockEvent], now: float) -> Clocks:
     """The clocks at ``now`` after ``events`` (in time order, none after ``now``)."""
-    clock = _Clock(control)
+    clock = Clock.new(control)
     for event in events:
-        if event.at < clock.last or event.at > now:
+        if event.at > now:
             raise ValueError("the clock's events are in time order, none after the moment asked")
         clock.apply(event)
-    clock.run_until(now)
-    return clock.reading()
+    return clock.reading_at(now)
 
 
 @dataclass(slots=True)
-class _Clock:
+class Clock:
+    """The clocks after the events so far: ``apply`` takes the next one, ``reading_at`` reads
+    them at a later moment (changing nothing), and the JSON keeps them between two events."""
+
     control: TimeControl
     left: dict[Side, float] = field(default_factory=dict)
-    on_turn: Side | None = None  # whose turn it is once started, paused or not
+    on_turn: Side | None = None  # whose turn it is while the clocks run or are paused
     paused: bool = False
-    stopped: bool = False
     turn_used: float = 0.0  # the running time of the turn so far (pauses left out)
     last: float = float("-inf")
     flagged: Side | None = None
     flagged_at: float | None = None
 
-    def __post_init__(self) -> None:
-        self.left = dict.fromkeys(SIDES, float(self.control.base_seconds))
+    @classmethod
+    def new(cls, control: TimeControl) -> Clock:
+        return cls(control, dict.fromkeys(SIDES, float(control.base_seconds)))
 
     def apply(self, event: ClockEvent) -> None:
+        """Take the next event (none before the last one taken: ``ValueError``)."""
+        if event.at < self.last:
+            raise ValueError("the clock's events are in time order, none after the moment asked")
         self.run_until(event.at)
-        if self.flagged is not None or self.stopped:
-            return
+        if self.flagged is not None:
+            revives = event.kind == "adjust" and event.side == self.flagged and event.seconds > 0
+            if not revives:
+                return
+            self.flagged = self.flagged_at = None  # a judge gives time after the flag fell
         if event.kind == "start":
             if self.on_turn is None:
                 self.on_turn, self.turn_used = event.side, 0.0
@@ -181,8 +194,8 @@ class _Clock:
         elif event.kind == "adjust":
             assert event.side is not None
             self.left[event.side] = max(0.0, self.left[event.side] + event.seconds)
-        else:  # stop
-            self.stopped = True
+        else:  # stop: the clocks stand until the next start
+            self.on_turn, self.turn_used, self.paused = None, 0.0, False
 
     def run_until(self, moment: float) -> None:
         """Charge the side on turn for the running time from ``last`` to ``moment``."""
@@ -190,7 +203,7 @@ class _Clock:
         elapsed = moment - since
         self.last = moment
         side = self.on_turn
-        if side is None or self.paused or self.stopped or self.flagged is not None:
+        if side is None or self.paused or self.flagged is not None:
             return
         used = self.turn_used + elapsed
         charged = self._charge(used) - self._charge(self.turn_used)
@@ -216,13 +229,55 @@ class _Clock:
             return charge + self.control.per_move_seconds
         return charge
 
-    def reading(self) -> Clocks:
-        runs = not (self.paused or self.stopped or self.flagged is not None)
+    def reading_at(self, now: float) -> Clocks:
+        """The clocks at ``now`` (no earlier than the last event), this clock left as it is."""
+        clock = self.copy()
+        clock.run_until(max(now, self.last))
+        runs = not (clock.paused or clock.flagged is not None)
         return Clocks(
-            home=self.left["home"],
-            away=self.left["away"],
-            running=self.on_turn if runs else None,
-            paused=self.paused,
-            flagged=self.flagged,
-            flagged_at=self.flagged_at,
+            home=clock.left["home"],
+            away=clock.left["away"],
+            running=clock.on_turn if runs else None,
+            paused=clock.paused,
+            flagged=clock.flagged,
+            flagged_at=clock.flagged_at,
+        )
+
+    def delay_left_at(self, now: float) -> float:
+        """The delay the running side still waits at ``now`` before its time runs (0 with an
+        increment, or when no clock runs): what a page ticking the clocks needs besides them."""
+        clock = self.copy()
+        clock.run_until(max(now, self.last))
+        if self.control.kind != "delay" or clock.on_turn is None or clock.paused:
+            return 0.0
+        if clock.flagged is not None:
+            return 0.0
+        return max(0.0, self.control.per_move_seconds - clock.turn_used)
+
+    def copy(self) -> Clock:
+        return Clock.from_json(self.control, self.to_json())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "left": dict(self.left),
+            "on_turn": self.on_turn,
+            "paused": self.paused,
+            "turn_used": self.turn_used,
+            "last": None if self.last == float("-inf") else self.last,
+            "flagged": self.flagged,
+            "flagged_at": self.flagged_at,
+        }
+
+    @classmethod
+    def from_json(cls, control: TimeControl, data: Mapping[str, Any]) -> Clock:
+        left = data["left"]
+        return cls(
+            control,
+            {"home": float(left["home"]), "away": float(left["away"])},
+            data["on_turn"],
+            data["paused"],
+            float(data["turn_used"]),
+            float("-inf") if data["last"] is None else float(data["last"]),
+            data["flagged"],
+            data["flagged_at"],
         )

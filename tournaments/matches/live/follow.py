@@ -250,7 +250,7 @@ async def _serve_follow(match_id: int, scope: Scope, send: Send) -> bool:
     if shared is None or not shared.public:
         return False
     unchanged = shared.etag in given
-    body = b"" if unchanged or scope["method"] == "HEAD" else shared.body
+    body = b"" if unchanged or scope["method"] == "HEAD" else shared.body_at(time.time())
     await send(
         {
             "type": "http.response.start",

@@ -31,6 +31,9 @@ class Draft(models.Model):
     #: checked from it. Empty: rebuilt from the game's entries (after an undo, or a migration).
     current = models.JSONField(_("game in progress"), null=True, blank=True)
     ply = models.PositiveIntegerField(_("ply"), default=0)
+    #: The match clocks after the last timed event (``clock.Clock.to_json``), for a tournament
+    #: with a time control: the next event goes on from here. Empty: untimed, or not started.
+    clock = models.JSONField(_("clocks"), null=True, blank=True)
     revision = models.PositiveIntegerField(_("revision"), default=0)
     finished = models.BooleanField(_("finished"), default=False)
     started_by = models.ForeignKey(
@@ -85,6 +88,9 @@ class DraftEntry(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    #: Each player's seconds left once the entry was taken (``{"home": 812.4, "away": 790.0}``),
+    #: in a timed tournament: the record keeps the time of every move.
+    clock = models.JSONField(_("clocks"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("live entry")
@@ -96,3 +102,38 @@ class DraftEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.draft_id} #{self.ply}: {self.data}"
+
+
+class ClockAction(models.Model):
+    """A judge's hand on a recording's clocks: a pause, a resume, or time given to (``seconds``
+    above zero) or taken from (below) ``side``, with when and who. Not an entry of the record: an
+    undo of a play leaves it."""
+
+    class Kind(models.TextChoices):
+        PAUSE = "pause", _("pause")
+        RESUME = "resume", _("resume")
+        ADJUST = "adjust", _("adjust")
+
+    draft = models.ForeignKey(
+        Draft, verbose_name=_("draft"), on_delete=models.CASCADE, related_name="clock_actions"
+    )
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    side = models.CharField(_("side"), max_length=4, blank=True)
+    seconds = models.IntegerField(_("seconds"), default=0)
+    made_at = models.DateTimeField(_("made at"), default=timezone.now)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("made by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("clock action")
+        verbose_name_plural = _("clock actions")
+        ordering = ["draft", "made_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.draft_id} {self.kind} {self.side} {self.seconds}"

@@ -8,7 +8,11 @@ The draft of a match is a list of entries. Most are the engine's game actions, w
 * ``{"first": 2}``: match player 2 moves first (plays White) in the game about to start. Without
   it, game 1 is started by player 1 and every later game by the other player than the game
   before (Long Nardy's colours alternate; in Short Nardy the opening throw decides, so the page
-  asks).
+  asks);
+* ``{"flag": "home"}``: the home player's flag fell (their time ran out, as the match clock
+  says): they lose the match, which ends with the game on the board unfinished.
+
+``to_act`` says whose clock runs after an entry (``clock``: the services keep the time).
 
 ``Recording`` takes entries one at a time, each checked by the engine (``GameState``) before it
 counts, and says where the match stands. A game's Crawford flag and the match score come from
@@ -61,12 +65,22 @@ class First:
     player: int
 
 
-Entry = Action | Roll | First
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """Match player ``player``'s time ran out: they lose the match."""
+
+    player: int
+
+
+Entry = Action | Roll | First | Flag
+#: The match players by side, as the clocks and the flag entry name them.
+SIDE_NAMES = {1: "home", 2: "away"}
 
 
 def entry_from_json(data: Any) -> Entry:
     """Read an entry: a game action as ``action_from_json`` reads it, ``{"dice": "64"}`` alone
-    (a roll whose play comes next) or ``{"first": 1}``. ``NotationError`` says what is wrong."""
+    (a roll whose play comes next), ``{"first": 1}`` or ``{"flag": "home"}``.
+    ``NotationError`` says what is wrong."""
     if isinstance(data, dict) and set(data) == {"dice"}:
         return Roll(parse_dice(data["dice"]))
     if isinstance(data, dict) and "first" in data:
@@ -74,6 +88,11 @@ def entry_from_json(data: Any) -> Entry:
         if set(data) != {"first"} or type(player) is not int or player not in (1, 2):
             raise NotationError(f'who moves first is {{"first": 1}} or 2, not {quoted(data)}')
         return First(player)
+    if isinstance(data, dict) and "flag" in data:
+        side = data["flag"]
+        if set(data) != {"flag"} or side not in ("home", "away"):
+            raise NotationError(f'a flag fall is {{"flag": "home"}} or "away", not {quoted(data)}')
+        return Flag(1 if side == "home" else 2)
     return action_from_json(data)
 
 
@@ -82,6 +101,8 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
         return {"dice": f"{entry.dice[0]}{entry.dice[1]}"}
     if isinstance(entry, First):
         return {"first": entry.player}
+    if isinstance(entry, Flag):
+        return {"flag": SIDE_NAMES[entry.player]}
     return action_to_json(entry)
 
 
@@ -155,6 +176,7 @@ class Recording:
         self.variant = rules.to_variant()
         self.done = list(done)
         self.done_entries = sum(game.entries for game in self.done)
+        self.lost_on_time: int | None = None
         self._start_game()
 
     @classmethod
@@ -180,6 +202,7 @@ class Recording:
         recording.game_actions = data["actions"]
         recording.last_action = None if data["last"] is None else action_from_json(data["last"])
         recording.dice = None if data["dice"] is None else parse_dice(data["dice"])
+        recording.lost_on_time = data.get("lost_on_time")
         return recording
 
     def checkpoint(self) -> dict[str, Any]:
@@ -194,6 +217,7 @@ class Recording:
             "last": None if last is None else action_to_json(last),
             "dice": None if dice is None else f"{dice[0]}{dice[1]}",
             "game": self.game.checkpoint(),
+            "lost_on_time": self.lost_on_time,
         }
 
     @classmethod
@@ -217,7 +241,25 @@ class Recording:
 
     @property
     def finished(self) -> bool:
-        return self.score.finished
+        return self.score.finished or self.lost_on_time is not None
+
+    @property
+    def winner(self) -> int | None:
+        """The match player who won the match (None: not decided, or drawn)."""
+        if self.lost_on_time is not None:
+            return 3 - self.lost_on_time
+        return self.score.winner
+
+    @property
+    def to_act(self) -> int | None:
+        """The match player whose clock runs: who rolls, plays or answers dave next. None
+        between games (before a game's first entry) and once the match is over: the clocks
+        stand then."""
+        if self.finished or not self.game_entries:
+            return None
+        game = self.game
+        colour = game.position.turn.other if game.offered else game.position.turn
+        return self._player(colour)
 
     @property
     def over(self) -> bool:
@@ -236,6 +278,10 @@ class Recording:
         if self.finished:
             raise self._error("the match is already over", 0)
         game = self.game
+        if isinstance(entry, Flag):
+            self.lost_on_time = entry.player
+            self.game_entries += 1
+            return
         if isinstance(entry, First):
             if self.game_entries:
                 raise self._error("who moves first is chosen before the game's first roll", 0)
@@ -318,19 +364,28 @@ def resume_point(done: Sequence[GameDone], ply: int) -> tuple[list[GameDone], in
 
 
 def games_of(
-    entries: Sequence[Entry], done: Sequence[GameDone]
+    entries: Sequence[Entry], done: Sequence[GameDone], *, on_board: int | None = None
 ) -> list[tuple[int, tuple[Action, ...]]]:
-    """The finished games' records (the match player who played White, and the game's actions)
-    cut from ``entries`` by the checkpoints: a roll and the choice of who moves first are only
-    steps of the recording."""
+    """The games' records (the match player who played White, and the game's actions) cut
+    from ``entries`` by the finished games' checkpoints; ``on_board``: the match player playing
+    White in the game after them, whose actions (if any) are kept as an unfinished game, as a
+    match lost on time keeps the game its flag fell in."""
     games = []
     start = 0
     for game in done:
         chunk = entries[start : start + game.entries]
         start += game.entries
-        actions = tuple(entry for entry in chunk if not isinstance(entry, Roll | First))
-        games.append((game.white, actions))
+        games.append((game.white, _actions(chunk)))
+    rest = _actions(entries[start:])
+    if on_board is not None and rest:
+        games.append((on_board, rest))
     return games
+
+
+def _actions(entries: Sequence[Entry]) -> tuple[Action, ...]:
+    """The game actions of a game's entries: a roll, the choice of who moves first and a flag
+    fall are steps of the recording."""
+    return tuple(entry for entry in entries if not isinstance(entry, Roll | First | Flag))
 
 
 def number(value: Fraction) -> int | float:
@@ -346,6 +401,7 @@ def state_json(recording: Recording) -> dict[str, Any]:
     score = recording.score
     plays = recording.plays()
     live = not recording.finished
+    lost = recording.lost_on_time
     holder = None if len(game.holders) == 2 else next(iter(game.holders)).value
     return {
         "ply": recording.ply,
@@ -368,7 +424,8 @@ def state_json(recording: Recording) -> dict[str, Any]:
         },
         "stake": game.stake,
         "finished": recording.finished,
-        "winner": score.winner,
+        "winner": recording.winner,
+        "lost_on_time": None if lost is None else SIDE_NAMES[lost],
         "white": recording.white,
         "crawford": game.crawford,
         "last_turn": game.last_turn,

@@ -13,12 +13,21 @@ record (``results.match_result_record``): reported by a player, final from an or
 The state is kept in the cache per version of the draft, shared by the phones and every
 spectator (``page_cache.fresh_or_stale``); each write stores the new state there on commit and
 publishes it to the spectators who wait for it (``broadcast``, ``follow``).
+
+In a tournament with a time control the draft keeps the match clocks too (``clock.Clock``, as
+JSON): each entry, at the server's time it is taken, starts, switches or stops them by whose turn
+it is after it (``Recording.to_act``), an undo gives the turn back, and an organizer pauses,
+resumes or sets them (``live_clock``, each a ``ClockAction`` row with who did it). The state
+read from the cache carries the clocks as they were at the last event, and each answer reads
+them at its own moment (``SharedState.body_at``).
 """
 
 from __future__ import annotations
 
 import functools
-from datetime import timedelta
+import json
+import time
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -38,13 +47,18 @@ from nardy_site.joined import Compiled, Join, Table
 from nardy_site.page_cache import fresh_or_stale, store
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
 from tournaments.matches import results
-from tournaments.matches.live.broadcast import SharedState, publish
-from tournaments.matches.live.models import Draft, DraftEntry
+from tournaments.matches.live.broadcast import SharedState, clock_basis, clock_fields, publish
+from tournaments.matches.live.clock import Clock, ClockEvent
+from tournaments.matches.live.models import ClockAction, Draft, DraftEntry
 from tournaments.matches.live.recording import (
+    SIDE_NAMES,
     Entry,
     EntryError,
+    First,
+    Flag,
     GameDone,
     Recording,
+    Roll,
     entry_from_json,
     entry_to_json,
     games_of,
@@ -59,6 +73,11 @@ from tournaments.reasons import reason_in_language
 User = AbstractBaseUser | AnonymousUser
 #: Spectators see an entry at most this late (their pages poll every second).
 FOLLOW_REFRESH_SECONDS = 1.0
+#: The key of a state's clocks at their last event (``clock_basis``), which each answer reads at
+#: its own moment (``clock_fields``): never sent as it is.
+CLOCK_BASIS = "_clock"
+#: The most a judge gives or takes at once: an hour.
+MAX_ADJUST_SECONDS = 3600
 
 
 def may_record(match: Match, user: User) -> bool:
@@ -152,14 +171,30 @@ def live_act(
     with transaction.atomic():
         match, draft = _open(match_id, by, ply, revision)
         recording = _resume(match, draft)
+        now = timezone.now()
+        clock = _clock(match, draft)
+        if clock is not None:
+            _require_time(match, clock, entry, now)
+        elif isinstance(entry, Flag):
+            raise InvalidInput(_("This tournament plays without a clock: no flag can fall."))
         try:
             recording.add(entry)
         except EntryError as error:
             raise _illegal(error, entry) from None
+        left = None
+        if clock is not None:
+            _turn_to(clock, recording, now)
+            reading = clock.reading_at(now.timestamp())
+            left = {"home": round(reading.home, 1), "away": round(reading.away, 1)}
         DraftEntry.objects.create(
-            draft=draft, ply=draft.ply, data=entry_to_json(entry), made_by=_author(by)
+            draft=draft,
+            ply=draft.ply,
+            data=entry_to_json(entry),
+            made_at=now,
+            made_by=_author(by),
+            clock=left,
         )
-        _save(draft, recording, by)
+        _save(draft, recording, by, clock)
         if recording.finished:
             _finish(match, draft, recording, by)
         return _written(match, draft, recording)
@@ -190,8 +225,74 @@ def live_undo(
             _take_back(match, draft, organizer=organizer)
         draft.entry_rows.filter(ply__gte=target).delete()
         recording = _resume(match, draft, upto=target)
-        _save(draft, recording, by)
+        clock = _clock(match, draft)
+        if clock is not None:  # the turn goes back; the time that ran is not given back
+            _turn_to(clock, recording, timezone.now())
+        _save(draft, recording, by, clock)
         return _written(match, draft, recording)
+
+
+def live_clock(
+    *,
+    match_id: int,
+    by: User,
+    action: str,
+    side: str | None = None,
+    seconds: int = 0,
+    revision: int | None = None,
+) -> dict[str, Any]:
+    """An organizer (the judge) pauses or resumes the match clocks, or gives ``side``
+    ``seconds`` (takes them, when negative); recorded with who and when (``ClockAction``). Time
+    given to a side whose flag fell lets it play on."""
+    with transaction.atomic():
+        draft = _locked_draft(match_id)
+        match = _match(match_id) if draft is None else draft.match
+        if not is_organizer(match.tournament, by):
+            if match.tournament.status == Tournament.Status.DRAFT:
+                raise Http404(_("No such match."))
+            raise NotAllowed(_("Only an organizer (the judge) may stop or set the clocks."))
+        control = match.tournament.clock()
+        if control is None:
+            raise Conflict(_("This tournament plays without a clock."))
+        if draft is None or draft.clock is None or not draft.recording:
+            raise Conflict(
+                _("The clocks run while the match is recorded: they start with its first entry.")
+            )
+        if revision is not None and revision != draft.revision:
+            raise _stale(_state_of(match, draft))
+        clock = Clock.from_json(control, draft.clock)
+        at = max(timezone.now().timestamp(), clock.last)
+        if action == ClockAction.Kind.PAUSE:
+            if clock.paused:
+                raise Conflict(_("The clocks are paused already."))
+            event = ClockEvent(at, "pause")
+        elif action == ClockAction.Kind.RESUME:
+            if not clock.paused:
+                raise Conflict(_("The clocks are not paused."))
+            event = ClockEvent(at, "resume")
+        elif action == ClockAction.Kind.ADJUST:
+            if side not in ("home", "away"):
+                raise InvalidInput(_("Name the side whose clock is set: home or away."))
+            if type(seconds) is not int or not seconds or abs(seconds) > MAX_ADJUST_SECONDS:
+                raise InvalidInput(
+                    _("Give or take from 1 to %(most)s seconds.") % {"most": MAX_ADJUST_SECONDS}
+                )
+            event = ClockEvent(at, "adjust", side, seconds)  # type: ignore[arg-type]
+        else:
+            raise InvalidInput(_("A clock action is pause, resume or adjust."))
+        clock.apply(event)
+        ClockAction.objects.create(
+            draft=draft,
+            kind=action,
+            side=side or "",
+            seconds=seconds if action == ClockAction.Kind.ADJUST else 0,
+            made_by=_author(by),
+        )
+        draft.clock = clock.to_json()
+        draft.revision += 1
+        draft.updated_by = _author(by)  # type: ignore[assignment]
+        draft.save(update_fields=["clock", "revision", "updated_by", "updated_at"])
+        return _written(match, draft, _resume(match, draft))
 
 
 def live_discard(*, match: Match, by: User) -> None:
@@ -321,10 +422,62 @@ def _author(by: User) -> User | None:
     return by if by.is_authenticated else None
 
 
-def _save(draft: Draft, recording: Recording, by: User) -> None:
-    """The draft after a write: its ply, a new revision, and the checkpoints when a game ended
-    or was taken back (a short list: one summary a game, never the entries)."""
+def _clock(match: Match, draft: Draft) -> Clock | None:
+    """The match clocks after the draft's last timed event (None: the tournament has no time
+    control); new clocks before the first entry."""
+    control = match.tournament.clock()
+    if control is None:
+        return None
+    if draft.clock is None:
+        return Clock.new(control)
+    return Clock.from_json(control, draft.clock)
+
+
+def _require_time(match: Match, clock: Clock, entry: Entry, now: datetime) -> None:
+    """A flag fall is entered once that side's time ran out, by the server's clock; nothing
+    else is entered after a flag fell (but the flag fall, an undo, or a judge's time)."""
+    reading = clock.reading_at(now.timestamp())
+    if isinstance(entry, Flag):
+        side = SIDE_NAMES[entry.player]
+        if reading.flagged != side:
+            raise Conflict(
+                _("%(name)s still has %(left)s on the clock: their flag has not fallen.")
+                % {"name": _name(match, side), "left": _minutes(reading.left(side))}
+            )
+    elif reading.flagged is not None:
+        raise Conflict(
+            _(
+                "%(name)s's time ran out: record the flag fall (the match is lost on time), "
+                "or a judge gives time."
+            )
+            % {"name": _name(match, reading.flagged)}
+        )
+
+
+def _turn_to(clock: Clock, recording: Recording, now: datetime) -> None:
+    """After an entry (or an undo) at ``now``: the clock of who acts next runs; none between
+    games and once the match is over."""
+    at = max(now.timestamp(), clock.last)
+    player = recording.to_act
+    if player is None:
+        clock.apply(ClockEvent(at, "stop"))
+    else:
+        kind = "start" if clock.on_turn is None else "switch"
+        clock.apply(ClockEvent(at, kind, SIDE_NAMES[player]))  # type: ignore[arg-type]
+
+
+def _minutes(seconds: float) -> str:
+    whole = max(0, int(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _save(draft: Draft, recording: Recording, by: User, clock: Clock | None = None) -> None:
+    """The draft after a write: its ply, a new revision, its clocks, and the checkpoints when a
+    game ended or was taken back (a short list: one summary a game, never the entries)."""
     fields = ["ply", "revision", "current", "finished", "updated_by", "updated_at"]
+    if clock is not None:
+        draft.clock = clock.to_json()
+        fields.append("clock")
     draft.current = recording.checkpoint()
     if len(draft.done) != len(recording.done):
         draft.done = [game.to_json() for game in recording.done]
@@ -337,12 +490,36 @@ def _save(draft: Draft, recording: Recording, by: User) -> None:
 
 def _finish(match: Match, draft: Draft, recording: Recording, by: User) -> None:
     """The match is decided: the draft is done, and its games (every entry, read this once)
-    are reported as its result."""
+    are reported as its result, with the time each action was entered. A match lost on time
+    keeps the game its flag fell in, unfinished."""
     draft.finished = True
     draft.save(update_fields=["finished"])  # updated_at stays the entry's time (_save's)
-    entries = _entries(draft)
-    games = [RecordedGame(white, actions) for white, actions in games_of(entries, recording.done)]
-    results.match_result_record(match=match, by=by, games=games)
+    rows = list(draft.entry_rows.order_by("ply").values_list("data", "made_at", "clock"))
+    entries = [entry_from_json(data) for data, _at, _clock in rows]
+    lost = recording.lost_on_time
+    on_board = None if lost is None else recording.white
+    records = games_of(entries, recording.done, on_board=on_board)
+    games = [RecordedGame(white, actions) for white, actions in records]
+    results.match_result_record(
+        match=match, by=by, games=games, lost_on_time="" if lost is None else SIDE_NAMES[lost]
+    )
+    _keep_times(match, entries, rows)
+
+
+def _keep_times(match: Match, entries: list[Entry], rows: list[tuple[Any, datetime, Any]]) -> None:
+    """Each stored game's ``times``: when each of its actions was entered, and the clocks then
+    (the entries that are not actions, a roll or a flag fall, are steps of the recording)."""
+    times = [
+        {"at": made_at.isoformat(), **(clock or {})}
+        for entry, (_data, made_at, clock) in zip(entries, rows, strict=True)
+        if not isinstance(entry, Roll | First | Flag)
+    ]
+    start = 0
+    for game in match.games.order_by("number"):
+        count = len(game.actions)
+        game.times = times[start : start + count]
+        start += count
+        game.save(update_fields=["times"])
 
 
 def _take_back(match: Match, draft: Draft, *, organizer: bool) -> None:
@@ -374,8 +551,10 @@ def _take_back(match: Match, draft: Draft, *, organizer: bool) -> None:
 
 def _is_the_result(match: Match, draft: Draft) -> bool:
     """Whether the match's stored games are still the recording's (no correction since)."""
+    on_board = _resume(match, draft).white if match.lost_on_time else None
     recorded = [
-        (white, list(actions)) for white, actions in games_of(_entries(draft), _done(draft))
+        (white, list(actions))
+        for white, actions in games_of(_entries(draft), _done(draft), on_board=on_board)
     ]
     stored = [
         (game.white, [action_from_json(action) for action in game.actions])
@@ -392,7 +571,14 @@ def _written(match: Match, draft: Draft, recording: Recording) -> dict[str, Any]
     state = _state(match, draft, recording)
     version = _version(match.status, draft.pk, draft.revision)
     transaction.on_commit(functools.partial(_keep, match, state, version))
-    return state
+    return _with_clocks(state)
+
+
+def _with_clocks(state: dict[str, Any]) -> dict[str, Any]:
+    """A state as one answer gives it: with the clocks read now."""
+    answer = {key: value for key, value in state.items() if key != CLOCK_BASIS}
+    answer.update(clock_fields(state[CLOCK_BASIS], time.time()))
+    return answer
 
 
 def _keep(match: Match, state: dict[str, Any], version: str | None) -> None:
@@ -413,10 +599,15 @@ def _shared_of(match: Match) -> SharedState:
 
 def _shared(match: Match, state: dict[str, Any]) -> SharedState:
     etag = f'"live-{match.pk}-{state["draft"]}-{state["revision"]}-{state["match_status"]}"'
+    basis = state[CLOCK_BASIS]
+    body = {key: value for key, value in state.items() if key != CLOCK_BASIS}
+    if basis is None:
+        body.update(clock_fields(None, 0))
     return SharedState(
-        JSONRenderer().render(state),
+        JSONRenderer().render(body),
         etag,
         public=match.tournament.status != Tournament.Status.DRAFT,
+        clock=b"" if basis is None else json.dumps(basis, separators=(",", ":")).encode(),
     )
 
 
@@ -451,6 +642,8 @@ def _state(match: Match, draft: Draft | None, recording: Recording) -> dict[str,
             "match": match.pk,
             "match_status": match.status,
             "names": list(names),
+            "lost_on_time": match.lost_on_time or state["lost_on_time"],
+            CLOCK_BASIS: _clock_basis(match, draft),
             "steps": steps,
             "board": {
                 "variant": recording.variant.name,
@@ -477,6 +670,16 @@ def _state(match: Match, draft: Draft | None, recording: Recording) -> dict[str,
     return state
 
 
+def _clock_basis(match: Match, draft: Draft | None) -> dict[str, Any] | None:
+    """A timed match's clocks at their last event (``broadcast.clock_basis``); None untimed."""
+    control = match.tournament.clock()
+    if control is None:
+        return None
+    clock = Clock.new(control) if draft is None else _clock(match, draft)
+    assert clock is not None
+    return clock_basis(control, clock)
+
+
 def _take_back_until(match: Match, draft: Draft | None) -> str | None:
     """When the recording decided the match: until when (ISO 8601, the server's clock) its
     players may take the deciding entry back (an organizer may later); else None."""
@@ -499,7 +702,8 @@ def _stale(state: dict[str, Any]) -> Conflict:
         )
         % {"ply": state["ply"]}
     )
-    error.details = {"ply": state["ply"], "revision": state["revision"], "state": state}
+    answer = _with_clocks(state)
+    error.details = {"ply": state["ply"], "revision": state["revision"], "state": answer}
     return error
 
 

@@ -2,12 +2,15 @@
 a judge's adjustments and the flag fall, by examples worked by hand and by properties that hold
 for any sequence of events."""
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.matches.live.clock import (
     PRESETS,
+    Clock,
     ClockEvent,
     Clocks,
     TimeControl,
@@ -73,6 +76,38 @@ def test_the_flag_falls_at_the_exact_moment_and_the_clocks_then_stand_still():
 def test_a_stop_ends_the_clocks_where_they_stood():
     events = [START, switch(10, "away"), ClockEvent(20, "stop")]
     assert clocks_at(INCREMENT, events, 3000) == Clocks(58, 50, None)
+
+
+def test_after_a_stop_the_next_start_runs_the_clocks_again():
+    # Game 1 ends at 20 s (the clocks stand between games); game 2 starts at 300 s, away first.
+    events = [START, switch(10, "away"), ClockEvent(20, "stop"), ClockEvent(300, "start", "away")]
+    assert clocks_at(INCREMENT, events, 310) == Clocks(58, 40, "away")
+
+
+def test_a_judge_gives_a_fallen_side_time_and_its_clock_runs_on():
+    events = [START, ClockEvent(100, "adjust", "home", 30)]  # the flag fell at 68 s
+    assert clocks_at(DELAY, events, 110) == Clocks(20, 60, "home")
+    taken = [START, ClockEvent(100, "adjust", "home", -30), ClockEvent(101, "switch", "away")]
+    assert clocks_at(DELAY, taken, 110).flagged == "home"  # taking time or a play: still fallen
+
+
+def test_a_clock_kept_as_json_goes_on_as_the_whole_timeline_would():
+    events = [START, switch(5, "away"), ClockEvent(9, "pause"), ClockEvent(30, "resume")]
+    clock = Clock.new(DELAY)
+    for event in events:
+        clock = Clock.from_json(DELAY, json.loads(json.dumps(clock.to_json())))
+        clock.apply(event)
+    assert clock.reading_at(45) == clocks_at(DELAY, events, 45)
+    with pytest.raises(ValueError, match="time order"):
+        clock.apply(switch(29, "home"))
+
+
+def test_the_delay_left_is_what_the_running_side_still_waits():
+    clock = Clock.new(DELAY)
+    clock.apply(START)
+    assert clock.delay_left_at(3) == 5
+    assert clock.delay_left_at(20) == 0
+    assert Clock.new(INCREMENT).delay_left_at(3) == 0
 
 
 def test_a_switch_to_the_side_on_turn_changes_nothing():

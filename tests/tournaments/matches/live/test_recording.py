@@ -245,3 +245,57 @@ def outcome_of(recording: Recording, entry) -> str:
     except EntryError as error:
         return f"refused: {error}"
     return json.dumps(state_json(recording), sort_keys=True)
+
+
+# --- The clock's side of a recording: whose turn it is, and a flag fall ------------------------
+
+
+def test_whose_clock_runs_follows_the_turn_the_dave_answer_and_stands_between_games():
+    recording = Recording(SHORT_TO_5)
+    assert recording.to_act is None  # before the first entry: no clock runs
+    recording.add(First(2))
+    assert recording.to_act == 2  # White moves first, player 2
+    recording.add(Roll((3, 1)))
+    assert recording.to_act == 2  # a roll is the same turn
+    recording.add(Turn((3, 1), legal_plays(recording.game.position, (3, 1))[0].play))
+    assert recording.to_act == 1
+    recording.add(Double())
+    assert recording.to_act == 2  # the answer is the other player's
+    recording.add(Take())
+    assert recording.to_act == 1  # back to the doubler, to roll
+    recording.add(Resign(Colour.BLACK, 1))  # player 1 (Black) resigns game 1
+    assert recording.number == 2 and recording.to_act is None  # between games
+    recording.add(First(1))
+    assert recording.to_act == 1
+
+
+def test_a_flag_fall_ends_the_match_with_the_game_on_the_board_unfinished():
+    recording = Recording(SHORT_TO_5)
+    recording.add(First(1))
+    recording.add(Resign(Colour.BLACK, 1))  # player 1 wins game 1: 1-0
+    recording.add(First(1))
+    recording.add(Roll((6, 5)))
+    play = Turn((6, 5), legal_plays(recording.game.position, (6, 5))[0].play)
+    recording.add(play)
+    recording.add(entry_from_json({"flag": "home"}))
+    assert recording.finished and recording.lost_on_time == 1 and recording.winner == 2
+    assert recording.to_act is None
+    state = state_json(recording)
+    assert state["finished"] and state["winner"] == 2 and state["lost_on_time"] == "home"
+    with pytest.raises(EntryError, match="already over"):
+        recording.add(Roll((1, 2)))
+    entries = [First(1), Resign(Colour.BLACK, 1), First(1), Roll((6, 5)), play]
+    entries.append(entry_from_json({"flag": "home"}))
+    assert games_of(entries, recording.done, on_board=recording.white) == [
+        (1, (Resign(Colour.BLACK, 1),)),
+        (1, (play,)),
+    ]
+    again = Recording.from_checkpoint(SHORT_TO_5, recording.done, recording.checkpoint())
+    assert again.lost_on_time == 1 and again.finished
+
+
+@pytest.mark.parametrize("data", [{"flag": "white"}, {"flag": 1}, {"flag": "home", "x": 1}])
+def test_a_flag_fall_names_home_or_away(data):
+    with pytest.raises(NotationError, match="flag fall"):
+        entry_from_json(data)
+    assert entry_to_json(entry_from_json({"flag": "away"})) == {"flag": "away"}
