@@ -136,7 +136,10 @@ def _record_from_json(data: Any) -> MatchRecord:
     """JSON games as a match record; ``move`` in a report is the game's action number."""
     if not isinstance(data, dict) or not isinstance(data.get("games"), list):
         raise ValueError('send a .mat text or {"variant": ..., "games": [...]}')
-    variant: Variant = LongNardy() if data.get("variant") == "long" else ShortNardy()
+    # Long Nardy's rules let the opponent accept a play as made (seed 001); Short Nardy's don't.
+    variant: Variant = (
+        LongNardy(accepted_moves=True) if data.get("variant") == "long" else ShortNardy()
+    )
     if data.get("variant") not in ("long", "short"):
         raise ValueError('"variant" is "long" or "short"')
     games = []

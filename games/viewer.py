@@ -148,6 +148,8 @@ class Frame(TypedDict):
     #: On an action entered at the table: when (``at``, ISO 8601, the server's time) and, in a
     #: timed match, each player's seconds left then (``home``, ``away``).
     time: NotRequired[Mapping[str, object]]
+    #: A turn the opponent accepted as it was made, though the rules do not allow it.
+    accepted: NotRequired[bool]
 
 
 class BoardReplay(TypedDict):
@@ -451,6 +453,9 @@ class _GameFrames:
         frame["dice"] = [turn.dice[0], turn.dice[1]]
         frame["play"] = written
         frame["moved"] = moved_points(self.variant, mover, play)
+        if turn.accepted:
+            frame["accepted"] = True
+            frame["description"] = f"{text} (accepted as made)"
         return frame
 
     def start_text(self) -> str:

@@ -170,6 +170,12 @@ class Tournament(models.Model):
     koks = models.BooleanField(_("koks (triple game, Short Nardy)"), default=False)
     no_hit_and_hide = models.BooleanField(_("no hit-and-hide (Short Nardy)"), default=False)
     federation_draw = models.BooleanField(_("Federation draw rule (Long Nardy)"), default=False)
+    #: An incomplete or illegal play stands when the opponent accepts it (seed 001). Empty: as
+    #: the game's rules, allowed in Long Nardy (seed 001 says so) and not in Short Nardy (its
+    #: seeds do not have it): ``allows_accepted_moves``.
+    accepted_moves = models.BooleanField(
+        _("moves the opponent accepts"), null=True, blank=True, default=None
+    )
     draw_counts = models.CharField(
         _("a drawn game counts"), max_length=4, choices=DrawCounts.choices, default=DrawCounts.HALF
     )
@@ -330,7 +336,16 @@ class Tournament(models.Model):
             else "geometric",
             max_stake=self.max_stake,
             crawford=self.crawford,
+            accepted_moves=self.allows_accepted_moves,
         )
+
+    @property
+    def allows_accepted_moves(self) -> bool:
+        """Whether a play the opponent accepted as made stands (``accepted_moves``, or by the
+        game: yes in Long Nardy, no in Short Nardy)."""
+        if self.accepted_moves is not None:
+            return self.accepted_moves
+        return self.variant == self.Variant.LONG
 
     def clock(self) -> TimeControl | None:
         """The time control, checked (``validate_rules`` refused any other value)."""

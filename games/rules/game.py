@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.rules.errors import IllegalPlayError, NotationError, RulesError, clipped, quoted
-from games.rules.moves import Dice, LegalPlay, check_play
+from games.rules.moves import Dice, LegalPlay, check_play, physical_play
 from games.rules.notation import Play, parse_dice
 from games.rules.position import BAR, CHECKERS, OFF, Colour, Position
 from games.rules.variants import LongNardy, Variant
@@ -22,14 +22,17 @@ from games.rules.variants import LongNardy, Variant
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """The side on roll rolled ``dice`` and played ``play`` (possibly the empty play)."""
+    """The side on roll rolled ``dice`` and played ``play`` (possibly the empty play);
+    ``accepted``: the opponent accepted the play as it was made, legal or not (seed 001)."""
 
     dice: Dice
     play: Play
+    accepted: bool = False
 
     @classmethod
-    def of(cls, dice: Dice | str, play: Play | str) -> Turn:
-        return cls(parse_dice(dice), Play.parse(play) if isinstance(play, str) else play)
+    def of(cls, dice: Dice | str, play: Play | str, *, accepted: bool = False) -> Turn:
+        played = Play.parse(play) if isinstance(play, str) else play
+        return cls(parse_dice(dice), played, accepted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +62,12 @@ Action = Turn | Double | Take | Drop | Resign
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
-    """A game action as JSON: ``{"dice": "64", "play": "24/18 13/9"}``, ``{"double": true}``,
-    ``{"take": true}``, ``{"drop": true}``, ``{"resign": "white", "value": 1}``."""
+    """A game action as JSON: ``{"dice": "64", "play": "24/18 13/9"}`` (with ``"accepted":
+    true`` when the opponent accepted it as made), ``{"double": true}``, ``{"take": true}``,
+    ``{"drop": true}``, ``{"resign": "white", "value": 1}``."""
     if isinstance(action, Turn):
-        return {"dice": f"{action.dice[0]}{action.dice[1]}", "play": str(action.play)}
+        written = {"dice": f"{action.dice[0]}{action.dice[1]}", "play": str(action.play)}
+        return {**written, "accepted": True} if action.accepted else written
     if isinstance(action, Double):
         return {"double": True}
     if isinstance(action, Take):
@@ -79,7 +84,7 @@ def actions_as_made(actions: Sequence[Action], made: Sequence[LegalPlay]) -> tup
     the path that hits nothing."""
     plays = iter(made)
     return tuple(
-        Turn(action.dice, next(plays).play) if isinstance(action, Turn) else action
+        Turn(action.dice, next(plays).play, action.accepted) if isinstance(action, Turn) else action
         for action in actions
     )
 
@@ -90,11 +95,16 @@ def action_from_json(data: Any) -> Action:
         raise NotationError(f"a game action is a JSON object, not {quoted(data)}")
     if "dice" in data:
         dice, play = data["dice"], data.get("play", "")
+        accepted = data.get("accepted", False)
         if not isinstance(dice, str | list) or not isinstance(play, str):
             raise NotationError(
                 f"a roll is {{'dice': '64', 'play': '24/18 13/9'}}, not {quoted(data)}"
             )
-        return Turn.of(parse_dice(dice), play)
+        if type(accepted) is not bool:
+            raise NotationError(
+                f'a play accepted as made says "accepted": true, not {quoted(data)}'
+            )
+        return Turn.of(parse_dice(dice), play, accepted=accepted)
     for key, kind in (("double", Double), ("take", Take), ("drop", Drop)):
         if data.get(key) is True:
             return kind()
@@ -290,6 +300,18 @@ class GameState:
                 reason, action=index, turn=self.turns + 1, side=side, play=_written(action)
             ) from None
 
+    def _made(self, turn: Turn) -> LegalPlay:
+        """The play as the engine makes it: a legal play, or one the opponent accepted as made,
+        moved by the dice where the checkers can go (``physical_play``)."""
+        if not turn.accepted:
+            return check_play(self.position, turn.dice, turn.play)
+        if not self.variant.accepted_moves:
+            raise RulesError("an opponent may not accept an illegal play in these rules")
+        try:
+            return check_play(self.position, turn.dice, turn.play)
+        except IllegalPlayError:
+            return physical_play(self.position, turn.dice, turn.play)
+
     def finish(self, winner: Colour | None, ending: Ending, value: int) -> None:
         self.outcome = Outcome(winner, ending, value, self.stake)
 
@@ -308,7 +330,7 @@ class GameState:
         if refusal is not None:
             raise RulesError(refusal)
         mover = self.position.turn
-        legal = check_play(self.position, turn.dice, turn.play)
+        legal = self._made(turn)
         self.turns += 1
         self.position = legal.position
         self.positions.append(self.position)

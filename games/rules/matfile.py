@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.rules.errors import NotationError, RulesError, clipped, quoted
@@ -57,6 +57,11 @@ _RESULT = re.compile(
     re.IGNORECASE,
 )
 _UNRECORDED = "????"
+
+#: This service's header of the plays the opponent accepted as made (seed 001), "game.action"
+#: (both from 1), e.g. ``; [Accepted "1.1 3.14"]``: other programs do not know it, and gnubg may
+#: refuse such a play (a comment line above the games says so).
+ACCEPTED = "Accepted"
 
 #: gnubg's name of backgammon (Short Nardy where the triple game, koks, counts).
 BACKGAMMON = "Backgammon"
@@ -179,6 +184,9 @@ def read_match(text: str) -> MatchRecord:
     if length is None and not any(_LENGTH.fullmatch(line) for line in lines[:index]):
         raise MatchFormatError("no 'N point match' line before the first game")
     variant, crawford, others = _rules_from_headers(headers)
+    accepted = _accepted_places(_header(headers, ACCEPTED))
+    if accepted:
+        variant = replace(variant, accepted_moves=True)
     players = (_header(headers, "Player 1"), _header(headers, "Player 2"))
     games: list[GameRecord] = []
     while index < len(lines):
@@ -186,10 +194,43 @@ def read_match(text: str) -> MatchRecord:
         while end < len(lines) and not _GAME.fullmatch(lines[end]):
             end += 1
         game, names = _read_game(variant, lines, index, end, number=len(games) + 1)
-        games.append(game)
+        games.append(_with_accepted(game, len(games) + 1, accepted))
         players = (players[0] or names[0], players[1] or names[1])
         index = end
     return MatchRecord(variant, players, length, tuple(games), crawford, tuple(others))
+
+
+def _accepted_places(value: str) -> set[tuple[int, int]]:
+    places = set()
+    for place in value.split():
+        game, _, action = place.partition(".")
+        if not (game.isdecimal() and action.isdecimal()):
+            raise MatchFormatError(f'{ACCEPTED} lists "game.action" places, not {quoted(place)}')
+        places.add((int(game), int(action)))
+    return places
+
+
+def _with_accepted(game: GameRecord, number: int, accepted: set[tuple[int, int]]) -> GameRecord:
+    """The game with its turns at the ``accepted`` places marked as accepted as made."""
+    if not any(place[0] == number for place in accepted):
+        return game
+    actions = tuple(
+        replace(action, accepted=True)
+        if isinstance(action, Turn) and (number, index) in accepted
+        else action
+        for index, action in enumerate(game.actions, start=1)
+    )
+    return replace(game, actions=actions)
+
+
+def _accepted_of(record: MatchRecord) -> list[tuple[int, int, Turn]]:
+    """The turns accepted as made: game and action number (from 1), and the turn."""
+    return [
+        (number, index, action)
+        for number, game in enumerate(record.games, start=1)
+        for index, action in enumerate(game.actions, start=1)
+        if isinstance(action, Turn) and action.accepted
+    ]
 
 
 def _header(headers: Sequence[tuple[str, str]], key: str) -> str:
@@ -213,7 +254,7 @@ def _switch(headers: Sequence[tuple[str, str]], key: str, default: bool) -> bool
 # The headers that set the rules; the writer writes them back from the variant.
 _RULE_HEADERS = (
     "Variation", "Crawford", "CubeLimit", "Dave", "DaveProgression", "Koks", "NoHitAndHide",
-    "FederationDraw", "BlockCheck", "Player 1", "Player 2",
+    "FederationDraw", "BlockCheck", "Player 1", "Player 2", ACCEPTED,
 )  # fmt: skip
 
 
@@ -533,13 +574,20 @@ class GameCheck:
     def ending(self) -> Ending:
         return self.outcome.ending
 
+    #: The moves (as ``Place.move`` numbers them) of the plays the opponent accepted as made.
+    accepted: tuple[int, ...] = ()
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The game's report; ``accepted`` only when it has plays accepted as made."""
+        report: dict[str, Any] = {
             "number": self.number,
             "winner": self.winner,
             "points": self.points,
             "ending": self.ending.value,
         }
+        if self.accepted:
+            report["accepted"] = list(self.accepted)
+        return report
 
 
 @dataclass(frozen=True, slots=True)
@@ -589,7 +637,16 @@ def check_match(record: MatchRecord, *, keep_plays: bool = False) -> MatchCheck:
             return MatchCheck(tuple(checks), tuple(warnings), failure)
         outcome = replay.outcome
         winner = None if outcome.winner is None else game.player(outcome.winner)
-        checks.append(GameCheck(number, winner, outcome, replay.made if keep_plays else ()))
+        places = game.places or tuple(
+            Place(index, 0, "") for index in range(1, len(game.actions) + 1)
+        )
+        accepted = tuple(
+            place.move
+            for action, place in zip(game.actions, places, strict=True)
+            if isinstance(action, Turn) and action.accepted
+        )
+        made = replay.made if keep_plays else ()
+        checks.append(GameCheck(number, winner, outcome, made, accepted))
         score.add(game.first, outcome)
         warnings.extend(_claim_warnings(number, game.claim, winner, outcome, score))
     return MatchCheck(tuple(checks), tuple(warnings), None)
@@ -671,6 +728,12 @@ def write_match(record: MatchRecord) -> str:
     Every game must be legal (``GameError`` otherwise): plays are written as the replay made them.
     """
     out = [f'; [{key} "{_header_value(value)}"]' for key, value in _headers(record)]
+    for number, index, turn in _accepted_of(record):
+        dice = f"{max(turn.dice)}{min(turn.dice)}"
+        out.append(
+            f"; Game {number}, action {index}: {dice}: {turn.play} was accepted by the opponent "
+            "as made (seed 001): the rules do not allow it, and gnubg may refuse it"
+        )
     out += ["", f" {record.length or 0} point match", ""]
     replays = replay_record(record)
     names = [_score_name(name) for name in record.players]
@@ -729,6 +792,9 @@ def _headers(record: MatchRecord) -> list[tuple[str, str]]:
             ("BlockCheck", variant.block_check.capitalize()),
         ]
     headers.append(("Crawford", _on(record.crawford)))
+    accepted = _accepted_of(record)
+    if accepted:
+        headers.append((ACCEPTED, " ".join(f"{game}.{index}" for game, index, _ in accepted)))
     dave = variant.dave
     if not dave.enabled:
         headers.append(("Dave", "Off"))

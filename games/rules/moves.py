@@ -957,3 +957,83 @@ def _hit_reason(step: Step, expected: bool) -> str:
     if expected:
         return f"{source}/{target}* hits nothing: no opponent checker alone on point {target}"
     return f"{source}/{target} hits a checker on point {target} but is not marked with *"
+
+
+def physical_play(position: Position, dice: Dice | str, play: Play | str) -> LegalPlay:
+    """A play the opponent accepted as it was made (seed 001: an incomplete or illegal play
+    stands when the opponent accepts it), made as the checkers physically move.
+
+    Each written move goes from a point where the mover has a checker by dice of the roll, each
+    die used once (a double's four times), landing only where a checker can stand: not on the
+    opponent's checkers (Long Nardy), not on two or more of them (Short Nardy, where one is hit,
+    on the way too). A checker may be borne off by a die as large as its distance or larger.
+    What the rules of the turn ask (every die played, the bar first, all checkers home before
+    bearing off, the head, the six-block) is not asked: the opponent accepted it. A play that
+    is not even a physical move raises ``IllegalPlayError`` saying why.
+    """
+    dice = parse_dice(dice)
+    if isinstance(play, str):
+        play = Play.parse(play)
+    variant = position.variant
+    opp_point = _OPPONENT_POINTS[variant.name]
+    me, opp = list(position.mover), list(position.opponent)
+    left = list(_dice_list(dice))
+    made: list[Move] = []
+
+    def refuse(reason: str) -> IllegalPlayError:
+        return IllegalPlayError(reason, play=str(play), dice=dice)
+
+    def free(point: int) -> bool:
+        """A checker of the mover can stand on ``point`` (hitting a lone one where hits are)."""
+        opponents = opp[opp_point[point]]
+        return not opponents or (variant.hitting and opponents == 1)
+
+    def path(here: int, target: int, unused: list[int]) -> list[int] | None:
+        """The dice, in order, that take a checker from ``here`` to ``target``, or None."""
+        for die in sorted(set(unused), reverse=True):
+            step = here - die
+            rest = list(unused)
+            rest.remove(die)
+            if target == OFF and step <= 0:
+                return [die]
+            if step == target and target != OFF and free(step):
+                return [die]
+            if step > target and step > 0 and free(step):
+                found = path(step, target, rest)
+                if found is not None:
+                    return [die, *found]
+        return None
+
+    for move in play.moves:
+        source, target = move.source, move.target
+        if not (1 <= source <= BAR and OFF <= target < source):
+            raise NotationError(f"{move} does not run from a higher point to a lower one")
+        if source == BAR and not variant.hitting:
+            raise refuse("Long Nardy has no bar")
+        if not me[source]:
+            where = "on the bar" if source == BAR else f"on point {source}"
+            raise refuse(f"there is no checker of the player to move {where}")
+        dice_used = path(source, target, left)
+        if dice_used is None:
+            raise refuse(
+                f"no dice of the roll left take a checker from {_point_name(source)} to "
+                f"{_point_name(target)} where a checker can stand"
+            )
+        here = source
+        for die in dice_used:
+            left.remove(die)
+            there = max(OFF, here - die)
+            me[here] -= 1
+            me[there] += 1
+            hit = bool(there) and variant.hitting and opp[opp_point[there]] == 1
+            if hit:
+                opp[opp_point[there]] = 0
+                opp[BAR] += 1
+            made.append(tuple.__new__(Move, (here, there, hit)))
+            here = there
+    after = Position._trusted(variant, tuple(opp), tuple(me), _OTHER[position.turn])
+    return tuple.__new__(LegalPlay, (tuple(_code(*step) for step in made), position, after))
+
+
+def _point_name(point: int) -> str:
+    return "the bar" if point == BAR else "off" if point == OFF else f"point {point}"

@@ -52,6 +52,9 @@ class Variant:
     opening_throw: ClassVar[bool]
 
     dave: DaveRules = field(default_factory=DaveRules)
+    #: An incomplete or illegal play stands when the opponent accepts it (seed 001): it is
+    #: made as the checkers physically move (``moves.physical_play``). Off: every play is legal.
+    accepted_moves: bool = False
 
     @staticmethod
     def opponent_point(point: int) -> int:

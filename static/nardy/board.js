@@ -645,6 +645,15 @@
       sign.textContent = " " + symbol;
       this.play.appendChild(sign);
     }
+    if (made.accepted) {
+      // A play the rules do not allow, which the opponent accepted (seed 001).
+      var accepted = document.createElement("span");
+      accepted.className = "badge accepted";
+      accepted.setAttribute("data-role", "accepted");
+      accepted.textContent = this.word("textAccepted", "accepted by the opponent as made");
+      this.play.appendChild(document.createTextNode(" "));
+      this.play.appendChild(accepted);
+    }
     if (made.time) this.play.appendChild(this.timeNode(made.time));
     this.showVerdict(made);
     if (this.score) fill(this.score, this.scoreNodes(frame));

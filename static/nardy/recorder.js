@@ -51,6 +51,8 @@
   var resigning = null;
   // The player tapped as moving first, while that entry is on its way.
   var choosingFirst = null;
+  // A play typed as made that the rules refused, waiting for the opponent's word: {play, reason}.
+  var accepting = null;
   // Raised by every write: a poll answer that set out before a write is older than it, however
   // late it arrives, and is dropped.
   var writes = 0;
@@ -385,7 +387,14 @@
       element.setAttribute("aria-pressed", String(Number(element.dataset.die) === firstDie));
     });
     show("answer", open && state.may.answer);
-    var entering = open && !!state.dice;
+    show("accept", open && accepting !== null);
+    if (accepting) {
+      var opponent = name(state.on_roll === "white" ? "black" : "white");
+      var question = { play: accepting.play, reason: accepting.reason, opponent: opponent };
+      root.querySelector('[data-role="accept-question"]').textContent = fmt(words.textAcceptQuestion, question);
+      root.querySelector('[data-action="accept-yes"]').textContent = fmt(words.textAcceptYes, question);
+    }
+    var entering = open && !!state.dice && accepting === null;
     show("moves", entering);
     while (choices.firstChild) choices.removeChild(choices.firstChild);
     onlyPlay.hidden = true;
@@ -434,6 +443,7 @@
 
   function take(next, message) {
     state = next;
+    accepting = null;
     if (clocks) clocks.load(state);
     firstDie = null;
     asking = null;
@@ -444,7 +454,18 @@
     render();
   }
 
-  function request(url, method, body) {
+  // A play typed as made: sent as it is; when the rules refuse it and the tournament lets the
+  // opponent accept it, the refusal is shown with the rule and the opponent is asked.
+  function sendAsMade(play) {
+    var dice = state.dice;
+    return request(root.dataset.api, "POST", { ply: state.ply, revision: state.revision, action: { dice: dice, play: play } }, function (error) {
+      if (!state.accepted_moves || error.code !== "illegal_record" || !error.details) return false;
+      accepting = { play: play, dice: dice, reason: error.details.reason };
+      return true;
+    });
+  }
+
+  function request(url, method, body, refused) {
     if (busy) return Promise.resolve();
     busy = true;
     writes += 1;
@@ -467,8 +488,9 @@
             resetPartial();
             asking = null;
             choosingFirst = null;
+            var handled = refused && data.error && refused(data.error);
             render();
-            say(data.error ? data.error.message : response.statusText);
+            say(handled ? "" : data.error ? data.error.message : response.statusText);
           }
         });
       })
@@ -621,6 +643,17 @@
       if (action === "double") send({ double: true });
       else if (action === "take") send({ take: true });
       else if (action === "drop") send({ drop: true });
+      else if (action === "as-made") {
+        var typed = root.querySelector('[data-role="as-made-play"]').value.trim();
+        if (typed && state.dice) sendAsMade(typed);
+      } else if (action === "accept-yes") {
+        if (!accepting) return;
+        var made = accepting;
+        send({ dice: made.dice, play: made.play, accepted: true });
+      } else if (action === "accept-no") {
+        accepting = null;
+        render();
+      }
       else if (action === "flag") {
         if (fallenShown) send({ flag: fallenShown });
       } else if (action === "clock-pause") judge({ action: "pause" });

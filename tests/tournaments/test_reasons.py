@@ -44,6 +44,7 @@ from games.rules.matfile import (
     read_match,
     write_match,
 )
+from games.rules.moves import physical_play
 from games.rules.notation import parse_dice
 from games.rules.selfplay import random_match, random_turns
 from games.services import IllegalRecordError, RecordedGame, games_from_mat, games_validate
@@ -316,6 +317,7 @@ def examples() -> Iterator[str]:
     yield refusal(lambda: match_points(unfinished, MatchPoints()))
     # tournaments.matches.live.recording
     yield from recording_reasons()
+    yield from accepted_move_reasons()
     # reasons that wrap a reason
     yield game_error(lambda: read_match(" 3 point match\n Game 1\n garbage\n"))
     yield record_error("  1) 31: 8/5 6/5                Takes\n")
@@ -335,6 +337,19 @@ def recording_reasons() -> Iterator[str]:
     yield game_reason(lambda: recording.add(Turn.of("64", "24/18 13/9")))
     yield game_reason(lambda: recording.add(Double()))
     yield refusal(lambda: entry_from_json({"first": 3}))
+    yield refusal(lambda: entry_from_json({"flag": "white"}))
+
+
+def accepted_move_reasons() -> Iterator[str]:
+    """A play the opponent accepted as made (seed 001), refused where it cannot stand."""
+    accepting = LongNardy(accepted_moves=True)
+    start = Position.initial(accepting)
+    yield refusal(lambda: action_from_json({"dice": "61", "play": "24/18", "accepted": 1}))
+    yield game_reason(lambda: replay_game(LONG, [Turn.of("61", "24/18", accepted=True)]))
+    yield refusal(lambda: physical_play(start, "61", "bar/18"))
+    yield refusal(lambda: physical_play(start, "61", "13/7"))
+    yield refusal(lambda: physical_play(Position.initial(SHORT), "61", "bar/19"))
+    yield refusal(lambda: physical_play(start, "61", "24/16"))
 
 
 EXAMPLES = list(examples())

@@ -103,6 +103,12 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         allow_null=True,
         help_text="The two-stage event this tournament is a stage of (null: none)",
     )
+    accepted_moves_allowed = serializers.BooleanField(
+        source="allows_accepted_moves",
+        read_only=True,
+        help_text="Whether a play the opponent accepted as made stands: accepted_moves, or when "
+        "it is null the game's rule (Long Nardy yes, Short Nardy no)",
+    )
     notices = serializers.SerializerMethodField(
         help_text="What the start leaves out of the settings, and why (e.g. no third-place match "
         "with fewer than 4 players): before the start, what it will do; after it, what it did"
@@ -114,7 +120,8 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "id", "slug", "name", "variant", "format", "status", "organizer",
             "match_length", "match_games", "koks", "no_hit_and_hide", "federation_draw",
             "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
-            "time_control", "swiss_rounds", "swiss_out_after_losses", "third_place", "grand_final",
+            "time_control", "accepted_moves", "accepted_moves_allowed", "swiss_rounds",
+            "swiss_out_after_losses", "third_place", "grand_final",
             "consolation_kind", "last_chance", "tiebreaks", "points_win", "points_draw",
             "points_loss", "points_bye", "rating_system", "rated", "rated_by", "rated_at",
             "created_at", "notices", "club",

@@ -98,6 +98,19 @@ REASONS: tuple[Reason, ...] = (
     _r(r'a resignation is (?P<example>\{"resign": "white", "value": 1\}), not (?P<data>.+)',
        _("a resignation is %(example)s, not %(data)s")),
     _r(r"unknown game action (?P<data>.+)", _("unknown game action %(data)s")),
+    _r(r'a play accepted as made says (?P<example>"accepted": true), not (?P<data>.+)',
+       _("a play accepted as made says %(example)s, not %(data)s")),
+    # GameState._made and moves.physical_play: a play the opponent accepted as made
+    _r(r"an opponent may not accept an illegal play in these rules",
+       _("an opponent may not accept an illegal play in these rules")),
+    _r(r"there is no checker of the player to move on the bar",
+       _("there is no checker of the player to move on the bar")),
+    _r(r"there is no checker of the player to move on point (?P<point>\d+)",
+       _("there is no checker of the player to move on point %(point)s")),
+    _r(r"no dice of the roll left take a checker from (?P<source>the bar|point \d+) to "
+       r"(?P<target>off|point \d+) where a checker can stand",
+       _("no dice of the roll left take a checker from %(source)s to %(target)s where a "
+         "checker can stand")),
 
     # --- tournaments.matches.live.recording: Recording.add, entry_from_json --------------------
     _r(r"who moves first is chosen before the game's first roll",
@@ -110,6 +123,8 @@ REASONS: tuple[Reason, ...] = (
        _("dave is offered before the roll, not after it")),
     _r(r'who moves first is (?P<example>\{"first": 1\}) or 2, not (?P<data>.+)',
        _("who moves first is %(example)s or 2, not %(data)s")),
+    _r(r'a flag fall is (?P<example>\{"flag": "home"\} or "away"), not (?P<data>.+)',
+       _("a flag fall is %(example)s, not %(data)s")),
 
     # --- games.rules.matfile: read_match, check_match ----------------------------------------
     # read_match, _switch, _rules_from_headers, _read_game, _columns (MatchFormatError)

@@ -91,6 +91,7 @@ class MatchRules:
     progression: Progression = "geometric"
     max_stake: int | None = None
     crawford: bool = True
+    accepted_moves: bool = False
 
     def __post_init__(self) -> None:
         if self.variant not in ("long", "short"):
@@ -113,9 +114,17 @@ class MatchRules:
         dave = DaveRules(enabled=self.dave, progression=self.progression, max_stake=self.max_stake)
         if self.variant == "long":
             return LongNardy(
-                dave=dave, block_check=self.block_check, federation_draw=self.federation_draw
+                dave=dave,
+                accepted_moves=self.accepted_moves,
+                block_check=self.block_check,
+                federation_draw=self.federation_draw,
             )
-        return ShortNardy(dave=dave, koks=self.koks, no_hit_and_hide=self.no_hit_and_hide)
+        return ShortNardy(
+            dave=dave,
+            accepted_moves=self.accepted_moves,
+            koks=self.koks,
+            no_hit_and_hide=self.no_hit_and_hide,
+        )
 
     @property
     def draws(self) -> bool:

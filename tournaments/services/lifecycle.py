@@ -239,7 +239,8 @@ EDITABLE_SETTINGS = frozenset(
     {
         "name", "variant", "format", "rating_system", "match_length", "match_games", "koks",
         "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
-        "dave_progression", "max_stake", "crawford", "time_control", "swiss_rounds",
+        "dave_progression", "max_stake", "crawford", "time_control", "accepted_moves",
+        "swiss_rounds",
         "swiss_out_after_losses", "third_place", "grand_final", "consolation_kind",
         "last_chance", "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
         "self_signup", "capacity", "signup_approval", "starts_at", "checkin_minutes",

@@ -193,7 +193,7 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         fields = [
             "name", "variant", "format", "rating_system",
             "koks", "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
-            "dave_progression", "max_stake", "crawford",
+            "dave_progression", "max_stake", "crawford", "accepted_moves",
             "swiss_rounds", "swiss_out_after_losses", "third_place", "grand_final",
             "consolation_kind", "last_chance", "tiebreaks", "points_win", "points_draw",
             "points_loss", "points_bye",
@@ -260,6 +260,12 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
             "max_stake": format_lazy(
                 _("The highest stake dave may reach, 1 to {most}. Empty: {most}. Only with dave."),
                 most=DEFAULT_TOP_STAKE,
+            ),
+            "accepted_moves": _(
+                "An incomplete or illegal play stands when the opponent accepts it (Long Nardy's "
+                "rules, seed 001); otherwise the opponent may demand the correct move. The record "
+                "keeps it marked as accepted. By the game's rules: allowed in Long Nardy, not in "
+                "Short Nardy."
             ),
             "crawford": _(
                 "In the one game right after a player first comes within one point of winning the "
@@ -375,7 +381,7 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
             [
                 "match_kind", "match_size", "koks", "no_hit_and_hide", "federation_draw",
                 "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
-                "clock", "clock_kind", "clock_minutes", "clock_seconds",
+                "clock", "clock_kind", "clock_minutes", "clock_seconds", "accepted_moves",
             ],
         ),
         (
@@ -418,6 +424,14 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         self.initial.setdefault("match_kind", MATCH_OF_GAMES if games else MATCH_TO_POINTS)
         self.initial.setdefault(
             "match_size", tournament.match_games if games else tournament.match_length
+        )
+        accepted = self.fields["accepted_moves"]
+        accepted.widget = forms.Select(
+            choices=[
+                ("unknown", _("As the game's rules: allowed in Long Nardy, not in Short Nardy")),
+                ("true", _("Allowed")),
+                ("false", _("Not allowed")),
+            ]
         )
         control = tournament.clock()
         preset = preset_of(control)

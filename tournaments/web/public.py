@@ -499,6 +499,8 @@ def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:
         )
         facts.append((_("Federation draw rule"), draw))
         facts.append((_("Six-block check"), tournament.get_block_check_display()))
+    accepted = _("allowed") if tournament.allows_accepted_moves else _("not allowed")
+    facts.append((_("Illegal moves the opponent accepts"), accepted))
     if tournament.dave:
         dave = tournament.get_dave_progression_display()
         if tournament.max_stake:

@@ -35,7 +35,8 @@ from tournaments.models import Match, Tournament
 
 ENTRY_HELP = (
     'A game action as games.rules.action_to_json writes it ({"dice": "64", "play": "24/18 13/9"},'
-    ' {"double": true}, {"take": true}, {"drop": true}, {"resign": "white", "value": 1}), or a '
+    ' with "accepted": true for a play the opponent accepted as made where the tournament allows'
+    ' it, {"double": true}, {"take": true}, {"drop": true}, {"resign": "white", "value": 1}), or a '
     'roll whose play comes next ({"dice": "64"}), who moves first in the game about to start '
     '({"first": 1} or 2), or a flag fall in a timed match ({"flag": "home"} or "away": that '
     "side's time ran out, by the server's clock, and it loses the match)"
@@ -121,6 +122,9 @@ LiveOut = inline_serializer(
             help_text="The roll's single steps to a legal play (games.rules.steps)",
         ),
         "board": serializers.DictField(help_text="What the board drawing shows"),
+        "accepted_moves": serializers.BooleanField(
+            help_text='A play the opponent accepts as made stands ({"accepted": true})'
+        ),
         "lost_on_time": serializers.ChoiceField(
             choices=["home", "away"], allow_null=True, help_text="The side whose flag fell"
         ),

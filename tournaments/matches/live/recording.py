@@ -439,6 +439,7 @@ def state_json(recording: Recording) -> dict[str, Any]:
             "resign": live,
         },
         "max_value": recording.variant.max_value,
+        "accepted_moves": recording.variant.accepted_moves,
         "games": [
             {"number": index, **done.to_json(), "winner_player": done.winner}
             for index, done in enumerate(recording.done, start=1)
