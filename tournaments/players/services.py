@@ -1,6 +1,7 @@
 """Who a player is: a player made with its home club, claims, the account link removed, merges
 and their undoing, each under the identity rule of ``tournaments.players.rights`` and each in
-the audit trail (``tournaments.players.audit``) in its own transaction.
+the audit trail (``tournaments.players.audit``) in its own transaction; and the player's
+profile (gender, birth year), which is no part of who they are and leaves no trail.
 
 A claim links a Player to the user who says it is theirs, once the runners of the player's home
 club (or staff) approve it. A merge folds a duplicate Player into the one kept: entries,
@@ -29,6 +30,7 @@ from tournaments.players.rights import (
     home_club_of_new,
     is_staff,
     require_decide,
+    require_edit_profile,
     require_merge,
 )
 from tournaments.ratings.models import RatingAudit
@@ -60,6 +62,25 @@ def player_create(
             player.save()
     except IntegrityError:
         raise Conflict(_("A player of this name was added just now.")) from None
+    return player
+
+
+@transaction.atomic
+def player_profile_update(
+    *, player: Player, by: User, gender: str, birth_year: int | None
+) -> Player:
+    """Set the player's profile (``gender``: "", male or female; ``birth_year`` or None), by
+    the player or by those who decide who they are (``rights.may_edit_profile``). Entries made
+    already stay: the profile is checked when a player signs up or is entered."""
+    player = _locked(player.pk)
+    require_edit_profile(player, by)
+    player.gender = gender
+    player.birth_year = birth_year
+    try:
+        player.clean_fields(exclude=["display_name", "club", "country", "home_club", "user"])
+    except ValidationError as error:
+        raise InvalidInput.of_fields(error.message_dict) from None
+    player.save(update_fields=["gender", "birth_year"])
     return player
 
 

@@ -23,6 +23,7 @@ from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.players.rights import home_club_of_new
 from tournaments.services.checks import Format, Status, User, locked_tournament, require_organizer
 from tournaments.signups.services import (
+    category_check,
     entry_withdrawn,
     promote_waiting,
     signup_entered,
@@ -33,7 +34,9 @@ from tournaments.signups.services import (
 def entry_register(
     *, tournament: Tournament, player: Player, by: User, seed: int | None = None
 ) -> Entry:
-    """Enter a player: before the start, or late into a running Swiss tournament."""
+    """Enter a player: before the start, or late into a running Swiss tournament. A tournament
+    of a category refuses a player who does not fit it, or whose profile does not say, as a
+    sign-up does: an organizer cannot enter a player the category leaves out."""
     tournament = locked_tournament(tournament)
     require_organizer(tournament, by)
     late = tournament.status == Status.RUNNING
@@ -43,6 +46,7 @@ def entry_register(
         raise Conflict(_("The tournament is finished."))
     if tournament.entries.filter(player=player).exists():
         raise Conflict(_("%(player)s is already entered.") % {"player": player})
+    category_check(tournament=tournament, player=player)
     if seed is not None and (too_large := _seed_too_large(seed)):
         raise InvalidInput(too_large)  # the column would overflow: a 500 otherwise
     entry = Entry.objects.create(tournament=tournament, player=player, seed=seed, late_entry=late)

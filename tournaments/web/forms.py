@@ -196,7 +196,7 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
             "dave_progression", "max_stake", "crawford",
             "swiss_rounds", "swiss_out_after_losses", "third_place", "grand_final",
             "consolation_kind", "last_chance", "tiebreaks", "points_win", "points_draw",
-            "points_loss", "points_bye",
+            "points_loss", "points_bye", "category", "min_age",
             "starts_at", "self_signup", "capacity", "signup_approval", "checkin_minutes",
             "first_stage", "groups", "advance",
         ]  # fmt: skip
@@ -294,6 +294,16 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
                 "The consolation bracket's first-round losers play on in a third bracket. Main "
                 "and consolation only."
             ),
+            "category": _(
+                "The sport rules hold events for men and for women separately. A sign-up, or an "
+                "entry you make, is refused for a player of the other gender or whose profile "
+                "does not give it."
+            ),
+            "min_age": _(
+                "The youngest age that may play (the sport rules: 10), counted in the calendar "
+                "year: the year of the start, or this year without one. A player whose profile "
+                "has no birth year is refused. Empty: any age."
+            ),
             "starts_at": _(
                 "When play begins: shown on the sign-up page; the check-in is before it."
             ),
@@ -384,6 +394,7 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
              "consolation_kind", "last_chance", "first_stage", "groups", "advance"],
         ),
         (_("Standings"), ["tiebreaks", "points_win", "points_draw", "points_loss", "points_bye"]),
+        (_("Who may play"), ["category", "min_age"]),
         (
             _("Sign-up and check-in"),
             ["starts_at", "self_signup", "capacity", "signup_approval", "checkin_minutes"],
