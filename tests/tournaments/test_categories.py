@@ -17,6 +17,8 @@ from tests.web.test_signup_pages import text
 from tournaments.clubs.models import Club, Membership
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Entry, Player, Tournament
+from tournaments.players.models import IdentityAudit
+from tournaments.players.services import merge_undo, players_merge
 from tournaments.services import (
     entries_register,
     entry_register,
@@ -464,3 +466,17 @@ def test_the_api_shows_and_changes_the_players_own_profile_and_keeps_it_private(
     # The public player (the lists, the entries) never says them.
     public = client.get(f"/api/v1/players/{player.pk}/").json()
     assert "gender" not in public and "birth_year" not in public
+
+
+def test_a_merge_fills_in_the_profile_and_its_undoing_takes_it_back():
+    staff = User.objects.create_user("sam", is_staff=True)
+    keep = Player.objects.create(display_name="Vera", gender="female")
+    drop = Player.objects.create(display_name="Vera P.", gender="male", birth_year=2001)
+    players_merge(keep=keep, drop=drop, by=staff)
+    keep.refresh_from_db()
+    assert (keep.gender, keep.birth_year) == ("female", 2001)  # the kept one's own comes first
+    merge_undo(merge=IdentityAudit.objects.get(action="merged"), by=staff)
+    keep.refresh_from_db()
+    restored = Player.objects.get(display_name="Vera P.")
+    assert (keep.gender, keep.birth_year) == ("female", None)
+    assert (restored.gender, restored.birth_year) == ("male", 2001)

@@ -40,7 +40,8 @@ class IdentityAuditSerializer(serializers.ModelSerializer[IdentityAudit]):
     before = serializers.JSONField(
         read_only=True,
         help_text="The players before the change: player (and other, for a merge), each with "
-        "id, display_name, club, country, home_club, user, username, created_at; for a merge "
+        "id, display_name, club, country, gender, birth_year (since the profile exists), "
+        "home_club, user, username, created_at; for a merge "
         "also moved: the entries, sign-ups and claims that moved",
     )
 

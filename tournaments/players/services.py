@@ -176,6 +176,8 @@ def players_merge(*, keep: Player, drop: Player, by: User) -> Player:
     keep.user_id = keep.user_id or drop.user_id
     keep.club = keep.club or drop.club
     keep.country = keep.country or drop.country
+    keep.gender = keep.gender or drop.gender
+    keep.birth_year = keep.birth_year or drop.birth_year
     keep.home_club_id = keep.home_club_id or drop.home_club_id
     Entry.objects.filter(player=drop).update(player=keep)
     SignUp.objects.filter(player=drop).update(player=keep)
@@ -218,15 +220,19 @@ def merge_undo(*, merge: IdentityAudit, by: User) -> Player:
         club=was_drop["club"],
         country=was_drop["country"],
         home_club=Club.objects.filter(pk=was_drop["home_club"]).first(),
+        # A merge made before profiles existed has none in its trail.
+        gender=was_drop.get("gender", ""),
+        birth_year=was_drop.get("birth_year"),
     )
     # The account goes back with the duplicate when it came from it and is still the kept one's.
     if was_drop["user"] and not was_keep["user"] and keep.user_id == was_drop["user"]:
         restored.user_id, keep.user_id = keep.user_id, None
-    for field, column in (("club", "club"), ("country", "country"), ("home_club", "home_club_id")):
-        if was_keep[field] != was_drop[field] and getattr(keep, column) == (
-            was_keep[field] or was_drop[field]
-        ):
-            setattr(keep, column, was_keep[field])
+    filled = (("club", "club"), ("country", "country"), ("home_club", "home_club_id"),
+              ("gender", "gender"), ("birth_year", "birth_year"))  # fmt: skip
+    for field, column in filled:
+        kept, dropped = was_keep.get(field), was_drop.get(field)
+        if kept != dropped and getattr(keep, column) == (kept or dropped):
+            setattr(keep, column, kept)
     restored.save(force_insert=True)
     if was_drop["created_at"]:
         created = datetime.fromisoformat(was_drop["created_at"])
