@@ -466,6 +466,10 @@ def test_the_api_shows_and_changes_the_players_own_profile_and_keeps_it_private(
     # The public player (the lists, the entries) never says them.
     public = client.get(f"/api/v1/players/{player.pk}/").json()
     assert "gender" not in public and "birth_year" not in public
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    operations = schema["paths"]["/api/v1/players/{id}/profile"]
+    assert {"403", "200"} <= set(operations["get"]["responses"]) and "patch" in operations
+    assert "gender" not in schema["components"]["schemas"]["Player"]["properties"]
 
 
 def test_a_merge_fills_in_the_profile_and_its_undoing_takes_it_back():

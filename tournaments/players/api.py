@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from nardy_site.api_errors import ApiSchema
+from nardy_site.api_errors import ApiSchema, error_responses
 from tournaments.api.serializers import PlayerProfileSerializer, PlayerSerializer
 from tournaments.models import Player
 from tournaments.players import selectors, services
@@ -120,7 +120,10 @@ class PlayerProfile(APIView):
     schema = ApiSchema()
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: PlayerProfileSerializer}, summary="A player's profile")
+    @extend_schema(
+        responses={200: PlayerProfileSerializer, **error_responses(403)},
+        summary="A player's profile",
+    )
     def get(self, request: Request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
         require_edit_profile(player, request.user)
