@@ -9,11 +9,12 @@ from datetime import datetime
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
 from tests.web.test_organize import FORM, as_user
-from tests.web.test_signup_pages import text
+from tests.web.test_signup_pages import text as text_of
 from tournaments.clubs.models import Club, Membership
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Entry, Player, Tournament
@@ -115,11 +116,10 @@ def anna():
 
 def women_cup(organizer, **settings) -> Tournament:
     start = timezone.make_aware(datetime(2026, 12, 20, 10))
-    settings = {"category": "women", "min_age": 10, "starts_at": start, **settings}
+    settings = {"slug": "women", "category": "women", "min_age": 10, "starts_at": start, **settings}
     cup = tournament_create(
-        organizer=organizer, name="Women's Cup", slug="women", variant="long", self_signup=True,
-        **settings,
-    )  # fmt: skip
+        organizer=organizer, name="Women's Cup", variant="long", self_signup=True, **settings
+    )
     return tournament_open_registration(tournament=cup, by=organizer)
 
 
@@ -186,11 +186,11 @@ def test_the_sign_up_page_refuses_with_the_message_and_a_4xx(client, olga, anna)
     profile(anna, gender="female", birth_year=2020)
     as_user(client, anna)
     page = client.get(reverse("tournament-signup", args=[cup.slug]))
-    assert "For women." in text(page)
-    assert "For players aged 10 or more in 2026" in text(page)
+    assert "For women." in text_of(page)
+    assert "For players aged 10 or more in 2026" in text_of(page)
     response = client.post(reverse("tournament-signup", args=[cup.slug]), {"action": "signup"})
     assert response.status_code == 403
-    assert "This tournament is for players aged 10 or more in 2026: you are 6 in 2026." in text(
+    assert "This tournament is for players aged 10 or more in 2026: you are 6 in 2026." in text_of(
         response
     )
     nothing_made(cup)
@@ -201,7 +201,7 @@ def test_the_sign_up_page_refuses_with_the_message_and_a_4xx(client, olga, anna)
         HTTP_ACCEPT_LANGUAGE="ru",
     )
     assert response.status_code == 403
-    assert "вам в 2026 году исполняется 6" in text(response)
+    assert "вам в 2026 году исполняется 6" in text_of(response)
     nothing_made(cup)
 
 
@@ -215,7 +215,9 @@ def test_the_sign_up_page_takes_a_new_players_profile(client, olga):
     response = client.post(
         reverse("tournament-signup", args=[cup.slug]), {**signup, "birth_year": "19x0"}
     )
-    assert response.status_code == 400 and "A birth year is a year of four digits" in text(response)
+    assert response.status_code == 400 and "A birth year is a year of four digits" in text_of(
+        response
+    )
     response = client.post(
         reverse("tournament-signup", args=[cup.slug]), {**signup, "birth_year": "2001"}
     )
@@ -277,6 +279,67 @@ def test_entries_by_name_are_refused_all_together(olga):
     assert not cup.entries.exists() and not Player.objects.filter(display_name="Nina").exists()
 
 
+def csv_file(text: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile("players.csv", text.encode(), content_type="text/csv")
+
+
+def test_a_csv_file_gives_new_players_their_profile(client, olga):
+    cup = women_cup(olga)
+    url = reverse("tournament-players", args=[cup.slug])
+    upload = csv_file("name;gender;birth_year\nVera;female;2016\nNina;Female;1990\n")
+    response = as_user(client, olga).post(url, {"action": "import", "file": upload})
+    assert response.status_code == 302
+    profiles = cup.entries.values_list(
+        "player__display_name", "player__gender", "player__birth_year"
+    )
+    assert sorted(profiles) == [("Nina", "female", 1990), ("Vera", "female", 2016)]
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "message"),
+    [
+        ("name;gender;birth_year\nVera;female;2016\nBoris;male;1980\n", 403,
+         "Boris cannot play: this tournament is for women only."),
+        ("name;gender;birth_year\nVera;female;2016\nNina;female;\n", 409,
+         "This tournament is for players aged 10 or more in 2026: the profile of Nina does not "
+         "give their birth year."),
+        ("name;gender;birth_year\nVera;female;16\n", 400,
+         "Line 2: the birth year “16” is not a year of four digits."),
+        ("name;gender;birth_year\nVera;woman;2016\n", 400, "Line 2: gender:"),
+        ("name;gender;birth_year\nAnna;female;2016\n", 400, "Line 2: Anna is already a player, "
+         "whose profile says otherwise"),
+    ],
+)  # fmt: skip
+def test_a_csv_file_that_does_not_fit_is_refused_whole(client, olga, anna, text, status, message):
+    cup = women_cup(olga)
+    url = reverse("tournament-players", args=[cup.slug])
+    response = as_user(client, olga).post(url, {"action": "import", "file": csv_file(text)})
+    assert response.status_code == status
+    assert message in text_of(response)
+    assert not cup.entries.exists() and not Player.objects.exclude(display_name="Anna").exists()
+
+
+def test_the_players_page_enters_a_new_player_with_a_profile_or_says_why_not(client, olga):
+    cup = women_cup(olga)
+    url = reverse("tournament-players", args=[cup.slug])
+    as_user(client, olga)
+    page = client.get(url).content.decode()
+    assert 'name="gender"' in page and 'name="birth_year"' in page
+    refused = client.post(url, {"action": "add", "display_name": "Vera", "gender": "female"})
+    assert refused.status_code == 409
+    assert "the profile of Vera does not give their birth year" in text_of(refused)
+    assert not Player.objects.exists()
+    entered = client.post(
+        url, {"action": "add", "display_name": "Vera", "gender": "female", "birth_year": "2016"}
+    )
+    assert entered.status_code == 302
+    assert cup.entries.get().player.birth_year == 2016
+    # An open tournament without an age does not ask.
+    open_cup = women_cup(olga, category="", min_age=None, slug="open")
+    page = client.get(reverse("tournament-players", args=[open_cup.slug])).content.decode()
+    assert 'name="gender"' not in page and 'name="birth_year"' not in page
+
+
 def test_the_api_refuses_an_organizers_entry_with_the_message(client, olga):
     cup = women_cup(olga)
     boris = Player.objects.create(display_name="Boris", gender="male", birth_year=1980)
@@ -315,10 +378,10 @@ def test_the_form_sets_the_category_and_the_minimum_age(client, olga):
     assert response.status_code == 302, response.content.decode()[:2000]
     cup = Tournament.objects.get()
     assert (cup.category, cup.min_age) == ("women", 10)
-    page = text(client.get(reverse("tournament", args=[cup.slug]), HTTP_ACCEPT_LANGUAGE="en"))
+    page = text_of(client.get(reverse("tournament", args=[cup.slug]), HTTP_ACCEPT_LANGUAGE="en"))
     assert "Category Women" in page
     assert f"Minimum age 10 (counted in the calendar year {THIS_YEAR})" in page
-    russian = text(client.get(reverse("tournament", args=[cup.slug]), HTTP_ACCEPT_LANGUAGE="ru"))
+    russian = text_of(client.get(reverse("tournament", args=[cup.slug]), HTTP_ACCEPT_LANGUAGE="ru"))
     assert "Категория Женщины" in russian
     client.post(reverse("tournament-edit", args=[cup.slug]), {**FORM, "category": "men"})
     cup.refresh_from_db()

@@ -21,6 +21,7 @@ from tournaments.models import Entry, Player, Tournament
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH
 from tournaments.seasons.models import Season
 from tournaments.services import SEED_MAX, NewEntry
+from tournaments.signups.eligibility import BIRTH_YEAR_EARLIEST
 from tournaments.web.clocks import preset_choices, preset_of
 
 CLOCK_CUSTOM = "custom"
@@ -583,12 +584,33 @@ class EntryAddForm(QuotingAtMostTheLimit, forms.Form):
         required=False,
         help_text=_("1 is the strongest. Empty: placed after the seeded players at the start."),
     )
+    gender = forms.ChoiceField(
+        label=_("Gender"),
+        choices=[("", "—"), *Player.Gender.choices],
+        required=False,
+        help_text=_(
+            "A new player's, for a tournament for men or for women. A player already on the "
+            "site has theirs on their profile."
+        ),
+    )
+    birth_year = forms.IntegerField(
+        label=_("Birth year"),
+        min_value=BIRTH_YEAR_EARLIEST,
+        max_value=9999,
+        required=False,
+        help_text=_("A new player's, for a tournament with a minimum age."),
+    )
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         player_field = self.fields["player"]
         assert isinstance(player_field, forms.ModelChoiceField)
         player_field.queryset = Player.objects.exclude(entries__tournament=tournament)
+        # The profile's fields only where the tournament asks for them.
+        if not tournament.category:
+            del self.fields["gender"]
+        if tournament.min_age is None:
+            del self.fields["birth_year"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -607,6 +629,8 @@ class EntryAddForm(QuotingAtMostTheLimit, forms.Form):
             country=data["country"],
             seed=data["seed"],
             username=data["username"],
+            gender=data.get("gender") or "",
+            birth_year=data.get("birth_year"),
         )
 
 
@@ -614,8 +638,9 @@ class EntriesImportForm(QuotingAtMostTheLimit, forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
         help_text=_(
-            "A first row naming the columns: name (required), club, country, seed, username, in "
-            "any order; then one player a row. UTF-8; cells separated by commas or semicolons. "
+            "A first row naming the columns: name (required), club, country, seed, username, "
+            "gender (male or female) and birth_year (a new player's), in any order; then one "
+            "player a row. UTF-8; cells separated by commas or semicolons. "
             "Any problem rejects the whole file, naming its line."
         ),
     )
