@@ -34,6 +34,7 @@ PURE: dict[str, tuple[str, ...]] = {
     "tournaments/ratings/history.py": TOURNAMENT_MATHS,
     "tournaments/scoring": TOURNAMENT_MATHS,
     "tournaments/seasons/table.py": (),
+    "tournaments/signups/eligibility.py": (),
     "tournaments/standings.py": TOURNAMENT_MATHS,
     "games/viewer.py": ("games.rules",),
     # gnubg_script.py runs inside gnubg (its own Python), never in the project.

@@ -2,8 +2,10 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -14,12 +16,28 @@ from tournaments.formats.swiss import MAX_OUT_AFTER_LOSSES
 from tournaments.matches.live.clock import TimeControl
 from tournaments.rows import lock
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH, MatchRules
+from tournaments.signups import eligibility
+
+
+def birth_year_not_ahead(year: int) -> None:
+    """A birth year is no later than this year."""
+    this_year = timezone.localdate().year
+    if year > this_year:
+        raise ValidationError(
+            _("A birth year is %(year)s at the latest."),
+            code="max_value",
+            params={"year": this_year},
+        )
 
 
 class Player(models.Model):
     """A person who plays. Who they are (the account linked, a merge with a duplicate) is decided
     by staff and by the runners of their ``home_club``, the club that made the record
     (``tournaments.players.rights``): entering them in a tournament gives no such right."""
+
+    class Gender(models.TextChoices):
+        MALE = eligibility.MALE, _("Male")
+        FEMALE = eligibility.FEMALE, _("Female")
 
     display_name = models.CharField(_("display name"), max_length=100, unique=True)
     #: The club as written (a CSV cell, an import): shown where the player has no home club.
@@ -44,6 +62,18 @@ class Player(models.Model):
         related_name="players",
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    #: The profile a tournament of a category asks for (``tournaments.signups.eligibility``):
+    #: optional, personal (shown to the player and to who decides who they are, never public).
+    gender = models.CharField(
+        _("gender"), max_length=6, choices=Gender.choices, blank=True, default=""
+    )
+    birth_year = models.PositiveSmallIntegerField(
+        _("birth year"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(eligibility.BIRTH_YEAR_EARLIEST), birth_year_not_ahead],
+        help_text=_("The age a tournament asks for is counted in the calendar year."),
+    )
 
     class Meta:
         ordering = ["display_name"]
@@ -77,6 +107,11 @@ class Tournament(models.Model):
 
     #: The formats played in rounds (the others are brackets).
     ROUND_FORMATS = (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN, Format.SWISS)
+
+    class Category(models.TextChoices):
+        OPEN = "", _("Open: men and women")
+        MEN = eligibility.MEN, _("Men")
+        WOMEN = eligibility.WOMEN, _("Women")
 
     class Progression(models.TextChoices):
         GEOMETRIC = "geometric", _("Geometric: 1, 2, 4, 8 …")
@@ -247,6 +282,20 @@ class Tournament(models.Model):
     stage = models.PositiveSmallIntegerField(_("stage"), null=True, blank=True)
     group = models.CharField(_("group"), max_length=2, blank=True)
 
+    # Who may play (the sport rules' events are for men or for women, from an age).
+    category = models.CharField(
+        _("category"), max_length=5, choices=Category.choices, blank=True, default=""
+    )
+    min_age = models.PositiveSmallIntegerField(
+        _("minimum age"),
+        null=True,
+        blank=True,
+        validators=[
+            MinValueValidator(eligibility.MIN_AGE_LOWEST),
+            MaxValueValidator(eligibility.MIN_AGE_HIGHEST),
+        ],
+    )
+
     # Sign-up and check-in.
     self_signup = models.BooleanField(_("players sign up themselves"), default=False)
     capacity = models.PositiveIntegerField(
@@ -371,6 +420,11 @@ class Tournament(models.Model):
             kind=self.consolation_kind,
             last_chance=self.last_chance,
         )
+
+    def age_year(self) -> int:
+        """The calendar year a player's age is counted in: the year of the start, else this
+        year (the sport rules count the age reached in the year of the competition)."""
+        return timezone.localdate(self.starts_at).year  # None: now
 
     def checkin_opens_at(self) -> datetime | None:
         """When the check-in opens (None: the tournament has no check-in)."""

@@ -239,6 +239,9 @@ PAGES: dict[str, Callable[[World], Addresses]] = {
     "player-merge": lambda world: [
         ("Anna Berzina", reverse("player-merge", args=[world.player.pk]))
     ],
+    "player-profile": lambda world: [
+        ("Anna Berzina", reverse("player-profile", args=[world.player.pk]))
+    ],
     "player-claims": _one("player-claims"),
     "identity-trail": _one("identity-trail"),
     "rating-list": lambda world: [(v, reverse("rating-list", args=[v])) for v in ("long", "short")],

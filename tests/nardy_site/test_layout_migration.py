@@ -40,8 +40,15 @@ def dumped() -> list[dict]:
 
 #: The fields added since the dump, as the migrations fill them in for the old rows.
 ADDED = {
-    "tournaments.tournament": {"swiss_out_after_losses": None, "time_control": None},
+    "tournaments.tournament": {
+        "swiss_out_after_losses": None,
+        "time_control": None,
+        "category": "",
+        "min_age": None,
+        "accepted_moves": None,
+    },
     "tournaments.match": {"forfeit": "", "lost_on_time": ""},
+    "tournaments.player": {"gender": "", "birth_year": None},
     "games.game": {"times": []},
     "live.draft": {"clock": None},
 }

@@ -172,3 +172,21 @@ def test_the_site_pages_offer_each_action_only_to_who_may(client, world):
     trail = client.get(reverse("identity-trail")).content.decode()
     assert 'data-action="undo-merge"' in trail
     assert User.objects.filter(username="staff", is_staff=True).exists()
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_a_players_profile_is_the_players_and_their_home_clubs_only(client, world, persona):
+    """Gender and birth year are personal: the player's account, the home club's runners and
+    staff read and change them; not the organizer who entered the player in their tournament."""
+    expected = THE_ACCOUNT_TOO[persona]
+    address = f"/api/v1/players/{pk('L')}/profile"
+    client = signed_in(client, world, persona)
+
+    assert client.get(address).status_code == expected, persona
+    response = client.patch(address, {"gender": "female", "birth_year": 1990}, "application/json")
+
+    assert response.status_code == expected, (persona, response.content)
+    changed = Player.objects.filter(pk=pk("L"), gender="female", birth_year=1990).exists()
+    assert changed == (expected == 200)
+    page = client.get(reverse("player-profile", args=[pk("L")]))
+    assert_expected(page, {401: LOGIN, 403: 403, 200: 200}[expected], persona)

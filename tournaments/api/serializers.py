@@ -31,6 +31,26 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         read_only_fields = ["club"]
 
 
+class PlayerProfileSerializer(serializers.ModelSerializer[Player]):
+    """A player's profile: personal, so only for the player and those who decide who they are
+    (``tournaments.players.rights.may_edit_profile``), never in the public lists."""
+
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "gender", "birth_year"]
+        read_only_fields = ["id", "display_name"]
+        extra_kwargs = {
+            "gender": {
+                "help_text": 'male, female, or "" (not given): asked by a tournament for men '
+                "or for women"
+            },
+            "birth_year": {
+                "help_text": "null: not given. Asked by a tournament with a minimum age, which "
+                "counts the age in the calendar year"
+            },
+        }
+
+
 class PlayerIn(serializers.Serializer[Any]):
     """A new player: ``club`` is the slug of its home club, one the caller organizes (without
     it, the caller's club when they organize exactly one)."""
@@ -123,15 +143,26 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "time_control", "accepted_moves", "accepted_moves_allowed", "swiss_rounds",
             "swiss_out_after_losses", "third_place", "grand_final",
             "consolation_kind", "last_chance", "tiebreaks", "points_win", "points_draw",
-            "points_loss", "points_bye", "rating_system", "rated", "rated_by", "rated_at",
-            "created_at", "notices", "club",
+            "points_loss", "points_bye", "category", "min_age", "rating_system", "rated",
+            "rated_by", "rated_at", "created_at", "notices", "club",
             "season", "starts_at", "self_signup", "capacity", "signup_approval",
             "checkin_minutes", "first_stage", "groups", "advance", "parent", "stage", "group",
         ]  # fmt: skip
         read_only_fields = [
             "id", "status", "organizer", "rated_at", "created_at", "stage", "group",
         ]  # fmt: skip
-        extra_kwargs = {"slug": {"required": False}}
+        extra_kwargs = {
+            "slug": {"required": False},
+            "category": {
+                "help_text": 'Who may play: men or women ("": open). A sign-up or an entry is '
+                "refused for a player of the other gender or whose profile does not give it"
+            },
+            "min_age": {
+                "help_text": "The youngest age that may play (null: any), counted in the "
+                "calendar year: a player's age is the year of starts_at (else this year) minus "
+                "their birth year. A player whose profile has no birth year is refused"
+            },
+        }
 
     def get_notices(self, tournament: Tournament) -> list[str]:
         return start_notices(tournament)

@@ -1,5 +1,5 @@
 """Who players are, in the API, with the site's rules: claims, merges, the account link removed,
-the identity trail and a merge undone (staff)."""
+the identity trail and a merge undone (staff); and a player's profile (gender, birth year)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from nardy_site.api_errors import ApiSchema
-from tournaments.api.serializers import PlayerSerializer
+from nardy_site.api_errors import ApiSchema, error_responses
+from tournaments.api.serializers import PlayerProfileSerializer, PlayerSerializer
 from tournaments.models import Player
 from tournaments.players import selectors, services
 from tournaments.players.audit import identity_trail
 from tournaments.players.models import IdentityAudit, PlayerClaim
+from tournaments.players.rights import require_edit_profile
 
 
 class ClaimSerializer(serializers.ModelSerializer[PlayerClaim]):
@@ -39,7 +40,8 @@ class IdentityAuditSerializer(serializers.ModelSerializer[IdentityAudit]):
     before = serializers.JSONField(
         read_only=True,
         help_text="The players before the change: player (and other, for a merge), each with "
-        "id, display_name, club, country, home_club, user, username, created_at; for a merge "
+        "id, display_name, club, country, gender, birth_year (since the profile exists), "
+        "home_club, user, username, created_at; for a merge "
         "also moved: the entries, sign-ups and claims that moved",
     )
 
@@ -108,6 +110,39 @@ class PlayerUnlink(APIView):
     def post(self, request: Request, pk: int) -> Response:
         player = services.player_unlink(player=get_object_or_404(Player, pk=pk), by=request.user)
         return Response(PlayerSerializer(player).data)
+
+
+class PlayerProfile(APIView):
+    """The player's profile (gender, birth year), which a tournament of a category asks for:
+    personal, so read and changed only by the player, staff and the organizers of the player's
+    home club (403 for anyone else)."""
+
+    schema = ApiSchema()
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: PlayerProfileSerializer, **error_responses(403)},
+        summary="A player's profile",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        require_edit_profile(player, request.user)
+        return Response(PlayerProfileSerializer(player).data)
+
+    @extend_schema(
+        request=PlayerProfileSerializer,
+        responses={200: PlayerProfileSerializer},
+        summary="Change a player's profile",
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        require_edit_profile(player, request.user)  # before reading what was sent
+        given = PlayerProfileSerializer(player, data=request.data, partial=True)
+        given.is_valid(raise_exception=True)
+        values = {"gender": player.gender, "birth_year": player.birth_year}
+        values.update(given.validated_data)
+        player = services.player_profile_update(player=player, by=request.user, **values)
+        return Response(PlayerProfileSerializer(player).data)
 
 
 class IdentityTrail(generics.ListAPIView[IdentityAudit]):

@@ -26,6 +26,9 @@ def player_snapshot(player: Player) -> dict[str, Any]:
         "display_name": player.display_name,
         "club": player.club,
         "country": player.country,
+        # The profile: personal, and so is the trail (its readers may see the profile too).
+        "gender": player.gender,
+        "birth_year": player.birth_year,
         "home_club": player.home_club_id,
         "home_club_name": player.home_club.name if player.home_club_id else None,
         "user": player.user_id,

@@ -10,6 +10,11 @@
   none) are merged by staff only. Undoing a merge is for staff.
 - Entering a player in a tournament, playing a match with them or recording a result gives no
   right over the player's identity.
+- A player's **profile** (gender and birth year, which a tournament of a category asks for) is
+  personal: the player's own account reads and edits it, and so do those who decide who the
+  player is (staff, the runners of the home club, who keep the records of their club's
+  players). Nobody else reads it, not a tournament's organizers either: a sign-up or an entry
+  is checked against it by the site, whose refusal says only why the player does not fit.
 """
 
 from __future__ import annotations
@@ -33,6 +38,13 @@ def may_decide(player: Player, user: User) -> bool:
     return player.home_club_id is not None and runs_club(player.home_club_id, user)
 
 
+def may_edit_profile(player: Player, user: User) -> bool:
+    """The player's own account, staff, or an owner or organizer of the player's home club."""
+    if user.is_authenticated and player.user_id is not None and player.user_id == user.pk:
+        return True
+    return may_decide(player, user)
+
+
 def may_merge(keep: Player, drop: Player, user: User) -> bool:
     """Staff, or a runner of the one home club both players have."""
     if is_staff(user):
@@ -45,6 +57,14 @@ def require_decide(player: Player, user: User) -> None:
         raise NotAllowed(
             _("Only staff, or an organizer of the player's home club, may decide who the player "
               "is.")
+        )  # fmt: skip
+
+
+def require_edit_profile(player: Player, user: User) -> None:
+    if not may_edit_profile(player, user):
+        raise NotAllowed(
+            _("Only the player, staff, or an organizer of the player's home club may see or "
+              "change the player's profile.")
         )  # fmt: skip
 
 

@@ -27,6 +27,8 @@ class PlayerActions:
     may_unlink: bool
     #: This user may read the player's identity trail.
     may_read_trail: bool
+    #: This user may read and edit the player's profile (gender, birth year).
+    may_edit_profile: bool = False
 
 
 def player_with_club(pk: int) -> Player | None:
@@ -55,6 +57,7 @@ def player_actions(*, player: Player, user: User) -> PlayerActions | None:
         may_merge=decides,
         may_unlink=player.user_id is not None and (decides or player.user_id == user.pk),
         may_read_trail=decides,
+        may_edit_profile=decides or player.user_id == user.pk,
     )
 
 

@@ -1,6 +1,7 @@
 """Who a player is: a player made with its home club, claims, the account link removed, merges
 and their undoing, each under the identity rule of ``tournaments.players.rights`` and each in
-the audit trail (``tournaments.players.audit``) in its own transaction.
+the audit trail (``tournaments.players.audit``) in its own transaction; and the player's
+profile (gender, birth year), which is no part of who they are and leaves no trail.
 
 A claim links a Player to the user who says it is theirs, once the runners of the player's home
 club (or staff) approve it. A merge folds a duplicate Player into the one kept: entries,
@@ -29,6 +30,7 @@ from tournaments.players.rights import (
     home_club_of_new,
     is_staff,
     require_decide,
+    require_edit_profile,
     require_merge,
 )
 from tournaments.ratings.models import RatingAudit
@@ -60,6 +62,25 @@ def player_create(
             player.save()
     except IntegrityError:
         raise Conflict(_("A player of this name was added just now.")) from None
+    return player
+
+
+@transaction.atomic
+def player_profile_update(
+    *, player: Player, by: User, gender: str, birth_year: int | None
+) -> Player:
+    """Set the player's profile (``gender``: "", male or female; ``birth_year`` or None), by
+    the player or by those who decide who they are (``rights.may_edit_profile``). Entries made
+    already stay: the profile is checked when a player signs up or is entered."""
+    player = _locked(player.pk)
+    require_edit_profile(player, by)
+    player.gender = gender
+    player.birth_year = birth_year
+    try:
+        player.clean_fields(exclude=["display_name", "club", "country", "home_club", "user"])
+    except ValidationError as error:
+        raise InvalidInput.of_fields(error.message_dict) from None
+    player.save(update_fields=["gender", "birth_year"])
     return player
 
 
@@ -155,6 +176,8 @@ def players_merge(*, keep: Player, drop: Player, by: User) -> Player:
     keep.user_id = keep.user_id or drop.user_id
     keep.club = keep.club or drop.club
     keep.country = keep.country or drop.country
+    keep.gender = keep.gender or drop.gender
+    keep.birth_year = keep.birth_year or drop.birth_year
     keep.home_club_id = keep.home_club_id or drop.home_club_id
     Entry.objects.filter(player=drop).update(player=keep)
     SignUp.objects.filter(player=drop).update(player=keep)
@@ -197,15 +220,19 @@ def merge_undo(*, merge: IdentityAudit, by: User) -> Player:
         club=was_drop["club"],
         country=was_drop["country"],
         home_club=Club.objects.filter(pk=was_drop["home_club"]).first(),
+        # A merge made before profiles existed has none in its trail.
+        gender=was_drop.get("gender", ""),
+        birth_year=was_drop.get("birth_year"),
     )
     # The account goes back with the duplicate when it came from it and is still the kept one's.
     if was_drop["user"] and not was_keep["user"] and keep.user_id == was_drop["user"]:
         restored.user_id, keep.user_id = keep.user_id, None
-    for field, column in (("club", "club"), ("country", "country"), ("home_club", "home_club_id")):
-        if was_keep[field] != was_drop[field] and getattr(keep, column) == (
-            was_keep[field] or was_drop[field]
-        ):
-            setattr(keep, column, was_keep[field])
+    filled = (("club", "club"), ("country", "country"), ("home_club", "home_club_id"),
+              ("gender", "gender"), ("birth_year", "birth_year"))  # fmt: skip
+    for field, column in filled:
+        kept, dropped = was_keep.get(field), was_drop.get(field)
+        if kept != dropped and getattr(keep, column) == (kept or dropped):
+            setattr(keep, column, kept)
     restored.save(force_insert=True)
     if was_drop["created_at"]:
         created = datetime.fromisoformat(was_drop["created_at"])

@@ -1,8 +1,8 @@
 """The pages of who players are: a user claims a player on its page; the runners of its home club
 decide claims at ``/claims/``, merge a duplicate into a player at ``/p/<id>/merge/`` after a
 preview, and remove an account link; ``/identity/`` is the trail of these changes, where staff
-undo a merge. Each post calls one service; a refusal is shown under its 4xx status, with nothing
-changed."""
+undo a merge; ``/p/<id>/profile/`` is the player's profile (gender, birth year). Each post
+calls one service; a refusal is shown under its 4xx status, with nothing changed."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -19,8 +20,9 @@ from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Player
 from tournaments.players import selectors, services
 from tournaments.players.audit import identity_trail
+from tournaments.players.forms import PlayerProfileForm
 from tournaments.players.models import IdentityAudit, PlayerClaim
-from tournaments.players.rights import is_staff, may_decide
+from tournaments.players.rights import is_staff, may_decide, may_edit_profile
 from tournaments.web.common import refused
 
 
@@ -86,6 +88,40 @@ def merge_page(request: HttpRequest, pk: int) -> HttpResponse:
     messages.success(request, _("%(drop)s is merged into %(keep)s; the ratings are replayed.")
                      % {"drop": drop.display_name, "keep": keep.display_name})  # fmt: skip
     return redirect(reverse("player", args=[keep.pk]))
+
+
+@login_required
+def profile_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The player's profile (gender, birth year): for the player and for those who decide who
+    they are (``rights.may_edit_profile``); ``?next=`` a page of this site to go back to (the
+    sign-up page that asked for it)."""
+    player = get_object_or_404(Player, pk=pk)
+    if not may_edit_profile(player, request.user):
+        raise PermissionDenied(_("Only the player, staff, or an organizer of the player's home "
+                                 "club may see or change the player's profile."))  # fmt: skip
+    given_next = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        given_next, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    back = given_next if given_next and safe else reverse("player", args=[player.pk])
+    context = {"player": player, "back": back, "next": given_next if safe else ""}
+    if request.method != "POST":
+        return render(
+            request, PROFILE_TEMPLATE, {**context, "form": PlayerProfileForm(instance=player)}
+        )
+    form = PlayerProfileForm(request.POST, instance=Player(pk=player.pk))
+    context["form"] = form
+    if not form.is_valid():
+        return render(request, PROFILE_TEMPLATE, context, status=400)
+    try:
+        services.player_profile_update(player=player, by=request.user, **form.profile_fields())
+    except TournamentError as error:
+        return refused(request, PROFILE_TEMPLATE, context, error)
+    messages.success(request, _("The profile is saved."))
+    return redirect(back)
+
+
+PROFILE_TEMPLATE = "players/profile.html"
 
 
 @login_required

@@ -23,6 +23,7 @@ from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.players.rights import home_club_of_new
 from tournaments.services.checks import Format, Status, User, locked_tournament, require_organizer
 from tournaments.signups.services import (
+    category_check,
     entry_withdrawn,
     promote_waiting,
     signup_entered,
@@ -33,7 +34,9 @@ from tournaments.signups.services import (
 def entry_register(
     *, tournament: Tournament, player: Player, by: User, seed: int | None = None
 ) -> Entry:
-    """Enter a player: before the start, or late into a running Swiss tournament."""
+    """Enter a player: before the start, or late into a running Swiss tournament. A tournament
+    of a category refuses a player who does not fit it, or whose profile does not say, as a
+    sign-up does: an organizer cannot enter a player the category leaves out."""
     tournament = locked_tournament(tournament)
     require_organizer(tournament, by)
     late = tournament.status == Status.RUNNING
@@ -43,6 +46,7 @@ def entry_register(
         raise Conflict(_("The tournament is finished."))
     if tournament.entries.filter(player=player).exists():
         raise Conflict(_("%(player)s is already entered.") % {"player": player})
+    category_check(tournament=tournament, player=player)
     if seed is not None and (too_large := _seed_too_large(seed)):
         raise InvalidInput(too_large)  # the column would overflow: a 500 otherwise
     entry = Entry.objects.create(tournament=tournament, player=player, seed=seed, late_entry=late)
@@ -83,7 +87,7 @@ def entry_withdraw(*, entry: Entry, by: User, forfeit_remaining: bool = False) -
 ENTRIES_CSV_MAX_BYTES = 1_000_000
 
 
-ENTRIES_CSV_COLUMNS = ("name", "club", "country", "seed", "username")
+ENTRIES_CSV_COLUMNS = ("name", "club", "country", "seed", "username", "gender", "birth_year")
 
 
 #: The largest seed the database holds (``Entry.seed`` is a positive integer column).
@@ -110,6 +114,9 @@ class NewEntry:
     seed: int | None = None
     username: str = ""
     line: int | None = None
+    #: A new player's profile (a tournament of a category asks for it): "", male or female.
+    gender: str = ""
+    birth_year: int | None = None
 
 
 @transaction.atomic
@@ -120,9 +127,12 @@ def entries_register(
 
     A name no player has yet makes a new player, linked to the site account ``username`` names
     (so they can report their own results; an account has one player at most), with the
-    tournament's club as its home club (``tournaments.players.rights``). A known name enters
-    that player; the club, country and account given, when given, must be the stored ones: an
-    import never changes a player behind the organizer's back.
+    tournament's club as its home club (``tournaments.players.rights``), and with the gender and
+    birth year given on its profile. A known name enters that player; the club, country,
+    account, gender and birth year given, when given, must be the stored ones: an import never
+    changes a player behind the organizer's back (the profile is the player's, and the message
+    does not say it). A tournament of a category refuses a player who does not fit it, or whose
+    profile does not say (``entry_register``).
     """
     tournament = locked_tournament(tournament)
     require_organizer(tournament, by)
@@ -283,6 +293,12 @@ def _csv_entry(row: list[str], columns: dict[str, int], line: int) -> NewEntry:
         index = columns.get(column)
         return row[index].strip() if index is not None and index < len(row) else ""
 
+    birth_year_text = cell("birth_year")
+    if birth_year_text and not (birth_year_text.isdecimal() and len(birth_year_text) == 4):
+        raise InvalidInput(
+            _("Line %(line)s: the birth year “%(year)s” is not a year of four digits.")
+            % {"line": line, "year": birth_year_text}
+        )
     seed_text = cell("seed")
     seed = None
     if seed_text:
@@ -304,6 +320,8 @@ def _csv_entry(row: list[str], columns: dict[str, int], line: int) -> NewEntry:
         seed=seed,
         username=cell("username"),
         line=line,
+        gender=cell("gender").lower(),
+        birth_year=int(birth_year_text) if birth_year_text else None,
     )
 
 
@@ -314,6 +332,7 @@ def _normalized(entry: NewEntry, *, keep_name: bool = False) -> NewEntry:
         club=entry.club.strip(),
         country=entry.country.strip().upper(),
         username=entry.username.strip(),
+        gender=entry.gender.strip(),
     )
 
 
@@ -340,6 +359,17 @@ def _entry_error(entry: NewEntry, problem: str, earlier: NewEntry | None = None)
 
 
 def _require_same_player(entry: NewEntry, player: Player) -> None:
+    if (entry.gender and entry.gender != player.gender) or (
+        entry.birth_year is not None and entry.birth_year != player.birth_year
+    ):
+        raise _entry_error(
+            entry,
+            _(
+                "%(name)s is already a player, whose profile says otherwise: leave the gender "
+                "and the birth year empty for a player already on the site."
+            )
+            % {"name": player.display_name},
+        )
     account = player.user.get_username() if player.user else ""
     if (
         (entry.club and entry.club != player.club)
@@ -369,6 +399,8 @@ def _player_new(entry: NewEntry, account: AbstractBaseUser | None, home: Club | 
         country=entry.country,
         user=account,
         home_club=home,
+        gender=entry.gender,
+        birth_year=entry.birth_year,
     )
     try:
         player.full_clean()

@@ -37,6 +37,7 @@ from tournaments.services.two_stages import (
     first_stage_validate,
 )
 from tournaments.signups.services import (
+    category_check,
     no_shows,
     promote_waiting,
     signups_at_start,
@@ -243,8 +244,8 @@ EDITABLE_SETTINGS = frozenset(
         "swiss_rounds",
         "swiss_out_after_losses", "third_place", "grand_final", "consolation_kind",
         "last_chance", "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
-        "self_signup", "capacity", "signup_approval", "starts_at", "checkin_minutes",
-        "first_stage", "groups", "advance",
+        "category", "min_age", "self_signup", "capacity", "signup_approval", "starts_at",
+        "checkin_minutes", "first_stage", "groups", "advance",
     }
 )  # fmt: skip
 
@@ -260,12 +261,21 @@ def tournament_update(*, tournament: Tournament, by: User, **settings: Any) -> T
     require_organizer(tournament, by)
     if tournament.status not in EDITABLE_STATUSES:
         raise Conflict(_("The tournament has started: its rules are locked."))
+    who_may_play = _who_may_play(tournament)
     for name, value in settings.items():
         setattr(tournament, name, value)
     tournament.name = tournament.name.strip()
     tournament = _saved_checked(tournament)
+    if _who_may_play(tournament) != who_may_play:
+        # The players entered must fit the new category, minimum age or year of the start.
+        for entry in tournament.entries.select_related("player").order_by("pk"):
+            category_check(tournament=tournament, player=entry.player)
     promote_waiting(tournament)  # there may be more places
     return tournament
+
+
+def _who_may_play(tournament: Tournament) -> tuple[str, int | None, int]:
+    return tournament.category, tournament.min_age, tournament.age_year()
 
 
 def tournament_delete(tournament: Tournament, by: User | None = None) -> None:

@@ -20,7 +20,8 @@ INHERITED = (
     "variant", "rating_system", "match_length", "match_games", "koks", "no_hit_and_hide",
     "federation_draw", "draw_counts", "block_check", "dave", "dave_progression", "max_stake",
     "crawford", "time_control", "accepted_moves", "tiebreaks", "points_win", "points_draw",
-    "points_loss", "points_bye", "rated", "rated_by", "rated_at", "organizer", "club",
+    "points_loss", "points_bye", "category", "min_age", "rated", "rated_by", "rated_at",
+    "organizer", "club",
 )  # fmt: skip
 
 

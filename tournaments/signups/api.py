@@ -15,9 +15,10 @@ from rest_framework.views import APIView
 
 from nardy_site.api_errors import ApiSchema
 from tournaments.api.views import visible_tournaments
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Player, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.signups import selectors, services
+from tournaments.signups.eligibility import BIRTH_YEAR_EARLIEST
 from tournaments.signups.models import SignUp
 
 
@@ -50,6 +51,14 @@ SignUpListsOut = inline_serializer(
         "capacity": serializers.IntegerField(allow_null=True),
         "starts_at": serializers.DateTimeField(allow_null=True),
         "checkin_opens_at": serializers.DateTimeField(allow_null=True),
+        "category": serializers.ChoiceField(
+            choices=Tournament.Category.values, help_text='"men", "women" or "" (open)'
+        ),
+        "min_age": serializers.IntegerField(allow_null=True, help_text="null: any age"),
+        "age_year": serializers.IntegerField(
+            help_text="The calendar year a player's age is counted in: the year of starts_at, "
+            "else this year"
+        ),
         "entered": EntrantSerializer(many=True),
         "waiting": SignUpSerializer(many=True, help_text="The waiting list, in order"),
         "pending": SignUpSerializer(many=True, help_text="For the organizers only"),
@@ -63,6 +72,22 @@ class SignUpIn(serializers.Serializer[Any]):
         required=False,
         default="",
         help_text="The name to play under, when the user has no player yet",
+    )
+    gender = serializers.ChoiceField(
+        choices=["", *Player.Gender.values],
+        required=False,
+        default="",
+        help_text="For a new player's profile, when the user has no player yet (a player the "
+        "user has keeps theirs: players/<id>/profile). A tournament for men or for women asks "
+        "for it",
+    )
+    birth_year = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=BIRTH_YEAR_EARLIEST,
+        help_text="For a new player's profile, as gender. A tournament with a minimum age asks "
+        "for it",
     )
 
 
@@ -85,6 +110,9 @@ class SignUpLists(TournamentPart):
                 "capacity": tournament.capacity,
                 "starts_at": tournament.starts_at,
                 "checkin_opens_at": tournament.checkin_opens_at(),
+                "category": tournament.category,
+                "min_age": tournament.min_age,
+                "age_year": tournament.age_year(),
                 "entered": EntrantSerializer(lists.entered, many=True).data,
                 "waiting": SignUpSerializer(lists.waiting, many=True).data,
                 "pending": SignUpSerializer(

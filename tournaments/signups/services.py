@@ -9,6 +9,7 @@ declined or withdrawn entry, more places), the oldest waiting sign-ups are enter
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -18,6 +19,7 @@ from tournaments.models import Entry, Player, Tournament
 from tournaments.permissions import is_organizer
 from tournaments.players.rights import home_club_of_new
 from tournaments.rows import locked
+from tournaments.signups.eligibility import Problem, refusal
 from tournaments.signups.models import SignUp
 
 User = AbstractBaseUser | AnonymousUser
@@ -26,16 +28,26 @@ BEFORE_START = (Tournament.Status.REGISTRATION,)
 
 
 @transaction.atomic
-def signup_request(*, tournament: Tournament, by: User, display_name: str = "") -> SignUp:
-    """The signed-in user signs up with their player (a new one named ``display_name`` when they
-    have none): entered at once, on the waiting list when the places are taken, or waiting for
-    the organizers' approval when the tournament asks for it."""
+def signup_request(
+    *,
+    tournament: Tournament,
+    by: User,
+    display_name: str = "",
+    gender: str = "",
+    birth_year: int | None = None,
+) -> SignUp:
+    """The signed-in user signs up with their player (a new one named ``display_name``, with
+    ``gender`` and ``birth_year`` on its profile, when they have none): entered at once, on the
+    waiting list when the places are taken, or waiting for the organizers' approval when the
+    tournament asks for it. A tournament of a category refuses a player who does not fit it, or
+    whose profile does not say (``category_check``)."""
     if not by.is_authenticated:
         raise NotAllowed(_("Sign in to sign up."))
     tournament = locked(Tournament, tournament.pk)
     if not tournament.self_signup or tournament.status not in BEFORE_START:
         raise Conflict(_("This tournament is not open for sign-up."))
-    player = _player_of(by, display_name, tournament)
+    player = _player_of(by, display_name, tournament, gender=gender, birth_year=birth_year)
+    category_check(tournament=tournament, player=player, own=True)
     if tournament.entries.filter(player=player).exists():
         raise Conflict(_("%(player)s is entered already.") % {"player": player})
     if tournament.signups.filter(player=player, state__in=SignUp.ACTIVE).exists():
@@ -74,6 +86,7 @@ def signup_approve(*, signup: SignUp, by: User) -> SignUp:
     signup = SignUp.objects.get(pk=signup.pk)
     if signup.state != State.PENDING:
         raise Conflict(_("This sign-up is not waiting for approval."))
+    category_check(tournament=tournament, player=signup.player)  # their profile may have changed
     signup.decided_at = timezone.now()
     return _enter_or_wait(tournament, signup)
 
@@ -116,6 +129,93 @@ def entry_check_in(*, entry: Entry, by: User, present: bool = True) -> Entry:
 
 
 # --- Called by the tournament services, inside their transaction -------------------------------
+
+
+def category_check(*, tournament: Tournament, player: Player, own: bool = False) -> None:
+    """Refuse a player who may not play in the tournament's category or below its minimum age
+    (``eligibility``), or whose profile does not say: 403 when they do not fit, 409 when their
+    profile lacks what the tournament asks (set, it may be tried again). ``own``: the player
+    signs up themselves, and is told what to set on their profile; otherwise the message names
+    them (an organizer enters them)."""
+    found = refusal(
+        gender=player.gender,
+        birth_year=player.birth_year,
+        category=tournament.category,
+        min_age=tournament.min_age,
+        year=tournament.age_year(),
+    )
+    if found is None:
+        return
+    women = tournament.category == Tournament.Category.WOMEN
+    given = {
+        "player": player.display_name,
+        "age": tournament.min_age,
+        "year": tournament.age_year(),
+        "player_age": found.age,
+    }
+    if found.problem == Problem.GENDER_UNKNOWN:
+        if own and women:
+            message = _("This tournament is for women: set your gender on your profile first.")
+        elif own:
+            message = _("This tournament is for men: set your gender on your profile first.")
+        elif women:
+            message = _(
+                "This tournament is for women: the profile of %(player)s does not give their "
+                "gender."
+            )
+        else:
+            message = _(
+                "This tournament is for men: the profile of %(player)s does not give their gender."
+            )
+        raise Conflict(message % given)
+    if found.problem == Problem.WRONG_CATEGORY:
+        if own and women:
+            message = _("This tournament is for women only.")
+        elif own:
+            message = _("This tournament is for men only.")
+        elif women:
+            message = _("%(player)s cannot play: this tournament is for women only.")
+        else:
+            message = _("%(player)s cannot play: this tournament is for men only.")
+        raise NotAllowed(message % given)
+    if found.problem == Problem.BIRTH_YEAR_UNKNOWN:
+        if own:
+            message = _(
+                "This tournament is for players aged %(age)s or more in %(year)s: set your birth "
+                "year on your profile first."
+            )
+        else:
+            message = _(
+                "This tournament is for players aged %(age)s or more in %(year)s: the profile of "
+                "%(player)s does not give their birth year."
+            )
+        raise Conflict(message % given)
+    if own:
+        message = _(
+            "This tournament is for players aged %(age)s or more in %(year)s: you are "
+            "%(player_age)s in %(year)s."
+        )
+    else:
+        message = _(
+            "This tournament is for players aged %(age)s or more in %(year)s: %(player)s is "
+            "%(player_age)s in %(year)s."
+        )
+    raise NotAllowed(message % given)
+    if found.problem == Problem.BIRTH_YEAR_UNKNOWN:
+        message = (
+            _("This tournament is for players aged %(age)s or more in %(year)s: set your birth "
+              "year on your profile first.") if own
+            else _("This tournament is for players aged %(age)s or more in %(year)s: the profile "
+                   "of %(player)s does not give their birth year.")
+        )  # fmt: skip
+        raise Conflict(message % given)
+    message = (
+        _("This tournament is for players aged %(age)s or more in %(year)s: you are "
+          "%(player_age)s in %(year)s.") if own
+        else _("This tournament is for players aged %(age)s or more in %(year)s: %(player)s is "
+               "%(player_age)s in %(year)s.")
+    )  # fmt: skip
+    raise NotAllowed(message % given)
 
 
 def promote_waiting(tournament: Tournament) -> list[SignUp]:
@@ -213,9 +313,12 @@ def _close(signup: SignUp, state: str) -> None:
     signup.save(update_fields=["state", "entry", "decided_at"])
 
 
-def _player_of(user: User, display_name: str, tournament: Tournament) -> Player:
+def _player_of(
+    user: User, display_name: str, tournament: Tournament, *, gender: str, birth_year: int | None
+) -> Player:
     """The user's player, or a new one named ``display_name`` linked to the user, whose home club
-    is the tournament's (``tournaments.players.rights``)."""
+    is the tournament's (``tournaments.players.rights``), with ``gender`` and ``birth_year`` on
+    its profile (a player the user has keeps theirs: they edit it on its page)."""
     player = Player.objects.filter(user_id=user.pk).order_by("pk").first()
     if player is not None:
         return player
@@ -232,12 +335,20 @@ def _player_of(user: User, display_name: str, tournament: Tournament) -> Player:
             )
             % {"name": name}
         )
+    player = Player(
+        display_name=name,
+        user_id=user.pk,
+        home_club=home_club_of_new(by=user, tournament=tournament),
+        gender=gender,
+        birth_year=birth_year,
+    )
+    try:
+        player.clean_fields(exclude=["display_name", "user", "home_club"])
+    except ValidationError as error:
+        raise InvalidInput.of_fields(error.message_dict) from None
     try:
         with transaction.atomic():
-            return Player.objects.create(
-                display_name=name,
-                user_id=user.pk,
-                home_club=home_club_of_new(by=user, tournament=tournament),
-            )
+            player.save()
+            return player
     except IntegrityError:
         raise Conflict(_("This name was just taken: choose another.")) from None

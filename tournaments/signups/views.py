@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.errors import InvalidInput, TournamentError
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Player, Tournament
 from tournaments.signups import selectors, services
 from tournaments.signups.models import SignUp
 from tournaments.web.common import refused, tournament_header, tournament_of
@@ -43,7 +43,11 @@ def _act(request: HttpRequest, tournament: Tournament, action: str) -> str:
     by = request.user
     if action == "signup":
         signup = services.signup_request(
-            tournament=tournament, by=by, display_name=request.POST.get("display_name", "")
+            tournament=tournament,
+            by=by,
+            display_name=request.POST.get("display_name", ""),
+            gender=request.POST.get("gender", ""),
+            birth_year=_birth_year(request.POST.get("birth_year", "")),
         )
         return {
             SignUp.State.ENTERED: _("You are in."),
@@ -72,6 +76,15 @@ def _act(request: HttpRequest, tournament: Tournament, action: str) -> str:
     raise InvalidInput(_("Unknown action: nothing was changed."))
 
 
+def _birth_year(given: str) -> int | None:
+    given = given.strip()
+    if not given:
+        return None
+    if not given.isdigit() or len(given) != 4:
+        raise InvalidInput(_("A birth year is a year of four digits, such as 1990."))
+    return int(given)
+
+
 def _signup(tournament: Tournament, given: str) -> SignUp:
     signups = tournament.signups.select_related("player")
     found = signups.filter(pk=int(given)).first() if given.isdigit() else None
@@ -93,6 +106,8 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     return {
         **tournament_header(request, tournament, "signup"),
         "lists": selectors.signup_lists(tournament=tournament),
+        "genders": Player.Gender.choices,
+        "age_year": tournament.age_year(),
         "mine": selectors.mine(tournament=tournament, user=request.user),
         "open": tournament.self_signup and tournament.status == Tournament.Status.REGISTRATION,
         "checkin_opens_at": opens,

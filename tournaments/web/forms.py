@@ -21,6 +21,7 @@ from tournaments.models import Entry, Player, Tournament
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH
 from tournaments.seasons.models import Season
 from tournaments.services import SEED_MAX, NewEntry
+from tournaments.signups.eligibility import BIRTH_YEAR_EARLIEST
 from tournaments.web.clocks import preset_choices, preset_of
 
 CLOCK_CUSTOM = "custom"
@@ -196,7 +197,7 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
             "dave_progression", "max_stake", "crawford", "accepted_moves",
             "swiss_rounds", "swiss_out_after_losses", "third_place", "grand_final",
             "consolation_kind", "last_chance", "tiebreaks", "points_win", "points_draw",
-            "points_loss", "points_bye",
+            "points_loss", "points_bye", "category", "min_age",
             "starts_at", "self_signup", "capacity", "signup_approval", "checkin_minutes",
             "first_stage", "groups", "advance",
         ]  # fmt: skip
@@ -300,6 +301,16 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
                 "The consolation bracket's first-round losers play on in a third bracket. Main "
                 "and consolation only."
             ),
+            "category": _(
+                "The sport rules hold events for men and for women separately. A sign-up, or an "
+                "entry you make, is refused for a player of the other gender or whose profile "
+                "does not give it."
+            ),
+            "min_age": _(
+                "The youngest age that may play (the sport rules: 10), counted in the calendar "
+                "year: the year of the start, or this year without one. A player whose profile "
+                "has no birth year is refused. Empty: any age."
+            ),
             "starts_at": _(
                 "When play begins: shown on the sign-up page; the check-in is before it."
             ),
@@ -390,6 +401,7 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
              "consolation_kind", "last_chance", "first_stage", "groups", "advance"],
         ),
         (_("Standings"), ["tiebreaks", "points_win", "points_draw", "points_loss", "points_bye"]),
+        (_("Who may play"), ["category", "min_age"]),
         (
             _("Sign-up and check-in"),
             ["starts_at", "self_signup", "capacity", "signup_approval", "checkin_minutes"],
@@ -586,12 +598,33 @@ class EntryAddForm(QuotingAtMostTheLimit, forms.Form):
         required=False,
         help_text=_("1 is the strongest. Empty: placed after the seeded players at the start."),
     )
+    gender = forms.ChoiceField(
+        label=_("Gender"),
+        choices=[("", "—"), *Player.Gender.choices],
+        required=False,
+        help_text=_(
+            "A new player's, for a tournament for men or for women. A player already on the "
+            "site has theirs on their profile."
+        ),
+    )
+    birth_year = forms.IntegerField(
+        label=_("Birth year"),
+        min_value=BIRTH_YEAR_EARLIEST,
+        max_value=9999,
+        required=False,
+        help_text=_("A new player's, for a tournament with a minimum age."),
+    )
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         player_field = self.fields["player"]
         assert isinstance(player_field, forms.ModelChoiceField)
         player_field.queryset = Player.objects.exclude(entries__tournament=tournament)
+        # The profile's fields only where the tournament asks for them.
+        if not tournament.category:
+            del self.fields["gender"]
+        if tournament.min_age is None:
+            del self.fields["birth_year"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -610,6 +643,8 @@ class EntryAddForm(QuotingAtMostTheLimit, forms.Form):
             country=data["country"],
             seed=data["seed"],
             username=data["username"],
+            gender=data.get("gender") or "",
+            birth_year=data.get("birth_year"),
         )
 
 
@@ -617,8 +652,9 @@ class EntriesImportForm(QuotingAtMostTheLimit, forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
         help_text=_(
-            "A first row naming the columns: name (required), club, country, seed, username, in "
-            "any order; then one player a row. UTF-8; cells separated by commas or semicolons. "
+            "A first row naming the columns: name (required), club, country, seed, username, "
+            "gender (male or female) and birth_year (a new player's), in any order; then one "
+            "player a row. UTF-8; cells separated by commas or semicolons. "
             "Any problem rejects the whole file, naming its line."
         ),
     )

@@ -485,6 +485,12 @@ def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:
         stage = _("a Swiss of %(rounds)s rounds; the top %(advance)s go on") % {
             "rounds": tournament.swiss_rounds, "advance": tournament.advance}  # fmt: skip
         facts.append((_("First stage"), stage))
+    if tournament.category:
+        facts.append((_("Category"), tournament.get_category_display()))
+    if tournament.min_age is not None:
+        age = _("%(age)s (counted in the calendar year %(year)s)") % {
+            "age": tournament.min_age, "year": tournament.age_year()}  # fmt: skip
+        facts.append((_("Minimum age"), age))
     if tournament.match_length:
         facts.append((_("Match"), _("to %(n)s points") % {"n": tournament.match_length}))
     else:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0018_match_forfeit'),
+        ('tournaments', '0019_categories'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0019_match_lost_on_time'),
+        ('tournaments', '0020_match_lost_on_time'),
     ]
 
     operations = [
