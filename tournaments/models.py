@@ -84,6 +84,42 @@ class Player(models.Model):
         return self.display_name
 
 
+class Pair(models.Model):
+    """Two players who play as one side in the pairs discipline (Short Nardy: they may consult
+    each other during the match). A pair plays as a player record of its own (``player``: the
+    pair's name, its entries, its rating on the pairs list), so that every format, the standings
+    and the ratings take a pair as they take a player, and the two players' own records and
+    ratings are never touched. ``first`` is the one with the lower id: a pair is one pair
+    whichever way round it is named."""
+
+    player = models.OneToOneField(
+        Player, verbose_name=_("pair's record"), on_delete=models.CASCADE, related_name="pair"
+    )
+    first = models.ForeignKey(
+        Player, verbose_name=_("first player"), on_delete=models.PROTECT, related_name="+"
+    )
+    second = models.ForeignKey(
+        Player, verbose_name=_("second player"), on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("pair")
+        verbose_name_plural = _("pairs")
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="pair_unique"),
+            models.CheckConstraint(
+                condition=models.Q(first__lt=models.F("second")), name="pair_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.player.display_name
+
+    @property
+    def members(self) -> tuple[int, int]:
+        return (self.first_id, self.second_id)
+
+
 class Tournament(models.Model):
     """A tournament: its game, format, status, organizers, match rules and standings rules."""
 
@@ -205,6 +241,9 @@ class Tournament(models.Model):
     koks = models.BooleanField(_("koks (triple game, Short Nardy)"), default=False)
     no_hit_and_hide = models.BooleanField(_("no hit-and-hide (Short Nardy)"), default=False)
     federation_draw = models.BooleanField(_("Federation draw rule (Long Nardy)"), default=False)
+    #: The pairs discipline (Short Nardy only): every entry is a pair (``Pair``), two players
+    #: who may consult each other and play as one side; pairs are rated on a list of their own.
+    pairs = models.BooleanField(_("pairs"), default=False)
     #: An incomplete or illegal play stands when the opponent accepts it (seed 001). Empty: as
     #: the game's rules, allowed in Long Nardy (seed 001 says so) and not in Short Nardy (its
     #: seeds do not have it): ``allows_accepted_moves``.

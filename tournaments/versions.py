@@ -40,7 +40,7 @@ def tournament_version(*, slug: str) -> str | None:
 _TOURNAMENT = Compiled(
     lambda slug: (
         Tournament.objects.filter(slug=slug)
-        .annotate(ratings=_ratings_revision("rating_system", "variant"))
+        .annotate(ratings=_ratings_revision("rating_system", "variant", "pairs"))
         .values_list("revision", "ratings")[:1]
     ),
     placeholder="\x00slug",
@@ -240,6 +240,8 @@ def _analysis_state() -> Subquery:
     return Subquery(analyses.values("state")[:1])
 
 
-def _ratings_revision(system: str, variant: str) -> Subquery:
-    lists = RatingList.objects.filter(system=OuterRef(system), variant=OuterRef(variant))
+def _ratings_revision(system: str, variant: str, pairs: str) -> Subquery:
+    lists = RatingList.objects.filter(
+        system=OuterRef(system), variant=OuterRef(variant), pairs=OuterRef(pairs)
+    )
     return Subquery(lists.order_by().values("revision")[:1])

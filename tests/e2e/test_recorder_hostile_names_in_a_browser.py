@@ -23,9 +23,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 HOME = '"><svg onload=alert(1)> {white} {name} $& </script><script>alert(2)</script>'
 AWAY = "<img src=x onerror=alert(3)> {side} {winner} $1 $' \" ' onmouseover='alert(4)"
 TOURNAMENT = '</title><script>alert("cup")</script> {name} {{ x }} %(x)s \' "'
-#: The scripts of the recorder page: its own two, the site's and the embedded live state.
+#: The scripts of the recorder page: its own three, the site's and the embedded live state.
 PAGE_SCRIPTS = [
     "/static/nardy/board.js",
+    "/static/nardy/clocks.js",
     "/static/nardy/recorder.js",
     "/static/nardy/site.js",
     "application/json",

@@ -46,9 +46,12 @@ ADDED = {
         "category": "",
         "min_age": None,
         "accepted_moves": None,
+        "pairs": False,
     },
     "tournaments.match": {"forfeit": "", "lost_on_time": ""},
     "tournaments.player": {"gender": "", "birth_year": None},
+    "tournaments.ratinglist": {"pairs": False},
+    "tournaments.signup": {"partner": None, "pair_name": ""},
     "games.game": {"times": []},
     "live.draft": {"clock": None},
 }

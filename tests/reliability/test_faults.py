@@ -655,8 +655,8 @@ def test_catch_up_rates_what_the_ledger_is_missing_and_nothing_twice(sent, brack
     assert RatingChange.objects.filter(match=b.final).exists()  # orphaned rows
 
     behind = ledger.ratings_behind()
-    assert list(behind) == [("fibs", "short")]
-    assert behind[("fibs", "short")][1] == club.matches[1].pk  # the earliest wrong match
+    assert list(behind) == [("fibs", "short", False)]
+    assert behind[("fibs", "short", False)][1] == club.matches[1].pk  # the earliest wrong match
 
     assert ratings_catch_up.apply().get() > 0
     assert not RatingChange.objects.filter(match=b.final).exists()

@@ -78,6 +78,15 @@ NoteIn = inline_serializer("DisputeIn", {"note": serializers.CharField()})
 class EntryIn(serializers.Serializer[Any]):
     player_id = serializers.IntegerField()
     seed = serializers.IntegerField(required=False, min_value=1, max_value=services.SEED_MAX)
+    partner_id = serializers.IntegerField(
+        required=False, help_text="A pairs tournament: the second player of the pair"
+    )
+    name = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=100,
+        help_text="A pairs tournament: the pair's name (else its players' names)",
+    )
 
 
 CorrectionOut = inline_serializer(
@@ -188,11 +197,18 @@ class EntryRegister(Action):
         tournament = self.tournament(slug)
         given = EntryIn(data=request.data)
         given.is_valid(raise_exception=True)
-        player = get_object_or_404(Player, pk=given.validated_data["player_id"])
-        entry = services.entry_register(
-            tournament=tournament, player=player, by=request.user,
-            seed=given.validated_data.get("seed"),
-        )  # fmt: skip
+        data = given.validated_data
+        player = get_object_or_404(Player, pk=data["player_id"])
+        if "partner_id" in data:
+            entry = services.pair_register(
+                tournament=tournament, first=player, by=request.user,
+                second=get_object_or_404(Player, pk=data["partner_id"]),
+                name=data.get("name", ""), seed=data.get("seed"),
+            )  # fmt: skip
+        else:
+            entry = services.entry_register(
+                tournament=tournament, player=player, by=request.user, seed=data.get("seed")
+            )
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 

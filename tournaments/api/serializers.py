@@ -140,7 +140,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "id", "slug", "name", "variant", "format", "status", "organizer",
             "match_length", "match_games", "koks", "no_hit_and_hide", "federation_draw",
             "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
-            "time_control", "accepted_moves", "accepted_moves_allowed", "swiss_rounds",
+            "time_control", "accepted_moves", "accepted_moves_allowed", "pairs", "swiss_rounds",
             "swiss_out_after_losses", "third_place", "grand_final",
             "consolation_kind", "last_chance", "tiebreaks", "points_win", "points_draw",
             "points_loss", "points_bye", "category", "min_age", "rating_system", "rated",
@@ -170,10 +170,20 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):
     player = PlayerSerializer(read_only=True)
+    members = serializers.SerializerMethodField(
+        help_text="A pair's entry: its two players (the entry's player is the pair's record)"
+    )
 
     class Meta:
         model = Entry
-        fields = ["id", "player", "seed", "withdrawn", "late_entry"]
+        fields = ["id", "player", "members", "seed", "withdrawn", "late_entry"]
+
+    @extend_schema_field(PlayerSerializer(many=True, allow_null=True))
+    def get_members(self, entry: Entry) -> list[dict[str, Any]] | None:
+        pair = getattr(entry.player, "pair", None)
+        if pair is None:
+            return None
+        return PlayerSerializer([pair.first, pair.second], many=True).data  # type: ignore[return-value]
 
 
 class RoundSerializer(serializers.ModelSerializer[Round]):

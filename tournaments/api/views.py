@@ -14,7 +14,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
@@ -211,9 +211,18 @@ class Standings(APIView):
 class RatingList(APIView):
     schema = ApiSchema()
 
-    @extend_schema(responses=RatingRowSerializer(many=True), summary="A rating list, with an ETag")
+    @extend_schema(
+        responses=RatingRowSerializer(many=True),
+        summary="A rating list, with an ETag",
+        parameters=[
+            OpenApiParameter(
+                "pairs", bool, description="The pairs' list (Short Nardy's pairs discipline)"
+            )
+        ],
+    )
     def get(self, request: Request, system: str, variant: str) -> Response:
-        rows = rating_list(system=system, variant=variant)
+        pairs = request.query_params.get("pairs", "").lower() in ("1", "true")
+        rows = rating_list(system=system, variant=variant, pairs=pairs)
         return with_etag(request, RatingRowSerializer(rows, many=True).data)
 
 

@@ -48,7 +48,7 @@ class ReplayReport:
 
 def rating_list_of(tournament: Tournament) -> RatingList:
     rating_list, _ = RatingList.objects.get_or_create(
-        system=tournament.rating_system, variant=tournament.variant
+        system=tournament.rating_system, variant=tournament.variant, pairs=tournament.pairs
     )
     return rating_list
 
@@ -122,9 +122,9 @@ def ratings_replay(
 ) -> ReplayReport:
     """Replay one list (or every list) from ``from_key`` on (None: from the beginning)."""
     if rating_list is None:
-        used = Tournament.objects.values_list("rating_system", "variant").distinct()
-        for system, variant in used:
-            RatingList.objects.get_or_create(system=system, variant=variant)
+        used = Tournament.objects.values_list("rating_system", "variant", "pairs").distinct()
+        for system, variant, pairs in used:
+            RatingList.objects.get_or_create(system=system, variant=variant, pairs=pairs)
     lists = [rating_list] if rating_list is not None else list(RatingList.objects.all())
     matches, drifted = 0, {}
     for one in lists:
@@ -176,6 +176,7 @@ def _rated_matches(rating_list: RatingList) -> QuerySet[Match]:
     return Match.objects.filter(
         tournament__rating_system=rating_list.system,
         tournament__variant=rating_list.variant,
+        tournament__pairs=rating_list.pairs,
         tournament__rated=True,
         status__in=Match.DECIDED,
         decided_at__isnull=False,
@@ -446,16 +447,20 @@ _MATCH_SCORES = Compiled(
 )
 
 
-def ratings_behind() -> dict[tuple[str, str], OrderKey]:
-    """Where the ledger falls behind the results: for each ``(system, variant)`` list that lacks
-    a decided match, shows a match with an older result (another winner, another place in the
+#: A rating list by its rating system, game and whether it is the pairs' list.
+ListKey = tuple[str, str, bool]
+
+
+def ratings_behind() -> dict[ListKey, OrderKey]:
+    """Where the ledger falls behind the results: for each list (``ListKey``) that lacks a
+    decided match, shows a match with an older result (another winner, another place in the
     order) or keeps the rows of a match no longer rated, the order key of the earliest such
     match. Replaying the list from there brings it up to date; an empty answer: all up to date.
 
     Reads every decided match and every ledger row once (two streamed queries), no lock: a rating
     task running meanwhile may make a list look behind, and replaying it then changes nothing.
     """
-    expected: dict[int, tuple[tuple[str, str], OrderKey, list[tuple[int, float]]]] = {}
+    expected: dict[int, tuple[ListKey, OrderKey, list[tuple[int, float]]]] = {}
     decided = Match.objects.filter(
         status__in=Match.DECIDED,
         decided_at__isnull=False,
@@ -472,34 +477,36 @@ def ratings_behind() -> dict[tuple[str, str], OrderKey]:
         "winner_id",
         "tournament__rating_system",
         "tournament__variant",
+        "tournament__pairs",
     )
     held = pending_holds()
-    for decided_at, pk, home, away, entry, winner, system, variant in decided.iterator():
+    for decided_at, pk, home, away, entry, winner, system, variant, pairs in decided.iterator():
         (rated,) = _as_rated([(decided_at, pk, home, away, entry, winner, 0)])
         rows = [] if pk in held else _expected_rows(rated, system)  # held: no rows yet
-        expected[pk] = ((system, variant), rated.key, rows)
-    found: dict[int, list[tuple[tuple[str, str], OrderKey, int, float]]] = {}
+        expected[pk] = ((system, variant, pairs), rated.key, rows)
+    found: dict[int, list[tuple[ListKey, OrderKey, int, float]]] = {}
     ledger = RatingChange.objects.values_list(
         "rating_list__system",
         "rating_list__variant",
+        "rating_list__pairs",
         "finished_at",
         "match_id",
         "player_id",
         "score",
     )
-    for system, variant, finished_at, match_id, player, score in ledger.iterator():
+    for system, variant, pairs, finished_at, match_id, player, score in ledger.iterator():
         found.setdefault(match_id, []).append(
-            ((system, variant), (finished_at, match_id), player, score)
+            ((system, variant, pairs), (finished_at, match_id), player, score)
         )
-    behind: dict[tuple[str, str], OrderKey] = {}
+    behind: dict[ListKey, OrderKey] = {}
 
-    def since(rating_list: tuple[str, str], key: OrderKey) -> None:
+    def since(rating_list: ListKey, key: OrderKey) -> None:
         if rating_list not in behind or key < behind[rating_list]:
             behind[rating_list] = key
 
     for match_id in expected.keys() | found.keys():
         present = sorted(found.get(match_id, []))
-        wanted: list[tuple[tuple[str, str], OrderKey, int, float]] = []
+        wanted: list[tuple[ListKey, OrderKey, int, float]] = []
         if match_id in expected:
             rating_list, key, rows = expected[match_id]
             wanted = [(rating_list, key, player, score) for player, score in rows]
@@ -514,7 +521,9 @@ def ratings_catch_up() -> int:
     """Replay each list that ``ratings_behind`` finds behind, from where it falls behind (the
     periodic ``tasks.ratings_catch_up``); returns how many matches were rated."""
     rated = 0
-    for (system, variant), key in sorted(ratings_behind().items()):
-        rating_list, _ = RatingList.objects.get_or_create(system=system, variant=variant)
+    for (system, variant, pairs), key in sorted(ratings_behind().items()):
+        rating_list, _ = RatingList.objects.get_or_create(
+            system=system, variant=variant, pairs=pairs
+        )
         rated += ratings_replay(key, rating_list).matches
     return rated

@@ -18,6 +18,8 @@ class RatingList(models.Model):
         _("rating system"), max_length=10, choices=Tournament.RatingSystem.choices
     )
     variant = models.CharField(_("variant"), max_length=10, choices=Tournament.Variant.choices)
+    #: The pairs' list of the pairs discipline: the pairs' ratings, apart from the players'.
+    pairs = models.BooleanField(_("pairs"), default=False)
     #: Raised with every write to the list's ledger: pages that show its ratings key on it.
     revision = models.PositiveIntegerField(_("revision"), default=0, editable=False)
     #: Who approves the tournaments rated on this list, besides the site's staff.
@@ -34,11 +36,14 @@ class RatingList(models.Model):
         verbose_name = _("rating list")
         verbose_name_plural = _("rating lists")
         constraints = [
-            models.UniqueConstraint(fields=["system", "variant"], name="rating_list_unique"),
+            models.UniqueConstraint(
+                fields=["system", "variant", "pairs"], name="rating_list_unique_with_pairs"
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_system_display()} · {self.get_variant_display()}"
+        title = f"{self.get_system_display()} · {self.get_variant_display()}"
+        return f"{title} · {_('pairs')}" if self.pairs else title
 
 
 class RatingChange(models.Model):

@@ -28,7 +28,9 @@ def is_rating_officer(rating_list: RatingList, user: User) -> bool:
 def may_approve(tournament: Tournament, user: User) -> bool:
     """Whether ``user`` may approve (or withdraw) the rating of ``tournament``: read only, so a
     page may ask it for every visitor (no list is made for asking)."""
-    lists = RatingList.objects.filter(system=tournament.rating_system, variant=tournament.variant)
+    lists = RatingList.objects.filter(
+        system=tournament.rating_system, variant=tournament.variant, pairs=tournament.pairs
+    )
     return _officer_of(lists, user)
 
 
@@ -50,11 +52,11 @@ def audit_trail(rating_list: RatingList, user: User) -> QuerySet[RatingAudit]:
     return rows.filter(own).distinct()
 
 
-def rating_list_revision(*, system: str, variant: str) -> int:
+def rating_list_revision(*, system: str, variant: str, pairs: bool = False) -> int:
     """A rating list's revision (0 before its first rating): pages showing its ratings key on
     it."""
     revision = (
-        RatingList.objects.filter(system=system, variant=variant)
+        RatingList.objects.filter(system=system, variant=variant, pairs=pairs)
         .values_list("revision", flat=True)
         .first()
     )
@@ -75,11 +77,13 @@ class RatingListRow:
 
 
 def rating_list(
-    *, system: str, variant: str, among: QuerySet[Player] | None = None
+    *, system: str, variant: str, among: QuerySet[Player] | None = None, pairs: bool = False
 ) -> list[RatingListRow]:
     """A rating list, best first (ties share a rank), in one query; ``among``: only these
-    players, ranked among themselves (a club's list)."""
-    ratings = Rating.objects.filter(rating_list__system=system, rating_list__variant=variant)
+    players, ranked among themselves (a club's list); ``pairs``: the pairs' list."""
+    ratings = Rating.objects.filter(
+        rating_list__system=system, rating_list__variant=variant, rating_list__pairs=pairs
+    )
     if among is not None:
         ratings = ratings.filter(player__in=among.values("pk"))
     ratings = ratings.select_related("player").order_by("-rating", "player__display_name")
@@ -209,7 +213,9 @@ def match_rating_effect(*, match: Match) -> RatingEffect | None:
     if rated is None:
         return None
     rating_list = RatingList.objects.filter(
-        system=match.tournament.rating_system, variant=match.tournament.variant
+        system=match.tournament.rating_system,
+        variant=match.tournament.variant,
+        pairs=match.tournament.pairs,
     ).first()
     current = {} if rating_list is None else {
         rating.player_id: history.Standing(rating.rating, rating.experience)

@@ -22,6 +22,8 @@ from tournaments.services.entries import (
     entries_register,
     entry_register,
     entry_withdraw,
+    pair_register,
+    pair_register_named,
 )
 from tournaments.services.lifecycle import (
     EDITABLE_SETTINGS,
@@ -51,6 +53,8 @@ __all__ = [
     "entries_register",
     "entry_register",
     "entry_withdraw",
+    "pair_register",
+    "pair_register_named",
     "start_notices",
     "swiss_round_pair",
     "tournament_create",

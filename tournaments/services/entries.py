@@ -20,10 +20,11 @@ from tournaments.clubs.models import Club
 from tournaments.errors import Conflict, InvalidInput
 from tournaments.matches.results import match_result_record
 from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.players.pairs import pair_of
 from tournaments.players.rights import home_club_of_new
 from tournaments.services.checks import Format, Status, User, locked_tournament, require_organizer
+from tournaments.services.pairs import require_pairs_entry
 from tournaments.signups.services import (
-    category_check,
     entry_withdrawn,
     promote_waiting,
     signup_entered,
@@ -46,12 +47,58 @@ def entry_register(
         raise Conflict(_("The tournament is finished."))
     if tournament.entries.filter(player=player).exists():
         raise Conflict(_("%(player)s is already entered.") % {"player": player})
-    category_check(tournament=tournament, player=player)
+    require_pairs_entry(tournament, player)  # and the category of a player, or a pair's two
     if seed is not None and (too_large := _seed_too_large(seed)):
         raise InvalidInput(too_large)  # the column would overflow: a 500 otherwise
     entry = Entry.objects.create(tournament=tournament, player=player, seed=seed, late_entry=late)
     signup_entered(entry)  # a player waiting on the sign-up list is in now
     return entry
+
+
+@transaction.atomic
+def pair_register(
+    *,
+    tournament: Tournament,
+    first: Player,
+    second: Player,
+    by: User,
+    name: str = "",
+    seed: int | None = None,
+) -> Entry:
+    """An organizer enters two players as a pair (``pairs.pair_of``: made when new, named
+    ``name`` or after them) in a tournament of the pairs discipline."""
+    require_organizer(locked_tournament(tournament), by)
+    if not tournament.pairs:
+        raise Conflict(_("This tournament is not of the pairs discipline: enter players."))
+    pair = pair_of(first, second, name)
+    return entry_register(tournament=tournament, player=pair.player, by=by, seed=seed)
+
+
+@transaction.atomic
+def pair_register_named(
+    *,
+    tournament: Tournament,
+    players: tuple[Player | str, Player | str],
+    by: User,
+    name: str = "",
+    seed: int | None = None,
+) -> Entry:
+    """``pair_register`` where either player may be a name: a player of that name, else a new
+    one (with the tournament's club as its home club, as ``entries_register`` makes them)."""
+    require_organizer(locked_tournament(tournament), by)
+    home = home_club_of_new(by=by, tournament=tournament)
+    found = []
+    for player in players:
+        if isinstance(player, str):
+            if not player:
+                raise InvalidInput(_("The name is empty."))
+            known = Player.objects.filter(display_name=player).first()
+            player = known or Player.objects.create(display_name=player, home_club=home)
+        found.append(player)
+    first, second = found
+    return pair_register(
+        tournament=tournament, first=first, second=second, by=by, name=name, seed=seed
+    )
 
 
 @transaction.atomic

@@ -15,6 +15,7 @@ from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.formats import elimination, round_robin
 from tournaments.matches.live.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, TimeControl
 from tournaments.models import Match, Round, Tournament
+from tournaments.players.pairs import members_of
 from tournaments.ratings.services import tournament_leaving
 from tournaments.rows import free_slug
 from tournaments.services.checks import (
@@ -190,6 +191,8 @@ def validate_rules(tournament: Tournament) -> None:
         raise InvalidInput(_("The Federation draw rule is a Long Nardy rule."))
     if tournament.variant == Tournament.Variant.LONG and short_only:
         raise InvalidInput(_("Koks and no hit-and-hide are Short Nardy rules."))
+    if tournament.pairs and tournament.variant == Tournament.Variant.LONG:
+        raise InvalidInput(_("There are no pairs in Long Nardy: pairs play Short Nardy."))
     first_stage_validate(tournament)
     if tournament.checkin_minutes is not None and tournament.starts_at is None:
         raise InvalidInput(_("A check-in needs the start time: it opens before it."))
@@ -240,7 +243,7 @@ EDITABLE_SETTINGS = frozenset(
     {
         "name", "variant", "format", "rating_system", "match_length", "match_games", "koks",
         "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
-        "dave_progression", "max_stake", "crawford", "time_control", "accepted_moves",
+        "dave_progression", "max_stake", "crawford", "time_control", "accepted_moves", "pairs",
         "swiss_rounds",
         "swiss_out_after_losses", "third_place", "grand_final", "consolation_kind",
         "last_chance", "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
@@ -262,6 +265,9 @@ def tournament_update(*, tournament: Tournament, by: User, **settings: Any) -> T
     if tournament.status not in EDITABLE_STATUSES:
         raise Conflict(_("The tournament has started: its rules are locked."))
     who_may_play = _who_may_play(tournament)
+    changes_pairs = "pairs" in settings and settings["pairs"] != tournament.pairs
+    if changes_pairs and (tournament.entries.exists() or tournament.signups.exists()):
+        raise Conflict(_("Players are entered or signed up: pairs and single players do not mix."))
     for name, value in settings.items():
         setattr(tournament, name, value)
     tournament.name = tournament.name.strip()
@@ -269,7 +275,8 @@ def tournament_update(*, tournament: Tournament, by: User, **settings: Any) -> T
     if _who_may_play(tournament) != who_may_play:
         # The players entered must fit the new category, minimum age or year of the start.
         for entry in tournament.entries.select_related("player").order_by("pk"):
-            category_check(tournament=tournament, player=entry.player)
+            for player in members_of(entry.player):
+                category_check(tournament=tournament, player=player)
     promote_waiting(tournament)  # there may be more places
     return tournament
 

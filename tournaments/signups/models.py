@@ -9,6 +9,7 @@ from django.utils.translation import pgettext_lazy
 
 class SignUp(models.Model):
     class State(models.TextChoices):
+        PARTNER = "partner", _("Waiting for the partner")
         PENDING = "pending", _("Waiting for approval")
         WAITING = "waiting", _("On the waiting list")
         ENTERED = "entered", pgettext_lazy("sign-up status", "Entered")
@@ -16,7 +17,7 @@ class SignUp(models.Model):
         WITHDRAWN = "withdrawn", _("Withdrawn")
 
     #: A player has at most one sign-up in these states per tournament.
-    ACTIVE = (State.PENDING, State.WAITING, State.ENTERED)
+    ACTIVE = (State.PARTNER, State.PENDING, State.WAITING, State.ENTERED)
 
     tournament = models.ForeignKey(
         "tournaments.Tournament",
@@ -37,6 +38,17 @@ class SignUp(models.Model):
         related_name="signups",
     )
     state = models.CharField(_("state"), max_length=10, choices=State.choices)
+    #: A pairs tournament: the partner the player signed up with, who confirms (``PARTNER``);
+    #: once they do, ``player`` is the pair's record.
+    partner = models.ForeignKey(
+        "tournaments.Player",
+        verbose_name=_("partner"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="partner_signups",
+    )
+    pair_name = models.CharField(_("pair's name"), max_length=100, blank=True)
     entry = models.OneToOneField(
         "tournaments.Entry",
         verbose_name=_("entry"),
@@ -56,7 +68,7 @@ class SignUp(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "player"],
-                condition=models.Q(state__in=["pending", "waiting", "entered"]),
+                condition=models.Q(state__in=["partner", "pending", "waiting", "entered"]),
                 name="signup_active_once_per_player",
             ),
         ]

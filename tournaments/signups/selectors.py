@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
@@ -50,6 +50,8 @@ class Mine:
     player: Player | None
     signup: SignUp | None
     entry: Entry | None
+    #: A pairs tournament: the sign-ups that name this player as the partner, to confirm.
+    asked: list[SignUp] = field(default_factory=list)
 
 
 def mine(*, tournament: Tournament, user: AbstractBaseUser | AnonymousUser) -> Mine | None:
@@ -58,13 +60,19 @@ def mine(*, tournament: Tournament, user: AbstractBaseUser | AnonymousUser) -> M
     player = Player.objects.filter(user_id=user.pk).order_by("pk").first()
     if player is None:
         return Mine(None, None, None)
+    # In a pairs tournament the player signs up with a partner, then plays in the pair's record.
+    in_pair = Q(player__pair__first=player) | Q(player__pair__second=player)
+    active = tournament.signups.filter(state__in=SignUp.ACTIVE)
     signup = (
-        tournament.signups.filter(player=player, state__in=SignUp.ACTIVE)
-        .select_related("entry")
+        active.filter(Q(player=player) | in_pair)
+        .select_related("entry", "player", "partner")
         .first()
     )
-    entry = tournament.entries.filter(player=player).first()
-    return Mine(player, signup, entry)
+    entry = tournament.entries.filter(Q(player=player) | in_pair).select_related("player").first()
+    asked = list(
+        active.filter(partner=player, state=State.PARTNER).select_related("player").order_by("pk")
+    )
+    return Mine(player, signup, entry, asked)
 
 
 def user_signups(*, user: AbstractBaseUser | AnonymousUser) -> list[SignUp]:

@@ -11,12 +11,14 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Entry, Player, Tournament
 from tournaments.permissions import is_organizer
+from tournaments.players.pairs import entered_with, members_of, pair_of
 from tournaments.players.rights import home_club_of_new
 from tournaments.rows import locked
 from tournaments.signups.eligibility import Problem, refusal
@@ -35,12 +37,16 @@ def signup_request(
     display_name: str = "",
     gender: str = "",
     birth_year: int | None = None,
+    partner: str = "",
+    pair_name: str = "",
 ) -> SignUp:
     """The signed-in user signs up with their player (a new one named ``display_name``, with
     ``gender`` and ``birth_year`` on its profile, when they have none): entered at once, on the
     waiting list when the places are taken, or waiting for the organizers' approval when the
     tournament asks for it. A tournament of a category refuses a player who does not fit it, or
-    whose profile does not say (``category_check``)."""
+    whose profile does not say (``category_check``). A pairs tournament takes the ``partner``
+    (a player's name) and the ``pair_name``: the sign-up waits for the partner to confirm it
+    (``signup_partner_answer``)."""
     if not by.is_authenticated:
         raise NotAllowed(_("Sign in to sign up."))
     tournament = locked(Tournament, tournament.pk)
@@ -48,11 +54,100 @@ def signup_request(
         raise Conflict(_("This tournament is not open for sign-up."))
     player = _player_of(by, display_name, tournament, gender=gender, birth_year=birth_year)
     category_check(tournament=tournament, player=player, own=True)
+    if tournament.pairs:
+        return _signup_with_partner(tournament, player, by, partner, pair_name)
+    if partner:
+        raise InvalidInput(_("This is not a pairs tournament: sign up without a partner."))
     if tournament.entries.filter(player=player).exists():
         raise Conflict(_("%(player)s is entered already.") % {"player": player})
     if tournament.signups.filter(player=player, state__in=SignUp.ACTIVE).exists():
         raise Conflict(_("%(player)s has signed up already.") % {"player": player})
     signup = SignUp(tournament=tournament, player=player, user_id=by.pk)
+    return _enter_or_wait_for_approval(tournament, signup)
+
+
+def _signup_with_partner(
+    tournament: Tournament, player: Player, by: User, partner_name: str, pair_name: str
+) -> SignUp:
+    """A pairs sign-up, waiting for the partner (a player with an account: they confirm)."""
+    partner_name = " ".join(partner_name.split())
+    if not partner_name:
+        raise InvalidInput(_("A pairs tournament: name your partner."))
+    partner = Player.objects.filter(display_name=partner_name, pair__isnull=True).first()
+    if partner is None:
+        raise InvalidInput(
+            _("There is no player called %(name)s on the site.") % {"name": partner_name}
+        )
+    if partner.pk == player.pk:
+        raise InvalidInput(_("A pair is two different players."))
+    if partner.user_id is None:
+        raise InvalidInput(
+            _(
+                "%(name)s has no account on the site, and the partner confirms the pair from "
+                "theirs: ask an organizer to enter the pair."
+            )
+            % {"name": partner}
+        )
+    category_check(tournament=tournament, player=partner)
+    _require_free(tournament, player, partner)
+    return SignUp.objects.create(
+        tournament=tournament,
+        player=player,
+        partner=partner,
+        pair_name=" ".join(pair_name.split()),
+        user_id=by.pk,
+        state=State.PARTNER,
+    )
+
+
+def _require_free(tournament: Tournament, *players: Player) -> None:
+    """A player plays in one pair of a tournament: refuse one already entered in a pair of it,
+    or named in another sign-up that is still active."""
+    for player in players:
+        in_pair = Q(player__pair__first=player) | Q(player__pair__second=player)
+        if tournament.entries.filter(in_pair).exists():
+            raise Conflict(
+                _("%(player)s plays in a pair of this tournament already.") % {"player": player}
+            )
+        active = tournament.signups.filter(state__in=SignUp.ACTIVE)
+        if active.filter(Q(player=player) | Q(partner=player) | in_pair).exists():
+            raise Conflict(
+                _("%(player)s has signed up for this tournament already.") % {"player": player}
+            )
+
+
+@transaction.atomic
+def signup_partner_answer(*, signup: SignUp, by: User, accept: bool) -> SignUp:
+    """The partner named in a pairs sign-up confirms it (the pair is made, or found, and signs
+    up as a player does: entered, on the waiting list or waiting for approval) or declines it."""
+    tournament = locked(Tournament, signup.tournament_id)
+    signup = SignUp.objects.select_related("player", "partner").get(pk=signup.pk)
+    partner = signup.partner
+    if signup.state != State.PARTNER or partner is None:
+        raise Conflict(_("This sign-up is not waiting for a partner."))
+    if not by.is_authenticated or partner.user_id != by.pk:
+        raise NotAllowed(_("Only the partner named in the sign-up may answer it."))
+    if tournament.status not in BEFORE_START:
+        raise Conflict(_("The tournament has started: sign-ups are closed."))
+    if not accept:
+        _close(signup, State.DECLINED)
+        return signup
+    category_check(tournament=tournament, player=partner, own=True)
+    pair = pair_of(signup.player, partner, signup.pair_name)
+    if tournament.entries.filter(player=pair.player).exists():
+        raise Conflict(_("%(player)s is entered already.") % {"player": pair.player})
+    other = entered_with(tournament, pair)
+    if other is not None:
+        raise Conflict(
+            _("A player plays in one pair of a tournament: %(pair)s is entered already.")
+            % {"pair": other.player}
+        )
+    signup.player = pair.player
+    signup.decided_at = None
+    return _enter_or_wait_for_approval(tournament, signup)
+
+
+def _enter_or_wait_for_approval(tournament: Tournament, signup: SignUp) -> SignUp:
     if tournament.signup_approval:
         signup.state = State.PENDING
         signup.save()
@@ -86,7 +181,8 @@ def signup_approve(*, signup: SignUp, by: User) -> SignUp:
     signup = SignUp.objects.get(pk=signup.pk)
     if signup.state != State.PENDING:
         raise Conflict(_("This sign-up is not waiting for approval."))
-    category_check(tournament=tournament, player=signup.player)  # their profile may have changed
+    for player in members_of(signup.player):  # their profile may have changed
+        category_check(tournament=tournament, player=player)
     signup.decided_at = timezone.now()
     return _enter_or_wait(tournament, signup)
 
@@ -109,7 +205,8 @@ def entry_check_in(*, entry: Entry, by: User, present: bool = True) -> Entry:
     tournament = locked(Tournament, entry.tournament_id)
     entry = Entry.objects.select_related("player").get(pk=entry.pk)
     organizer = is_organizer(tournament, by)
-    if not organizer and (not by.is_authenticated or entry.player.user_id != by.pk):
+    users = {player.user_id for player in members_of(entry.player)}  # a pair's two, or the player
+    if not organizer and (not by.is_authenticated or by.pk not in users):
         raise NotAllowed(_("Only the player, or an organizer, may check in."))
     if tournament.status not in BEFORE_START:
         raise Conflict(_("The tournament has started: the check-in is over."))
@@ -200,21 +297,6 @@ def category_check(*, tournament: Tournament, player: Player, own: bool = False)
             "This tournament is for players aged %(age)s or more in %(year)s: %(player)s is "
             "%(player_age)s in %(year)s."
         )
-    raise NotAllowed(message % given)
-    if found.problem == Problem.BIRTH_YEAR_UNKNOWN:
-        message = (
-            _("This tournament is for players aged %(age)s or more in %(year)s: set your birth "
-              "year on your profile first.") if own
-            else _("This tournament is for players aged %(age)s or more in %(year)s: the profile "
-                   "of %(player)s does not give their birth year.")
-        )  # fmt: skip
-        raise Conflict(message % given)
-    message = (
-        _("This tournament is for players aged %(age)s or more in %(year)s: you are "
-          "%(player_age)s in %(year)s.") if own
-        else _("This tournament is for players aged %(age)s or more in %(year)s: %(player)s is "
-               "%(player_age)s in %(year)s.")
-    )  # fmt: skip
     raise NotAllowed(message % given)
 
 

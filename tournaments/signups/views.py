@@ -48,12 +48,25 @@ def _act(request: HttpRequest, tournament: Tournament, action: str) -> str:
             display_name=request.POST.get("display_name", ""),
             gender=request.POST.get("gender", ""),
             birth_year=_birth_year(request.POST.get("birth_year", "")),
+            partner=request.POST.get("partner", ""),
+            pair_name=request.POST.get("pair_name", ""),
         )
         return {
+            SignUp.State.PARTNER: _("Signed up: your partner confirms it on this page."),
             SignUp.State.ENTERED: _("You are in."),
             SignUp.State.WAITING: _("The places are taken: you are on the waiting list."),
             SignUp.State.PENDING: _("Signed up: an organizer will approve it."),
         }[signup.state]
+    if action in ("partner-accept", "partner-decline"):
+        signup = _signup(tournament, request.POST.get("signup", ""))
+        accept = action == "partner-accept"
+        done = services.signup_partner_answer(signup=signup, by=by, accept=accept)
+        if not accept:
+            return _("You declined to play in this pair.")
+        return _("%(player)s: %(state)s.") % {
+            "player": done.player.display_name,
+            "state": done.get_state_display(),
+        }
     if action in ("withdraw", "approve", "decline"):
         signup = _signup(tournament, request.POST.get("signup", ""))
         if action == "withdraw":

@@ -43,7 +43,7 @@ def tournament_header(request: HttpRequest, tournament: Tournament, tab: str) ->
         "has_bracket": has_bracket(tournament),
         "organizer": is_organizer(tournament, request.user),
         "ratings_revision": rating_selectors.rating_list_revision(
-            system=tournament.rating_system, variant=tournament.variant
+            system=tournament.rating_system, variant=tournament.variant, pairs=tournament.pairs
         ),
     }
 

@@ -192,7 +192,7 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
     class Meta:
         model = Tournament
         fields = [
-            "name", "variant", "format", "rating_system",
+            "name", "variant", "pairs", "format", "rating_system",
             "koks", "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
             "dave_progression", "max_stake", "crawford", "accepted_moves",
             "swiss_rounds", "swiss_out_after_losses", "third_place", "grand_final",
@@ -223,6 +223,11 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
                 "How the matches change the players' ratings. FIBS: the backgammon servers' "
                 "formula; longer matches count more and new players' ratings move faster. Elo: "
                 "the chess formula, the same weight for every match whatever its length."
+            ),
+            "pairs": _(
+                "The pairs discipline: each entry is a pair of two players who play as one side "
+                "and may consult each other during the match. Pairs are rated on a list of their "
+                "own; the players' own ratings do not move. Short Nardy only."
             ),
             "koks": _(
                 "A triple game (3 points): the loser has borne off no checker and still has one "
@@ -356,6 +361,7 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
     #: form is posted, whatever it says: its default is kept (``clean``).
     APPLIES_WHEN: dict[str, dict[str, tuple[str, ...]]] = {
         "koks": {"variant": ("short",)},
+        "pairs": {"variant": ("short",)},
         "no_hit_and_hide": {"variant": ("short",)},
         "federation_draw": {"variant": ("long",)},
         "draw_counts": {"variant": ("long",), "federation_draw": ("on",)},
@@ -386,7 +392,7 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
 
     #: The form's sections, as the page shows them.
     FIELDSETS = [
-        (_("The event"), ["name", "club_season", "variant", "format", "rating_system"]),
+        (_("The event"), ["name", "club_season", "variant", "pairs", "format", "rating_system"]),
         (
             _("Match rules"),
             [
@@ -645,6 +651,58 @@ class EntryAddForm(QuotingAtMostTheLimit, forms.Form):
             username=data["username"],
             gender=data.get("gender") or "",
             birth_year=data.get("birth_year"),
+        )
+
+
+class PairAddForm(QuotingAtMostTheLimit, forms.Form):
+    """A pair to enter (the pairs discipline): two players, each picked from the list or typed
+    in as new, and the pair's name."""
+
+    first = forms.ModelChoiceField(
+        label=_("First player"), queryset=Player.objects.none(), required=False
+    )
+    first_name = forms.CharField(
+        label=_("Or a new first player's name"), max_length=100, required=False
+    )
+    second = forms.ModelChoiceField(
+        label=_("Second player"), queryset=Player.objects.none(), required=False
+    )
+    second_name = forms.CharField(
+        label=_("Or a new second player's name"), max_length=100, required=False
+    )
+    name = forms.CharField(
+        label=_("Pair's name"),
+        max_length=100,
+        required=False,
+        help_text=_("As pairings and standings show it. Empty: the two players' names."),
+    )
+    seed = forms.IntegerField(label=_("Seed"), min_value=1, max_value=SEED_MAX, required=False)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        players = Player.objects.filter(pair__isnull=True).order_by("display_name")
+        for name in ("first", "second"):
+            field = self.fields[name]
+            assert isinstance(field, forms.ModelChoiceField)
+            field.queryset = players
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name, label in (("first", _("first")), ("second", _("second"))):
+            picked, typed = data.get(name), (data.get(f"{name}_name") or "").strip()
+            if bool(picked) == bool(typed):
+                raise forms.ValidationError(
+                    _("Pick the %(which)s player or type a new name (one of the two).")
+                    % {"which": label}
+                )
+        return data
+
+    def players(self) -> tuple[Player | str, Player | str]:
+        """Each player picked, or the new player's name typed."""
+        data = self.cleaned_data
+        return (
+            data["first"] or data["first_name"].strip(),
+            data["second"] or data["second_name"].strip(),
         )
 
 

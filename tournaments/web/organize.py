@@ -30,6 +30,7 @@ from tournaments.web.forms import (
     EntriesImportForm,
     EntryAddForm,
     EntryWithdrawForm,
+    PairAddForm,
     TournamentForm,
 )
 
@@ -105,6 +106,8 @@ def tournament_players_page(request: HttpRequest, slug: str) -> HttpResponse:
     action = request.POST.get("action", "")
     if action == "add":
         return _player_add(request, tournament)
+    if action == "add-pair":
+        return _pair_add(request, tournament)
     if action == "import":
         return _players_import(request, tournament)
     if action == "withdraw":
@@ -124,6 +127,24 @@ def _player_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         )
     except TournamentError as error:
         return _players_page(request, tournament, add_form=form, error=error)
+    messages.success(request, _("%(player)s is entered.") % {"player": entry.player})
+    return redirect(reverse("tournament-players", args=[tournament.slug]))
+
+
+def _pair_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = PairAddForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        return _players_page(request, tournament, pair_form=form, status=400)
+    try:
+        entry = services.pair_register_named(
+            tournament=tournament,
+            players=form.players(),
+            by=request.user,
+            name=form.cleaned_data["name"],
+            seed=form.cleaned_data["seed"],
+        )
+    except TournamentError as error:
+        return _players_page(request, tournament, pair_form=form, error=error)
     messages.success(request, _("%(player)s is entered.") % {"player": entry.player})
     return redirect(reverse("tournament-players", args=[tournament.slug]))
 
@@ -174,6 +195,7 @@ def _players_page(
     tournament: Tournament,
     *,
     add_form: EntryAddForm | None = None,
+    pair_form: PairAddForm | None = None,
     import_form: EntriesImportForm | None = None,
     error: TournamentError | None = None,
     status: int = 200,
@@ -181,10 +203,11 @@ def _players_page(
     """The page, with the forms as posted when one was refused."""
     context = {
         **tournament_header(request, tournament, ""),
-        "entries": tournament.entries.select_related("player__user").order_by(
-            "seed", "player__display_name"
-        ),
+        "entries": tournament.entries.select_related(
+            "player__user", "player__pair__first", "player__pair__second"
+        ).order_by("seed", "player__display_name"),
         "add_form": add_form or EntryAddForm(tournament=tournament),
+        "pair_form": pair_form or PairAddForm(tournament=tournament),
         "import_form": import_form or EntriesImportForm(),
         "can_enter": tournament.status in services.EDITABLE_STATUSES
         or (

@@ -417,11 +417,13 @@ def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
     system = request.GET.get("system", Tournament.RatingSystem.FIBS)
     if system not in Tournament.RatingSystem.values:
         system = Tournament.RatingSystem.FIBS
+    pairs = request.GET.get("pairs") == "1" and variant == Tournament.Variant.SHORT
     return render(
         request,
         "tournaments/rating_list.html",
         {
-            "rows": rating_selectors.rating_list(system=system, variant=variant),
+            "rows": rating_selectors.rating_list(system=system, variant=variant, pairs=pairs),
+            "pairs": pairs,
             "variant": variant,
             "variant_name": Tournament.Variant(variant).label,
             "system": system,
@@ -496,6 +498,8 @@ def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:
     else:
         facts.append((_("Match"), _("%(n)s games") % {"n": tournament.match_games}))
     if tournament.variant == Tournament.Variant.SHORT:
+        if tournament.pairs:
+            facts.append((_("Discipline"), _("pairs: two players as one side, who may consult")))
         facts.append((_("Koks (triple game)"), yes if tournament.koks else no))
         facts.append((_("No hit-and-hide"), yes if tournament.no_hit_and_hide else no))
     else:

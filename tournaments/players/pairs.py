@@ -1,0 +1,78 @@
+"""Pairs (the pairs discipline of Short Nardy): two players who play as one side.
+
+A pair is made once for its two players, whichever way round they are named (``Pair``), with a
+player record of its own that carries its name, its entries and its rating on the pairs' list:
+the formats, the standings and the ratings take it as a player.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from tournaments.errors import InvalidInput
+from tournaments.models import Entry, Pair, Player, Tournament
+
+#: The longest pair name (the player record's ``display_name``).
+NAME_MAX = Player._meta.get_field("display_name").max_length
+
+
+def pair_name(first: Player, second: Player) -> str:
+    """The name a pair is given when none is: its players' names."""
+    return f"{first.display_name} & {second.display_name}"
+
+
+@transaction.atomic
+def pair_of(first: Player, second: Player, name: str = "") -> Pair:
+    """The pair of these two players, made when it is new (named ``name``, else after them); a
+    ``name`` given to a pair that exists renames it."""
+    if first.pk == second.pk:
+        raise InvalidInput(_("A pair is two different players."))
+    for player in (first, second):
+        if hasattr(player, "pair"):
+            raise InvalidInput(
+                _("%(player)s is a pair already: a pair is made of two players.")
+                % {"player": player}
+            )
+    low, high = sorted((first, second), key=lambda player: player.pk)
+    name = " ".join(name.split())
+    if len(name) > (NAME_MAX or 100):
+        raise InvalidInput(_("A pair's name has at most %(most)s characters.") % {"most": NAME_MAX})
+    pair = Pair.objects.select_related("player").filter(first=low, second=high).first()
+    wanted = name or (pair.player.display_name if pair else pair_name(first, second))
+    taken = Player.objects.filter(display_name=wanted)
+    if pair is not None:
+        taken = taken.exclude(pk=pair.player_id)
+    if taken.exists():
+        raise InvalidInput(
+            _("A player or a pair is already called %(name)s: choose another name.")
+            % {"name": wanted}
+        )
+    if pair is None:
+        record = Player.objects.create(display_name=wanted)
+        return Pair.objects.create(player=record, first=low, second=high)
+    if pair.player.display_name != wanted:
+        pair.player.display_name = wanted
+        pair.player.save(update_fields=["display_name"])
+    return pair
+
+
+def members_of(player: Player) -> list[Player]:
+    """The players a record stands for: a pair's two, else the player."""
+    pair = Pair.objects.select_related("first", "second").filter(player=player).first()
+    return [player] if pair is None else [pair.first, pair.second]
+
+
+def entered_with(tournament: Tournament, pair: Pair) -> Entry | None:
+    """Another entry of ``tournament`` that is a pair with one of ``pair``'s players: a player
+    plays in one pair of a tournament."""
+    members = pair.members
+    both = Q(player__pair__first__in=members) | Q(player__pair__second__in=members)
+    return (
+        Entry.objects.filter(tournament=tournament)
+        .filter(both)
+        .exclude(player=pair.player)
+        .select_related("player")
+        .first()
+    )
