@@ -260,3 +260,18 @@ def test_a_player_signs_up_with_a_partner_who_confirms():
     again = boris.post(page, {"action": "signup", "partner": "Anna"})
     assert again.status_code == 409
     assert cup.entries.count() == 1
+
+
+def test_a_pair_is_neither_claimed_nor_merged():
+    from tournaments.players.services import claim_request, players_merge  # noqa: PLC0415
+
+    olga = User.objects.create_user("olga", is_staff=True)
+    anna, boris, carl = players()[:3]
+    cup = pairs_event(olga, "round-robin")
+    team = services.pair_register(tournament=cup, first=anna, second=boris, by=olga).player
+    with pytest.raises(Conflict, match="a pair, not a person"):
+        claim_request(player=team, by=User.objects.create_user("zed"))
+    for keep, drop in ((carl, team), (carl, anna)):
+        with pytest.raises(Conflict, match="not merged"):
+            players_merge(keep=keep, drop=drop, by=olga)
+    assert Player.objects.filter(pk__in=(team.pk, anna.pk)).count() == 2

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from tournaments.clubs.models import Club
 from tournaments.clubs.permissions import User
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Entry, Pair, Player, Tournament
 from tournaments.players.audit import Action, identity_record, player_snapshot
 from tournaments.players.models import IdentityAudit, PlayerClaim
 from tournaments.players.rights import (
@@ -90,6 +90,8 @@ def claim_request(*, player: Player, by: User) -> PlayerClaim:
     if not by.is_authenticated:
         raise NotAllowed(_("Sign in to claim a player."))
     player = Player.objects.select_for_update().get(pk=player.pk)
+    if hasattr(player, "pair"):
+        raise Conflict(_("This is a pair, not a person: each of its two players is claimed."))
     if player.user_id is not None:
         raise Conflict(_("This player is linked to an account already."))
     if Player.objects.filter(user_id=by.pk).exists():
@@ -155,6 +157,13 @@ def players_merge(*, keep: Player, drop: Player, by: User) -> Player:
     locked = {pk: _locked(pk) for pk in sorted((keep.pk, drop.pk))}  # in one order: no deadlock
     keep, drop = locked[keep.pk], locked[drop.pk]
     require_merge(keep, drop, by)
+    paired = Pair.objects.filter(
+        Q(player__in=(keep, drop)) | Q(first__in=(keep, drop)) | Q(second__in=(keep, drop))
+    )
+    if paired.exists():
+        raise Conflict(
+            _("A pair, or a player in a pair, is not merged: the pairs' records would be lost.")
+        )
     shared = Tournament.objects.filter(entries__player=keep).filter(entries__player=drop)
     if shared.exists():
         raise Conflict(
