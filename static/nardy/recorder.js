@@ -251,6 +251,7 @@
     }
     if (state.offered) return fmt(words.textAnswer, { name: name(on === "white" ? "black" : "white"), side: sideWord(on === "white" ? "black" : "white"), stake: state.offered });
     if (state.dice) {
+      if (accepting) return fmt(words.textAcceptWaits, { opponent: name(on === "white" ? "black" : "white") });
       if (!state.legal_plays.length) return words.textNone;
       if (asking) return words.textWhich;
       return partial.selected !== null ? words.textTarget : fmt(words.textPick, values);

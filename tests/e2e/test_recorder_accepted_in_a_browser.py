@@ -41,6 +41,9 @@ def test_seed_001s_incomplete_play_is_shown_refused_and_accepted_on_a_phone(
         "Does Boris accept it as made?"
     )
     assert recorder(page).locator('[data-panel="moves"]').is_hidden()
+    assert recorder(page).locator('[data-role="status"]').text_content() == (
+        "Boris accepts the play as made, or demands the correct move"
+    )
     screenshot(page, "recorder-accept-question-phone")
     # Boris demands the correct move: back to the roll, nothing entered.
     panel.locator('[data-action="accept-no"]').click()
