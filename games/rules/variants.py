@@ -54,7 +54,8 @@ class Variant:
     dave: DaveRules = field(default_factory=DaveRules)
     #: An incomplete or illegal play stands when the opponent accepts it (seed 001): it is
     #: made as the checkers physically move (``moves.physical_play``). Off: every play is legal.
-    accepted_moves: bool = False
+    #: Not compared: it says which plays a record may hold, not what a position is.
+    accepted_moves: bool = field(default=False, compare=False)
 
     @staticmethod
     def opponent_point(point: int) -> int:

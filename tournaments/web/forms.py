@@ -398,8 +398,11 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
             [
                 "match_kind", "match_size", "koks", "no_hit_and_hide", "federation_draw",
                 "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
-                "clock", "clock_kind", "clock_minutes", "clock_seconds", "accepted_moves",
             ],
+        ),
+        (
+            _("At the table"),
+            ["clock", "clock_kind", "clock_minutes", "clock_seconds", "accepted_moves"],
         ),
         (
             _("Format options"),
