@@ -64,14 +64,17 @@ def members_of(player: Player) -> list[Player]:
     return [player] if pair is None else [pair.first, pair.second]
 
 
+def in_pair_with(*players: Player | int) -> Q:
+    """For entries or sign-ups: their player is a pair with one of ``players`` in it."""
+    return Q(player__pair__first__in=players) | Q(player__pair__second__in=players)
+
+
 def entered_with(tournament: Tournament, pair: Pair) -> Entry | None:
     """Another entry of ``tournament`` that is a pair with one of ``pair``'s players: a player
     plays in one pair of a tournament."""
-    members = pair.members
-    both = Q(player__pair__first__in=members) | Q(player__pair__second__in=members)
     return (
         Entry.objects.filter(tournament=tournament)
-        .filter(both)
+        .filter(in_pair_with(*pair.members))
         .exclude(player=pair.player)
         .select_related("player")
         .first()

@@ -8,6 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
 
 from tournaments.models import Entry, Player, Tournament
+from tournaments.players.pairs import in_pair_with
 from tournaments.signups.models import SignUp
 
 State = SignUp.State
@@ -61,7 +62,7 @@ def mine(*, tournament: Tournament, user: AbstractBaseUser | AnonymousUser) -> M
     if player is None:
         return Mine(None, None, None)
     # In a pairs tournament the player signs up with a partner, then plays in the pair's record.
-    in_pair = Q(player__pair__first=player) | Q(player__pair__second=player)
+    in_pair = in_pair_with(player)
     active = tournament.signups.filter(state__in=SignUp.ACTIVE)
     signup = (
         active.filter(Q(player=player) | in_pair)

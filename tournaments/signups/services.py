@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Entry, Player, Tournament
 from tournaments.permissions import is_organizer
-from tournaments.players.pairs import entered_with, members_of, pair_of
+from tournaments.players.pairs import entered_with, in_pair_with, members_of, pair_of
 from tournaments.players.rights import home_club_of_new
 from tournaments.rows import locked
 from tournaments.signups.eligibility import Problem, refusal
@@ -104,7 +104,7 @@ def _require_free(tournament: Tournament, *players: Player) -> None:
     """A player plays in one pair of a tournament: refuse one already entered in a pair of it,
     or named in another sign-up that is still active."""
     for player in players:
-        in_pair = Q(player__pair__first=player) | Q(player__pair__second=player)
+        in_pair = in_pair_with(player)
         if tournament.entries.filter(in_pair).exists():
             raise Conflict(
                 _("%(player)s plays in a pair of this tournament already.") % {"player": player}

@@ -60,9 +60,9 @@ class SharedState:
         return self.body[:-1] + b"," + tail[1:]
 
 
-def clock_basis(control: TimeControl, clock: Clock) -> dict[str, Any]:
+def clock_basis(clock: Clock) -> dict[str, Any]:
     """What a state keeps of a timed match's clocks: its control and the clocks' last event."""
-    return {"control": control.as_json(), "clock": clock.to_json()}
+    return {"control": clock.control.as_json(), "clock": clock.to_json()}
 
 
 def clock_fields(basis: Mapping[str, Any] | None, now: float) -> dict[str, Any]:
@@ -81,7 +81,7 @@ def clock_fields(basis: Mapping[str, Any] | None, now: float) -> dict[str, Any]:
         "clock": {
             "control": basis["control"],
             "on_turn": clock.on_turn,
-            "delay_left": round(clock.delay_left_at(now), 3),
+            "delay_left": round(reading.delay_left, 3),
             "paused": reading.paused,
             "flagged": reading.flagged,
             "flagged_at": reading.flagged_at,

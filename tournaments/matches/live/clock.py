@@ -124,7 +124,10 @@ class ClockEvent:
 @dataclass(frozen=True, slots=True)
 class Clocks:
     """Each player's time left at a moment, the side whose clock runs (None: not started,
-    paused, stopped or fallen), and the side whose flag fell, with its moment."""
+    paused, stopped or fallen), and the side whose flag fell, with its moment. ``delay_left``:
+    the delay the running side still waits before its time runs (0 with an increment, or when
+    no clock runs), what a page ticking the clocks needs besides them; not compared, as it
+    follows from the rest and the moment."""
 
     home: float
     away: float
@@ -132,6 +135,7 @@ class Clocks:
     paused: bool = False
     flagged: Side | None = None
     flagged_at: float | None = None
+    delay_left: float = field(default=0.0, compare=False)
 
     def left(self, side: Side) -> float:
         return self.home if side == "home" else self.away
@@ -233,7 +237,8 @@ class Clock:
         """The clocks at ``now`` (no earlier than the last event), this clock left as it is."""
         clock = self.copy()
         clock.run_until(max(now, self.last))
-        runs = not (clock.paused or clock.flagged is not None)
+        runs = clock.on_turn is not None and not (clock.paused or clock.flagged is not None)
+        delay = self.control.per_move_seconds - clock.turn_used
         return Clocks(
             home=clock.left["home"],
             away=clock.left["away"],
@@ -241,18 +246,8 @@ class Clock:
             paused=clock.paused,
             flagged=clock.flagged,
             flagged_at=clock.flagged_at,
+            delay_left=max(0.0, delay) if runs and self.control.kind == "delay" else 0.0,
         )
-
-    def delay_left_at(self, now: float) -> float:
-        """The delay the running side still waits at ``now`` before its time runs (0 with an
-        increment, or when no clock runs): what a page ticking the clocks needs besides them."""
-        clock = self.copy()
-        clock.run_until(max(now, self.last))
-        if self.control.kind != "delay" or clock.on_turn is None or clock.paused:
-            return 0.0
-        if clock.flagged is not None:
-            return 0.0
-        return max(0.0, self.control.per_move_seconds - clock.turn_used)
 
     def copy(self) -> Clock:
         return Clock.from_json(self.control, self.to_json())

@@ -39,6 +39,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.renderers import JSONRenderer
 
+from games.models import Game
 from games.rules import RulesError, action_from_json
 from games.rules.steps import play_steps, steps_json
 from games.services import RecordedGame
@@ -422,13 +423,13 @@ def _author(by: User) -> User | None:
     return by if by.is_authenticated else None
 
 
-def _clock(match: Match, draft: Draft) -> Clock | None:
+def _clock(match: Match, draft: Draft | None) -> Clock | None:
     """The match clocks after the draft's last timed event (None: the tournament has no time
     control); new clocks before the first entry."""
     control = match.tournament.clock()
     if control is None:
         return None
-    if draft.clock is None:
+    if draft is None or draft.clock is None:
         return Clock.new(control)
     return Clock.from_json(control, draft.clock)
 
@@ -514,12 +515,13 @@ def _keep_times(match: Match, entries: list[Entry], rows: list[tuple[Any, dateti
         for entry, (_data, made_at, clock) in zip(entries, rows, strict=True)
         if not isinstance(entry, Roll | First | Flag)
     ]
+    games = list(match.games.order_by("number"))
     start = 0
-    for game in match.games.order_by("number"):
+    for game in games:
         count = len(game.actions)
         game.times = times[start : start + count]
         start += count
-        game.save(update_fields=["times"])
+    Game.objects.bulk_update(games, ["times"])
 
 
 def _take_back(match: Match, draft: Draft, *, organizer: bool) -> None:
@@ -672,12 +674,8 @@ def _state(match: Match, draft: Draft | None, recording: Recording) -> dict[str,
 
 def _clock_basis(match: Match, draft: Draft | None) -> dict[str, Any] | None:
     """A timed match's clocks at their last event (``broadcast.clock_basis``); None untimed."""
-    control = match.tournament.clock()
-    if control is None:
-        return None
-    clock = Clock.new(control) if draft is None else _clock(match, draft)
-    assert clock is not None
-    return clock_basis(control, clock)
+    clock = _clock(match, draft)
+    return None if clock is None else clock_basis(clock)
 
 
 def _take_back_until(match: Match, draft: Draft | None) -> str | None:

@@ -105,9 +105,9 @@ def test_a_clock_kept_as_json_goes_on_as_the_whole_timeline_would():
 def test_the_delay_left_is_what_the_running_side_still_waits():
     clock = Clock.new(DELAY)
     clock.apply(START)
-    assert clock.delay_left_at(3) == 5
-    assert clock.delay_left_at(20) == 0
-    assert Clock.new(INCREMENT).delay_left_at(3) == 0
+    assert clock.reading_at(3).delay_left == 5
+    assert clock.reading_at(20).delay_left == 0
+    assert Clock.new(INCREMENT).reading_at(3).delay_left == 0
 
 
 def test_a_switch_to_the_side_on_turn_changes_nothing():
