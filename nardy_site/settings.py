@@ -331,6 +331,12 @@ ANALYSIS = (env_str("ANALYSIS", "auto") or "auto").lower()
 if ANALYSIS not in ("auto", "on", "off"):
     raise ImproperlyConfigured(f"ANALYSIS: auto, on or off, not {ANALYSIS!r}")
 ANALYSIS_PLIES = env_int("ANALYSIS_PLIES", 0, minimum=0, maximum=4)
+#: Long Nardy is analysed by the project's own engine (games.engine), always at hand: 1-ply
+#: (each of the opponent's rolls looked at, seconds a match) where a worker does it; 0-ply (the
+#: network alone, a fraction of a second) where tasks run in the request (no broker: make run).
+LONG_ANALYSIS_PLIES = env_int(
+    "LONG_ANALYSIS_PLIES", 0 if CELERY_TASK_ALWAYS_EAGER else 1, minimum=0, maximum=1
+)
 #: gnubg's analysis has a queue of its own: ratings never wait behind it.
 CELERY_TASK_ROUTES = {"tournaments.analysis.tasks.analysis_run": {"queue": "analysis"}}
 ANALYSIS_TIMEOUT = env_int("ANALYSIS_TIMEOUT", 600, minimum=10)

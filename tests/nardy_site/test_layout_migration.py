@@ -52,6 +52,7 @@ ADDED = {
     "tournaments.player": {"gender": "", "birth_year": None},
     "tournaments.ratinglist": {"pairs": False},
     "tournaments.signup": {"partner": None, "pair_name": ""},
+    "tournaments.matchanalysis": {"engine": "gnubg"},
     "games.game": {"times": []},
     "live.draft": {"clock": None},
 }

@@ -45,8 +45,12 @@ AnalysisOut = inline_serializer(
     "MatchAnalysis",
     {
         "state": serializers.ChoiceField(
-            choices=["long", "unavailable", "none", "running", "done", "failed"],
-            help_text="long: Long Nardy has no engine; unavailable: no gnubg on this server",
+            choices=["unavailable", "none", "running", "done", "failed"],
+            help_text="unavailable: this server does not analyse the match's variant",
+        ),
+        "engine": serializers.CharField(
+            allow_null=True,
+            help_text='"gnubg" (Short Nardy) or "nardy-long <weights>" (Long Nardy)',
         ),
         "plies": serializers.IntegerField(allow_null=True),
         "games": serializers.IntegerField(allow_null=True),
@@ -60,7 +64,10 @@ AnalysisOut = inline_serializer(
 class MatchAnalysisView(APIView):
     schema = ApiSchema()
 
-    @extend_schema(responses=AnalysisOut, summary="The match's analysis by GNU Backgammon")
+    @extend_schema(
+        responses=AnalysisOut,
+        summary="The match's analysis: by GNU Backgammon (Short Nardy) or the Nardy engine (Long)",
+    )
     def get(self, request: Request, pk: int) -> Response:
         match = get_object_or_404(
             Match.objects.filter(tournament__in=visible_tournaments(request)).select_related(
@@ -73,6 +80,7 @@ class MatchAnalysisView(APIView):
         return Response(
             {
                 "state": view.state,
+                "engine": found.engine if found else None,
                 "plies": found.plies if found else None,
                 "games": found.games if found else None,
                 "totals": FiguresSerializer(list((view.totals or {}).values()), many=True).data,

@@ -1,9 +1,10 @@
-"""A match's analysis: its state while gnubg works, each side's figures for every game and for
-the whole match, and the plays that lost equity.
+"""A match's analysis: its state while the engine works (gnubg for Short Nardy, the project's
+own for Long Nardy), each side's figures for every game and for the whole match, and the plays
+that lost equity.
 
-An analysis is keyed by what gnubg analyses: ``record``, the digest of the .mat text it is given
-(written without names or event headers, so the same games anywhere have the same digest), and
-``plies``. A match's row is marked queued in the transaction that records its result, and a
+An analysis is keyed by what is analysed: ``record``, the digest of the .mat text (written
+without names or event headers, so the same games anywhere have the same digest), ``plies`` and
+``engine``. A match's row is marked queued in the transaction that records its result, and a
 task is enqueued only when that key changes: a correction to the same record queues nothing."""
 
 from django.db import models
@@ -27,11 +28,13 @@ class MatchAnalysis(models.Model):
     )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices)
     plies = models.PositiveSmallIntegerField(_("plies"), default=0)
+    #: The program that analyses it: "gnubg", or "nardy-long <weights>" (``analysis.engine``).
+    engine = models.CharField(_("engine"), max_length=60, default="gnubg")
     games = models.PositiveSmallIntegerField(_("games"), default=0)
-    #: How many games gnubg has analysed so far (the page says "game 3 of 9").
+    #: How many games have been analysed so far (the page says "game 3 of 9").
     games_done = models.PositiveSmallIntegerField(_("games analysed"), default=0)
-    #: The SHA-256 of the .mat text gnubg is given (``services.analysis_record``): with
-    #: ``plies``, what is analysed. An analysis of an older record is replaced.
+    #: The SHA-256 of the .mat text analysed (``services.analysis_record``): with ``plies``
+    #: and ``engine``, what is analysed. An analysis of an older record is replaced.
     record = models.CharField(_("record digest"), max_length=64)
     error = models.TextField(_("error"), blank=True)
     #: The runs started for this record: a worker lost mid-run (its message is delivered

@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString
 from games.analysis.runner import ZERO, Figures
 from games.viewer import Verdict
 from nardy_site.joined import Compiled
-from tournaments.analysis.engine import analysis_available
+from tournaments.analysis.engine import analysis_available, engine_label, is_long_engine
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
 from tournaments.matches.board import board_frames, match_for_board
 from tournaments.models import Entry, Match, Tournament
@@ -21,9 +21,9 @@ from tournaments.models import Entry, Match, Tournament
 class AnalysisView:
     """What the match page and the API say of a match's analysis.
 
-    ``state``: "long" (Long Nardy: no engine), "unavailable" (this server has no gnubg), "none"
-    (no record to analyse, or not yet queued), "running" (queued or running), "done" or
-    "failed".
+    ``state``: "unavailable" (this server does not analyse the match's variant: no gnubg for
+    Short Nardy, or ``ANALYSIS`` off), "none" (no record to analyse, or not yet queued),
+    "running" (queued or running), "done" or "failed".
     """
 
     state: str
@@ -34,13 +34,23 @@ class AnalysisView:
     games: list[tuple[int, dict[int, PlayerFigures]]] | None = None
     mistakes: list[Mistake] | None = None
 
+    @property
+    def engine(self) -> str:
+        """What made the figures, for the page: the program and its plies."""
+        found = self.analysis
+        return "" if found is None else engine_label(found.engine, found.plies)
+
+    @property
+    def long(self) -> bool:
+        """Made by the Long Nardy engine: no dave decisions and no luck in its figures."""
+        return self.analysis is not None and is_long_engine(self.analysis.engine)
+
 
 def match_analysis(*, match: Match) -> AnalysisView:
-    if match.tournament.variant == Tournament.Variant.LONG:
-        return AnalysisView("long")
     found = MatchAnalysis.objects.filter(match=match).first()
     if found is None:
-        return AnalysisView("none" if analysis_available() else "unavailable")
+        available = analysis_available(match.tournament.variant)
+        return AnalysisView("none" if available else "unavailable")
     if found.status == MatchAnalysis.Status.QUEUED:  # waiting for a worker: 0 games done
         return AnalysisView("running", found)
     if found.status != MatchAnalysis.Status.DONE:

@@ -1,8 +1,9 @@
-"""Queue, analyse and store a match's analysis.
+"""Queue, analyse and store a match's analysis: by GNU Backgammon for Short Nardy, by the
+project's own engine (``games.engine``) for Long Nardy (``tournaments.analysis.engine``).
 
-An analysis is keyed by what gnubg analyses: the digest of the .mat text it is given
-(``analysis_record``: the match's games written with neutral names and without event headers,
-so that the same games anywhere have the same digest) and the plies the worker runs gnubg at.
+An analysis is keyed by what is analysed: the digest of the .mat text (``analysis_record``: the
+match's games written with neutral names and without event headers, so that the same games
+anywhere have the same digest), the plies the worker analyses at and the engine that does.
 
 - ``analysis_queue`` runs in the transaction that records or corrects a result: it marks the
   match's analysis queued for the new record and says whether a task must be enqueued. A
@@ -10,7 +11,7 @@ so that the same games anywhere have the same digest) and the plies the worker r
   (queued, running, done or failed); a result without a record removes the analysis.
 - ``match_analyse`` is what the task runs: it claims the analysis (counting the attempt: a
   message delivered again after its worker was lost counts too), copies the analysis of another
-  match with the same record if there is one, else runs gnubg outside any transaction, then
+  match with the same record if there is one, else runs the analysis outside any transaction, then
   replaces the stored analysis in one transaction: a reader sees the old one or the new one,
   never a half-written one. A run whose record was replaced meanwhile writes nothing.
 
@@ -23,6 +24,7 @@ cannot read.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import timedelta
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -40,8 +42,9 @@ from games.analysis.runner import (
     Figures,
     analyse,
 )
-from games.rules import GameError
-from tournaments.analysis.engine import analysis_available
+from games.engine.analysis import analyse_text as engine_analyse
+from games.rules import GameError, RulesError
+from tournaments.analysis.engine import analysis_available, analysis_engine, analysis_plies
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
 from tournaments.matches.records import match_mat_text
 from tournaments.models import Match, Tournament
@@ -70,11 +73,11 @@ def lost_after() -> timedelta:
 
 
 def analysis_record(match: Match) -> str | None:
-    """The .mat text gnubg analyses for a decided Short Nardy match with its games' full
-    records, else None: the download's text (``tournaments.matches.records.match_mat_text``) with
-    ``NEUTRAL_NAMES`` and without the Event and Round headers. Raises ``GameError`` when a stored
-    game does not replay."""
-    if match.tournament.variant != Tournament.Variant.SHORT or match.status not in Match.DECIDED:
+    """The .mat text analysed for a decided match with its games' full records, else None: the
+    download's text (``tournaments.matches.records.match_mat_text``) with ``NEUTRAL_NAMES`` and
+    without the Event and Round headers. Raises ``GameError`` when a stored game does not
+    replay."""
+    if match.status not in Match.DECIDED:
         return None
     return match_mat_text(match, names=NEUTRAL_NAMES)
 
@@ -88,6 +91,7 @@ def analysis_queue(*, match: Match) -> str | None:
     mark its analysis queued for its record, and return the record's digest when a task must
     analyse it, None when nothing is to run (the same record queued or analysed already, or no
     record: its analysis is removed)."""
+    variant = match.tournament.variant
     try:
         text = analysis_record(match)
     except GameError as error:
@@ -98,9 +102,9 @@ def analysis_queue(*, match: Match) -> str | None:
         return None
     digest = record_digest(text)
     # The match's row is locked by the result's transaction: no other result writes this row
-    # meanwhile; a worker only moves it along for the record it holds. The plies are the
-    # worker's to choose (``ANALYSIS_PLIES`` of the worker): the same record is not queued again
-    # because a web process is configured otherwise.
+    # meanwhile; a worker only moves it along for the record it holds. The plies and the engine
+    # are the worker's to choose (``ANALYSIS_PLIES`` of the worker): the same record is not
+    # queued again because a web process is configured otherwise.
     found = MatchAnalysis.objects.filter(match_id=match.pk).first()
     if found is not None and found.record == digest:
         pending = found.status in (MatchAnalysis.Status.QUEUED, MatchAnalysis.Status.RUNNING)
@@ -110,7 +114,7 @@ def analysis_queue(*, match: Match) -> str | None:
     MatchAnalysis.objects.update_or_create(
         match_id=match.pk,
         defaults={"status": MatchAnalysis.Status.QUEUED, "record": digest,
-                  "plies": settings.ANALYSIS_PLIES,
+                  "plies": analysis_plies(variant), "engine": analysis_engine(variant),
                   "games": match.games.count(), "games_done": 0, "error": "", "attempts": 0,
                   "task": "", "started_at": timezone.now(), "finished_at": None},
     )  # fmt: skip
@@ -122,10 +126,11 @@ def match_analyse(match_id: int, record: str | None = None, *, task: str = "") -
     digest the task was queued for (None: whatever the match's record is now), ``task`` the
     id of the Celery task running it. Raises ``AnalysisUnavailable`` when gnubg is missing and
     another attempt is left: the analysis is left queued for the retry."""
-    queued = MatchAnalysis.objects.filter(match_id=match_id).exists()
-    if not analysis_available() and (settings.ANALYSIS == "off" or not queued):
-        return "unavailable"
     match = _match(match_id)
+    variant = match.tournament.variant
+    queued = MatchAnalysis.objects.filter(match_id=match_id).exists()
+    if not analysis_available(variant) and (settings.ANALYSIS == "off" or not queued):
+        return "unavailable"
     try:
         text = analysis_record(match)
     except GameError as error:  # stored before plays were stored as the engine made them
@@ -137,19 +142,21 @@ def match_analyse(match_id: int, record: str | None = None, *, task: str = "") -
     digest = record_digest(text)
     if record is not None and record != digest:
         return "superseded"  # the record changed since: the task queued with it analyses it
-    plies = settings.ANALYSIS_PLIES
-    claimed = _claim(match_id, digest, plies, games=match.games.count(), task=task,
+    plies, engine = analysis_plies(variant), analysis_engine(variant)
+    claimed = _claim(match_id, digest, plies, engine, games=match.games.count(), task=task,
                      queued=record is not None)  # fmt: skip
     if claimed is not None:
         return claimed
     donor = (
-        MatchAnalysis.objects.filter(record=digest, plies=plies, status=MatchAnalysis.Status.DONE)
+        MatchAnalysis.objects.filter(
+            record=digest, plies=plies, engine=engine, status=MatchAnalysis.Status.DONE
+        )  # fmt: skip
         .exclude(match_id=match_id)
         .order_by("-finished_at")
         .first()
     )
     if donor is not None:  # the same games, analysed for another match: never twice
-        return _copied(match_id, digest, plies, donor)
+        return _copied(match_id, digest, plies, engine, donor)
 
     def progress(done: int, total: int) -> None:
         MatchAnalysis.objects.filter(match_id=match_id, record=digest).update(
@@ -157,7 +164,7 @@ def match_analyse(match_id: int, record: str | None = None, *, task: str = "") -
         )
 
     try:
-        result = analyse(text, plies=plies, timeout=settings.ANALYSIS_TIMEOUT, progress=progress)
+        result = _analysed(variant, text, plies, progress)
     except AnalysisUnavailable as error:
         return _unavailable(match_id, digest, error)
     except (AnalysisTimeout, SoftTimeLimitExceeded) as error:
@@ -171,13 +178,26 @@ def match_analyse(match_id: int, record: str | None = None, *, task: str = "") -
         _failed(match_id, digest, f"gnubg read {len(result.games)} of the record's "
                                   f"{match.games.count()} games")  # fmt: skip
         return "incomplete"
-    return _stored(match_id, digest, plies, result)
+    return _stored(match_id, digest, plies, engine, result)
+
+
+def _analysed(variant: str, text: str, plies: int,
+              progress: Callable[[int, int], None]) -> runner.MatchAnalysis:  # fmt: skip
+    """The record analysed by its variant's engine: gnubg, a program of its own with its time
+    limit, for Short Nardy; the project's engine, in this process, for Long Nardy (the task's
+    soft time limit stops it)."""
+    if variant == Tournament.Variant.LONG:
+        try:
+            return engine_analyse(text, plies=plies, progress=progress)
+        except RulesError as error:  # the record replayed when it was stored: not expected
+            raise AnalysisError(f"the engine could not read the record: {error}") from error
+    return analyse(text, plies=plies, timeout=settings.ANALYSIS_TIMEOUT, progress=progress)
 
 
 # --- Inside ------------------------------------------------------------------------------------
 
 
-def _claim(match_id: int, digest: str, plies: int, *, games: int, task: str,
+def _claim(match_id: int, digest: str, plies: int, engine: str, *, games: int, task: str,
            queued: bool) -> str | None:  # fmt: skip
     """Mark the analysis running for this task and count the attempt; a string says why not:
     already analysed, failed before (a queued task does not try a failed record again; a
@@ -187,7 +207,7 @@ def _claim(match_id: int, digest: str, plies: int, *, games: int, task: str,
         # Two deliveries of one message, or two messages of one record: one claims at a time.
         found = MatchAnalysis.objects.select_for_update().filter(match_id=match_id).first()
         now = timezone.now()
-        if found is None or found.record != digest or found.plies != plies:
+        if found is None or (found.record, found.plies, found.engine) != (digest, plies, engine):
             attempts, error = 1, ""  # a record not queued before (a direct call): a first run
         elif found.status == Status.DONE:
             return "already analysed"
@@ -210,7 +230,8 @@ def _claim(match_id: int, digest: str, plies: int, *, games: int, task: str,
             attempts = found.attempts + 1
         MatchAnalysis.objects.update_or_create(
             match_id=match_id,
-            defaults={"status": Status.RUNNING, "record": digest, "plies": plies, "games": games,
+            defaults={"status": Status.RUNNING, "record": digest, "plies": plies,
+                      "engine": engine, "games": games,
                       "games_done": 0, "attempts": attempts, "task": task, "started_at": now,
                       "finished_at": None, "error": error},
         )  # fmt: skip
@@ -257,10 +278,11 @@ def _unreplayable(match_id: int, error: GameError) -> None:
     )  # fmt: skip
 
 
-def _stored(match_id: int, digest: str, plies: int, result: runner.MatchAnalysis) -> str:
-    """gnubg's analysis replaces the stored one, unless the record changed meanwhile."""
+def _stored(match_id: int, digest: str, plies: int, engine: str,
+            result: runner.MatchAnalysis) -> str:  # fmt: skip
+    """The analysis replaces the stored one, unless the record changed meanwhile."""
     with transaction.atomic():
-        found = _still(match_id, digest, plies)
+        found = _still(match_id, digest, plies, engine)
         if found is None:
             return "superseded"  # the record changed meanwhile: its own run writes
         rows = [
@@ -283,11 +305,11 @@ def _stored(match_id: int, digest: str, plies: int, result: runner.MatchAnalysis
     return "analysed"
 
 
-def _copied(match_id: int, digest: str, plies: int, donor: MatchAnalysis) -> str:
+def _copied(match_id: int, digest: str, plies: int, engine: str, donor: MatchAnalysis) -> str:
     """Another match's analysis of the very same record, copied row by row: the sides are the
     same columns of the same text."""
     with transaction.atomic():
-        found = _still(match_id, digest, plies)
+        found = _still(match_id, digest, plies, engine)
         if found is None:
             return "superseded"
         PlayerFigures.objects.bulk_create(
@@ -303,10 +325,10 @@ def _copied(match_id: int, digest: str, plies: int, donor: MatchAnalysis) -> str
     return "copied"
 
 
-def _still(match_id: int, digest: str, plies: int) -> MatchAnalysis | None:
+def _still(match_id: int, digest: str, plies: int, engine: str) -> MatchAnalysis | None:
     """The match's analysis, locked and emptied, if it is still of this record; else None."""
     found = MatchAnalysis.objects.select_for_update().filter(match_id=match_id).first()
-    if found is None or found.record != digest or found.plies != plies:
+    if found is None or (found.record, found.plies, found.engine) != (digest, plies, engine):
         return None
     found.figures.all().delete()
     found.mistakes.all().delete()

@@ -1,5 +1,5 @@
 """The tournament's PR table page: its entrants ranked by their PR over their analysed matches
-(Short Nardy; a Long Nardy tournament says it has no engine)."""
+(by gnubg in Short Nardy, by the project's engine in Long Nardy)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,12 @@ from django.shortcuts import render
 
 from nardy_site.page_cache import shared_page
 from tournaments import versions
-from tournaments.analysis.engine import analysis_available
+from tournaments.analysis.engine import (
+    analysis_available,
+    analysis_engine,
+    analysis_plies,
+    engine_label,
+)
 from tournaments.analysis.selectors import pr_table, pr_table_version
 from tournaments.models import Tournament
 from tournaments.web.common import tournament_header, tournament_of
@@ -23,14 +28,16 @@ def _version(slug: str) -> str:
 @shared_page(_version)
 def pr_table_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_of(request, slug)
-    short = tournament.variant == Tournament.Variant.SHORT
     return render(
         request,
         "analysis/pr_table.html",
         {
             **tournament_header(request, tournament, "pr"),
-            "rows": pr_table(tournament=tournament) if short else [],
-            "short": short,
-            "available": analysis_available(),
+            "rows": pr_table(tournament=tournament),
+            "available": analysis_available(tournament.variant),
+            "engine": engine_label(
+                analysis_engine(tournament.variant), analysis_plies(tournament.variant)
+            ),
+            "long": tournament.variant == Tournament.Variant.LONG,
         },
     )

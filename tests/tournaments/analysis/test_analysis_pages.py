@@ -1,5 +1,5 @@
 """The analysis on the match page and in the API: gnubg's figures once analysed (the shared page
-follows at once), "not available" without gnubg, and no engine for Long Nardy."""
+follows at once), "not available" without gnubg (Long Nardy's engine: test_long_analysis.py)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_the_page_and_the_api_show_the_analysis_once_it_is_done(client, analysis
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     assert 'data-state="done"' in page and 'data-role="analysis-totals"' in page
     data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
-    assert data["state"] == "done" and data["plies"] == 0
+    assert data["state"] == "done" and data["plies"] == 0 and data["engine"] == "gnubg"
     assert sorted(row["side"] for row in data["totals"]) == [1, 2]
     assert len(data["per_game"]) == 2 * data["games"]
     assert all(row["pr"] == pytest.approx(row["error_rate"] / 2) for row in data["totals"])
@@ -88,23 +88,8 @@ def test_without_gnubg_the_page_and_the_api_say_so(client, monkeypatch):
         page = client.get(reverse("match", args=[match.pk])).content.decode()
         data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
     assert "Analysis is not available on this server." in page
-    assert data == {"state": "unavailable", "plies": None, "games": None, "totals": [],
-                    "per_game": [], "mistakes": []}  # fmt: skip
-
-
-def test_a_long_nardy_match_has_no_engine(client, analysis_on):
-    from django.contrib.auth.models import User  # noqa: PLC0415
-
-    from tests.web.conftest import make_site  # noqa: PLC0415
-    from tournaments.matches.results import match_result_record  # noqa: PLC0415
-
-    site = make_site(variant="long", rated=False)
-    match = site.match("Anna", "Boris")
-    match_result_record(match=match, by=site.organizer, games=site.recorded_games())
-    assert User.objects.filter(username="olga").exists()
-    page = client.get(reverse("match", args=[match.pk])).content.decode()
-    assert "Long Nardy has no analysis engine" in page
-    assert client.get(f"/api/v1/matches/{match.pk}/analysis").json()["state"] == "long"
+    assert data == {"state": "unavailable", "engine": None, "plies": None, "games": None,
+                    "totals": [], "per_game": [], "mistakes": []}  # fmt: skip
 
 
 def test_while_gnubg_works_the_page_says_how_far_and_follows(client, analysis_on):

@@ -1,0 +1,159 @@
+"""What the network sees of a Long Nardy position: numbers in [0, 1] computed for many positions
+at once with numpy.
+
+A batch of positions is an int array ``boards`` of shape (n, 2, 26): ``boards[:, 0]`` is the side
+on roll, ``boards[:, 1]`` the other side, each in its own numbering (index 0 borne off, 1..24 the
+points, 24 the head; ``games.rules.position``). For each side, from its own view:
+
+- each point's checkers, as TD-Gammon coded them: ≥ 1, ≥ 2, ≥ 3, and the rest / 4 (96 inputs);
+- the checkers on the head, borne off, in the home, and the pips still to travel;
+- its blocking: the longest run of held points along the opponent's path, whether the run reaches
+  five (one more point is the six-block, allowed only with an opponent checker ahead of it), the
+  points held in the six in front of the opponent's rearmost checker, and the same count averaged
+  over every opponent checker still on the board;
+
+and for both: race (the sides' checkers have passed each other) or contact, and the pip lead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from games.rules.position import Position
+
+Boards = npt.NDArray[np.int16]
+Features = npt.NDArray[np.floating[Any]]
+
+POINTS = 24
+HEAD = 24
+CHECKERS = 15
+#: The mover's points in the order the opponent passes them (RULES.md, the six-block rule).
+OPPONENT_PATH = (*range(12, 0, -1), *range(24, 12, -1))
+
+
+def _opponent_point(point: int) -> int:
+    """The other side's number for the mover's ``point`` (Long Nardy's heads face each other)."""
+    return point + 12 if point <= 12 else point - 12
+
+
+def _ahead_matrix() -> npt.NDArray[np.float32]:
+    """``AHEAD[q, p]`` is 1 when the mover's point ``p`` is one of the six points an opponent
+    checker on its own point ``q`` lands on next (q-1 … q-6, home points only while on the
+    board): a held ``p`` blocks it."""
+    ahead = np.zeros((POINTS + 1, POINTS + 1), dtype=np.float32)
+    for q in range(1, POINTS + 1):
+        for step in range(1, 7):
+            if q - step >= 1:
+                ahead[q, _opponent_point(q - step)] = 1.0
+    return ahead
+
+
+AHEAD = _ahead_matrix()
+_PATH = np.array(OPPONENT_PATH)
+_PIPS = np.arange(26, dtype=np.float32)
+_PIPS[25] = 0.0
+PER_SIDE = 4 * POINTS + 8
+SIZE = 2 * PER_SIDE + 2
+
+
+def boards_of(positions: Sequence[Position]) -> Boards:
+    """The ``(n, 2, 26)`` boards of positions, the side on roll first."""
+    flat = [position.mover + position.opponent for position in positions]
+    return np.array(flat, dtype=np.int16).reshape(len(flat), 2, 26)
+
+
+def encode(boards: Boards) -> Features:
+    """The network's inputs, one row a position: ``SIZE`` numbers."""
+    mover, other = boards[:, 0, :].astype(np.float32), boards[:, 1, :].astype(np.float32)
+    mover_pips, other_pips = mover @ _PIPS, other @ _PIPS
+    race = (_rearmost(mover) <= 12) & (_rearmost(other) <= 12)
+    return np.concatenate(
+        [
+            _side(mover, other, mover_pips),
+            _side(other, mover, other_pips),
+            race[:, None].astype(np.float32),
+            np.clip((other_pips - mover_pips) / 100.0, -1.0, 1.0)[:, None],
+        ],
+        axis=1,
+        dtype=np.float32,
+    )
+
+
+def _side(
+    own: npt.NDArray[np.float32], other: npt.NDArray[np.float32], pips: npt.NDArray[np.float32]
+) -> Features:
+    points = own[:, 1:25]
+    held = points > 0
+    longest = _longest_run(held[:, _PATH - 1])
+    # The points held in front of each of the other side's points (its own numbering).
+    blocking = np.concatenate([np.zeros((len(own), 1), np.float32), held], axis=1) @ AHEAD.T
+    on_board = other[:, 1:25]
+    rearmost = _rearmost(other)
+    front = np.take_along_axis(blocking, rearmost[:, None], axis=1)[:, 0]
+    spread = (on_board * blocking[:, 1:25]).sum(axis=1) / np.maximum(on_board.sum(axis=1), 1.0)
+    return np.concatenate(
+        [
+            held,
+            points >= 2,
+            points >= 3,
+            np.maximum(points - 3.0, 0.0) / 4.0,
+            np.stack(
+                [
+                    own[:, HEAD] / CHECKERS,
+                    own[:, 0] / CHECKERS,
+                    own[:, 1:7].sum(axis=1) / CHECKERS,
+                    pips / 360.0,
+                    longest / 6.0,
+                    longest >= 5,
+                    front / 6.0,
+                    spread / 6.0,
+                ],
+                axis=1,
+            ),
+        ],
+        axis=1,
+        dtype=np.float32,
+    )
+
+
+def _rearmost(own: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
+    """Each row's highest occupied point (0 when every checker is borne off)."""
+    occupied = own[:, 1:25] > 0
+    highest = POINTS - np.argmax(occupied[:, ::-1], axis=1)
+    return np.where(occupied.any(axis=1), highest, 0)
+
+
+def _run_tables() -> tuple[npt.NDArray[np.float32], ...]:
+    """For each 12-bit pattern of held points: its longest run, and the runs it starts and ends
+    with, so that the longest run of 24 points is found from its two halves by lookups."""
+    longest, prefix, suffix = (np.zeros(1 << 12, np.float32) for _ in range(3))
+    for bits in range(1 << 12):
+        held = [(bits >> i) & 1 for i in range(12)]
+        run = best = 0
+        for one in held:
+            run = run + 1 if one else 0
+            best = max(best, run)
+        longest[bits] = best
+        prefix[bits] = next((i for i, one in enumerate(held) if not one), 12)
+        suffix[bits] = next((i for i, one in enumerate(reversed(held)) if not one), 12)
+    return longest, prefix, suffix
+
+
+_LONGEST, _PREFIX, _SUFFIX = _run_tables()
+_BITS = (1 << np.arange(12)).astype(np.int64)
+
+
+def _longest_run(held: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32]:
+    """The longest run of True in each row of 24, capped at 7 (a six-block and more is all the
+    network needs to know)."""
+    first = held[:, :12].astype(np.int64) @ _BITS
+    second = held[:, 12:].astype(np.int64) @ _BITS
+    across = _SUFFIX[first] + _PREFIX[second]
+    longest: Features = np.minimum(
+        np.maximum(np.maximum(_LONGEST[first], _LONGEST[second]), across), 7.0
+    )
+    return longest

@@ -1,0 +1,89 @@
+"""A recorded Long Nardy match is analysed by the project's engine on the ``analysis`` queue,
+as a Short Nardy one is by gnubg: its figures reach the match page, the API and the PR table,
+and the page says which engine and plies made them."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import override_settings
+from django.urls import reverse
+
+from games.analysis.runner import mark_of
+from games.engine.search import engine_name
+from tests.web.conftest import make_site
+from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
+from tournaments.analysis.tasks import analysis_run
+from tournaments.matches.results import match_result_correct, match_result_record
+
+pytestmark = pytest.mark.django_db
+
+
+def decided(site, seed: int = 7):
+    match = site.match("Anna", "Boris")
+    return match_result_record(match=match, by=site.organizer, games=site.recorded_games(seed))
+
+
+def test_a_long_nardy_result_is_analysed_on_commit_by_the_engine(
+    analysis_on, eager_tasks, django_capture_on_commit_callbacks
+):
+    site = make_site(variant="long", rated=False, match_length=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = decided(site)
+    analysis = MatchAnalysis.objects.get(match=match)
+    assert (
+        analysis.status == "done" and analysis.games == analysis.games_done == match.games.count()
+    )
+    assert analysis.engine == engine_name() and analysis.plies == 0  # in-process: 0-ply
+    totals = {row.side: row for row in PlayerFigures.objects.filter(analysis=analysis, game=0)}
+    assert set(totals) == {1, 2} and all(row.unforced_moves > 0 for row in totals.values())
+    mistakes = list(Mistake.objects.filter(analysis=analysis))
+    for side, row in totals.items():
+        mine = [m for m in mistakes if m.side == side]
+        assert row.checker_error == pytest.approx(sum(m.loss for m in mine), abs=1e-6)
+        assert row.blunders == sum(1 for m in mine if mark_of(m.loss) == "blunder")
+        assert row.cube_error == 0 and row.close_cube_decisions == 0
+    assert analysis_run(match.pk) == "already analysed"
+
+
+def test_the_page_the_api_and_the_pr_table_show_it(client, analysis_on, eager_tasks,
+                                                   django_capture_on_commit_callbacks):  # fmt: skip
+    site = make_site(variant="long", rated=False, match_length=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = decided(site)
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert 'data-state="done"' in page and 'data-role="analysis-totals"' in page
+    assert "The Nardy engine" in page and "at 0-ply" in page
+    assert "Dave decisions are not analysed yet" in page
+    data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
+    assert data["state"] == "done" and data["engine"] == engine_name() and data["plies"] == 0
+    assert sorted(row["side"] for row in data["totals"]) == [1, 2]
+    assert all(row["pr"] == pytest.approx(row["error_rate"] / 2) for row in data["totals"])
+    blunders = sum(row["blunders"] for row in data["totals"])
+    assert blunders == sum(1 for m in data["mistakes"] if m["mark"] == "blunder")
+    table = client.get(f"/api/v1/tournaments/{site.tournament.slug}/pr-table/").json()
+    assert {row["player"] for row in table} == {"Anna", "Boris"}
+    pr_page = client.get(reverse("tournament-pr", args=[site.tournament.slug])).content.decode()
+    assert 'data-role="pr-table"' in pr_page and "The Nardy engine" in pr_page
+
+
+@override_settings(LONG_ANALYSIS_PLIES=1)
+def test_at_1_ply_a_correction_is_analysed_again(analysis_on, eager_tasks,
+                                                django_capture_on_commit_callbacks):  # fmt: skip
+    site = make_site(variant="long", rated=False, match_length=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = decided(site, seed=7)
+    first = MatchAnalysis.objects.get(match=match)
+    assert first.status == "done" and first.plies == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        match_result_correct(match=match, by=site.organizer, games=site.recorded_games(seed=8))
+    again = MatchAnalysis.objects.get(match=match)
+    assert again.status == "done" and again.record != first.record
+
+
+def test_with_analysis_off_nothing_is_queued_and_the_page_says_so(client):
+    site = make_site(variant="long", rated=False, match_length=1)
+    match = decided(site)  # the suite's default: ANALYSIS off
+    assert not MatchAnalysis.objects.filter(match=match).exists()
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert "Analysis is not available on this server." in page
+    assert client.get(f"/api/v1/matches/{match.pk}/analysis").json()["state"] == "unavailable"
