@@ -26,6 +26,7 @@
   var svgBoard = root.querySelector('[data-role="board"]');
   var statusLine = root.querySelector('[data-role="status"]');
   var messageBox = root.querySelector('[data-role="message"]');
+  var hintLine = root.querySelector('[data-role="hint"]');
   var choices = root.querySelector('[data-role="choices"]');
   var onlyPlay = root.querySelector('[data-role="only-play"]');
   var passButton = root.querySelector('[data-role="pass"]');
@@ -442,7 +443,15 @@
 
   // --- Talking to the server ------------------------------------------------------------------
 
+  // After a play in a casual Long Nardy match the answer carries the engine's play (practice);
+  // the hint stays until the next entry.
+  function showHint(hint) {
+    hintLine.hidden = !hint;
+    hintLine.textContent = hint ? fmt(words.textHint, { best: hint.best, loss: hint.loss.toFixed(3) }) : "";
+  }
+
   function take(next, message) {
+    showHint(next.hint);
     state = next;
     accepting = null;
     if (clocks) clocks.load(state);

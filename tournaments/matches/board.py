@@ -1,8 +1,8 @@
 """The board replay a match page embeds: every recorded play of the match replayed by the rules
 engine (``games.viewer.match_frames``), as the JSON script element the board viewer reads.
 
-A Short Nardy match's analysis marks each play that lost equity with its loss and gnubg's best
-play (``games.viewer.Verdict``): the analysis hands its verdicts in (``tournaments.analysis``),
+A match's analysis marks each play that lost equity with its loss and the engine's best play
+(gnubg's in Short Nardy, the project's own in Long Nardy; ``games.viewer.Verdict``): the analysis hands its verdicts in (``tournaments.analysis``),
 this module knows nothing of it.
 
 A replay costs tens of milliseconds, so it is made once per set of games (a correction writes

@@ -122,6 +122,13 @@ LiveOut = inline_serializer(
             help_text="The roll's single steps to a legal play (games.rules.steps)",
         ),
         "board": serializers.DictField(help_text="What the board drawing shows"),
+        "hint": serializers.DictField(
+            allow_null=True,
+            required=False,
+            help_text="Answers to a play entered in a Long Nardy match of a tournament that is "
+            'not rated: the play the engine would have made and the equity lost ({"best": '
+            '"24/18 13/9", "loss": 0.123}); null when the play was as good',
+        ),
         "accepted_moves": serializers.BooleanField(
             help_text='A play the opponent accepts as made stands ({"accepted": true})'
         ),

@@ -39,8 +39,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.renderers import JSONRenderer
 
+from games.engine.hint import hint as engine_hint
 from games.models import Game
-from games.rules import RulesError, action_from_json
+from games.rules import Position, RulesError, Turn, action_from_json
 from games.rules.steps import play_steps, steps_json
 from games.services import RecordedGame
 from games.viewer import board_layout, live_frame
@@ -178,6 +179,7 @@ def live_act(
             _require_time(match, clock, entry, now)
         elif isinstance(entry, Flag):
             raise InvalidInput(_("This tournament plays without a clock: no flag can fall."))
+        before = recording.game.position
         try:
             recording.add(entry)
         except EntryError as error:
@@ -198,7 +200,20 @@ def live_act(
         _save(draft, recording, by, clock)
         if recording.finished:
             _finish(match, draft, recording, by)
-        return _written(match, draft, recording)
+        return {**_written(match, draft, recording), "hint": _hint(match, before, entry)}
+
+
+def _hint(match: Match, before: Position, entry: Entry) -> dict[str, Any] | None:
+    """For practice, in a Long Nardy match of a tournament that is not rated: the play the
+    engine would have made instead of the play just entered, and the equity that lost (the
+    recorder's answer only, never the shared state spectators see)."""
+    tournament = match.tournament
+    playing = isinstance(entry, Turn) and not entry.accepted and entry.play.moves
+    if tournament.rated or tournament.variant != Tournament.Variant.LONG or not playing:
+        return None
+    assert isinstance(entry, Turn)
+    found = engine_hint(before, entry.dice, entry.play)
+    return None if found is None else {"best": found.best, "loss": found.loss}
 
 
 def live_undo(

@@ -1,0 +1,99 @@
+"""A Long Nardy match analysed by the project's engine, in a real browser: the match page names
+the engine and its plies, "next blunder" steps the board viewer to a blunder with the engine's
+play, shown on the board on demand; the recorder of a casual match says what the engine would
+have played. Screenshots on a phone and at 1920×1080."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.engine.search import engine
+from games.rules import LongNardy, Position
+from tests.e2e.test_recorder_accepted_in_a_browser import type_play
+from tests.e2e.test_recorder_in_a_browser import PHONE, choose_first, recorder, roll, wait_ply
+from tests.web.conftest import make_site
+from tournaments.analysis.models import MatchAnalysis
+from tournaments.matches.results import match_result_record
+
+from .conftest import untranslated_words
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def analysed(analysis_on, eager_tasks):
+    """A Long Nardy match of random play (blunders aplenty), analysed as its result commits."""
+    site = make_site(variant="long", rated=False, match_length=1)
+    match = site.match("Anna", "Boris")
+    match_result_record(match=match, by=site.organizer, games=site.recorded_games(seed=7))
+    assert MatchAnalysis.objects.get(match=match).status == MatchAnalysis.Status.DONE
+    return match
+
+
+def blunders_of(page) -> list[dict]:
+    frames = json.loads(page.locator("#board-frames").text_content())["frames"]
+    return [
+        {"index": index, **frame}
+        for index, frame in enumerate(frames)
+        if frame.get("analysis", {}).get("mark") == "blunder"
+    ]
+
+
+def test_the_viewer_steps_to_a_blunder_and_shows_the_engines_play(new_page, analysed, screenshot):
+    for name, size in (("desktop", {"width": 1920, "height": 1080}), ("phone", PHONE)):
+        page = new_page(**size)
+        page.goto(f"/m/{analysed.pk}/")
+        assert page.locator('[data-role="analysis-totals"] tbody tr').count() == 2
+        assert "The Nardy engine" in page.locator('[data-role="engine"]').inner_text()
+        blunders = blunders_of(page)
+        assert blunders, "random play blunders"
+        board = page.locator('[data-role="board"]')
+        page.locator('[data-step="next-blunder"]').click()
+        first = blunders[0]
+        assert board.get_attribute("data-step") == str(first["step"])
+        verdict = page.locator('[data-role="verdict"]').inner_text()
+        assert verdict.startswith("Blunder") and first["analysis"]["best"] in verdict
+        played = board.inner_html()
+        page.locator('[data-role="best"]').click()
+        assert board.inner_html() != played
+        assert first["analysis"]["best"] in page.locator('[data-role="play"]').inner_text()
+        screenshot(page, f"{name}-long-analysed-match")
+
+
+def test_in_russian_no_english_is_left(new_page, analysed):
+    page = new_page(language="ru", **PHONE)
+    page.goto(f"/m/{analysed.pk}/")
+    page.locator('[data-step="next-blunder"]').click()
+    page.locator('[data-role="best"]').click()
+    assert untranslated_words(page) == []
+    page.goto(f"/t/{analysed.tournament.slug}/pr/")
+    assert page.locator('[data-role="pr-table"] tbody tr').count() == 2
+    assert untranslated_words(page) == []
+
+
+def test_the_recorder_of_a_casual_match_gives_the_engines_play(new_page, log_in, screenshot):
+    site = make_site(variant="long", rated=False, match_length=1)
+    match = site.match("Anna", "Boris")
+    page = new_page(**PHONE)
+    log_in(page, "anna", "pw-anna-123")
+    page.goto(f"/m/{match.pk}/record/")
+    ply = choose_first(page, 0, 1)
+    ply = roll(page, (6, 5), ply)
+    type_play(page, "24/13")
+    wait_ply(page, ply + 1)
+    hint = recorder(page).locator('[data-role="hint"]')
+    assert hint.is_hidden()  # the only play of 6-5
+    ply = roll(page, (6, 5), ply + 1)
+    type_play(page, "24/13")
+    wait_ply(page, ply + 1)
+    white = Position.from_points(LongNardy(), {24: 14, 13: 1}, {24: 14, 13: 1})
+    ranked = engine().rank(white, (4, 2), 0)
+    ply = roll(page, (4, 2), ply + 1)
+    type_play(page, str(ranked[-1].play))
+    wait_ply(page, ply + 1)
+    hint.wait_for(state="visible")
+    assert str(ranked[0].play) in hint.inner_text()
+    assert hint.inner_text().startswith("Practice: the engine would have played")
+    screenshot(page, "phone-recorder-practice-hint")
