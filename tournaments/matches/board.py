@@ -2,8 +2,8 @@
 engine (``games.viewer.match_frames``), as the JSON script element the board viewer reads.
 
 A match's analysis marks each play that lost equity with its loss and the engine's best play
-(gnubg's in Short Nardy, the project's own in Long Nardy; ``games.viewer.Verdict``): the analysis hands its verdicts in (``tournaments.analysis``),
-this module knows nothing of it.
+(gnubg's in Short Nardy, the project's own in Long Nardy; ``games.viewer.Verdict``): the
+analysis hands its verdicts in (``tournaments.analysis``), this module knows nothing of it.
 
 A replay costs tens of milliseconds, so it is made once per set of games (a correction writes
 new Game rows, a confirmation none) and analysis, and kept in the cache: by the worker right
