@@ -114,15 +114,16 @@ def pr_table_version(*, tournament: Tournament) -> str:
     return f"{found['count']}:{found['newest']}"
 
 
-def player_pr_history(*, player_id: int) -> list[tuple[datetime, float]]:
-    """The player's PR in each analysed match, by when the match was decided: one query,
-    compiled once (a player's page is drawn again at each analysis of their matches)."""
-    points = []
-    for decided_at, *figures in _PLAYER_FIGURES.rows(player_id):
+def player_pr_history(*, player_id: int) -> dict[str, list[tuple[datetime, float]]]:
+    """The player's PR in each analysed match, by when the match was decided, per variant (the
+    engines of Long and Short Nardy rate on scales of their own): one query, compiled once (a
+    player's page is drawn again at each analysis of their matches)."""
+    points: dict[str, list[tuple[datetime, float]]] = {}
+    for variant, decided_at, *figures in _PLAYER_FIGURES.rows(player_id):
         pr = Figures(*figures).pr
         if pr is not None and decided_at is not None:
-            points.append((decided_at, pr))
-    return sorted(points)
+            points.setdefault(variant, []).append((decided_at, pr))
+    return {variant: sorted(points[variant]) for variant in sorted(points)}
 
 
 _PLAYER_FIGURES = Compiled(
@@ -134,6 +135,7 @@ _PLAYER_FIGURES = Compiled(
         )
         .order_by()
         .values_list(
+            "analysis__match__tournament__variant",
             "analysis__match__decided_at",
             *("checker_error", "cube_error", "luck", "unforced_moves"),
             *("close_cube_decisions", "blunders", "errors"),

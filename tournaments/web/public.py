@@ -402,9 +402,12 @@ def _rating_histories(player_id: int) -> list[dict[str, Any]]:
 
 
 def _pr_chart(player_id: int) -> Any:
-    """The player's PR over time (None: no analysed match)."""
-    points = player_pr_history(player_id=player_id)
-    return responsive_chart(points) if points else None
+    """The player's PR over time, a chart per variant (None: no analysed match)."""
+    charts = [
+        (variant, Tournament.Variant(variant).label, responsive_chart(points))
+        for variant, points in player_pr_history(player_id=player_id).items()
+    ]
+    return charts or None
 
 
 @shared_page(

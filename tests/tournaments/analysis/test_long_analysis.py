@@ -64,6 +64,8 @@ def test_the_page_the_api_and_the_pr_table_show_it(client, analysis_on, eager_ta
     assert {row["player"] for row in table} == {"Anna", "Boris"}
     pr_page = client.get(reverse("tournament-pr", args=[site.tournament.slug])).content.decode()
     assert 'data-role="pr-table"' in pr_page and "The Nardy engine" in pr_page
+    player = client.get(reverse("player", args=[match.home.player.pk])).content.decode()
+    assert 'id="pr-history-long-title"' in player and "pr-history-short" not in player
 
 
 @override_settings(LONG_ANALYSIS_PLIES=1)
