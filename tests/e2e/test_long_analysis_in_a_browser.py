@@ -60,6 +60,10 @@ def test_the_viewer_steps_to_a_blunder_and_shows_the_engines_play(new_page, anal
         assert board.inner_html() != played
         assert first["analysis"]["best"] in page.locator('[data-role="play"]').inner_text()
         screenshot(page, f"{name}-long-analysed-match")
+        page.goto(f"/p/{analysed.home.player.pk}/")
+        assert page.locator("#pr-history-long-title").count() == 1
+        page.locator('[data-role="pr-history"]').scroll_into_view_if_needed()
+        screenshot(page, f"{name}-long-player-pr")
 
 
 def test_in_russian_no_english_is_left(new_page, analysed):
