@@ -17,6 +17,8 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -63,12 +65,13 @@ def share_with_interval(points: np.ndarray, seed: int = 1) -> tuple[float, float
 
 
 def duel(
-    first: Player, second: Player, games: int, seed: int, duplicate: bool = False
+    first: Player, second: Player, games: int, seed: int, duplicate: bool = False, start: int = 0
 ) -> np.ndarray:
     """Each game's points (first, second); colours alternate. ``duplicate``: each pair of games
-    is played with the same dice, the colours swapped."""
+    is played with the same dice, the colours swapped. ``start``: the number of the first game
+    (a share of the games played elsewhere)."""
     rows = []
-    for number in range(games):
+    for number in range(start, start + games):
         swap = number % 2 == 1
         rng = random.Random(seed + (number // 2 if duplicate else number))
         result = play_game(second, first, rng) if swap else play_game(first, second, rng)
@@ -76,6 +79,31 @@ def duel(
         row[result.winner ^ swap] = result.points
         rows.append(row)
     return np.array(rows, dtype=float)
+
+
+PLAYERS = {"random": random_player, "heuristic": heuristic_player}
+
+
+def _share(task: tuple[str, str, int, int, int, bool]) -> np.ndarray:
+    """One worker's share of a duel: the players by name ("0-ply", "1-ply" or a baseline)."""
+    first, second, games, seed, start, duplicate = task
+    found = engine()
+
+    def player(name: str) -> Player:
+        return engine_player(found, int(name[0])) if name.endswith("ply") else PLAYERS[name]
+
+    return duel(player(first), player(second), games, seed, duplicate, start)
+
+
+def parallel_duel(
+    first: str, second: str, games: int, seed: int, workers: int, duplicate: bool = False
+) -> np.ndarray:
+    """``duel`` in ``workers`` processes, each its own run of whole pairs of games."""
+    per = -(-games // workers // 2) * 2
+    tasks = [(first, second, min(per, games - start), seed, start, duplicate)
+             for start in range(0, games, per)]  # fmt: skip
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return np.concatenate(pool.map(_share, tasks))
 
 
 def analysis_times(found: Engine, matches: int) -> None:
@@ -136,29 +164,30 @@ def main() -> None:
     parser.add_argument("--ply-games", type=int, default=200)
     parser.add_argument("--matches", type=int, default=15)
     parser.add_argument("--only", choices=("baselines", "plies", "analysis", "speed"))
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="processes for the games (the timings run alone)")  # fmt: skip
     args = parser.parse_args()
     found = engine()
     network = found.evaluator.network
     print(f"Weights {network.info.get('name')}: {network.info.get('games'):,} games of "
           f"self-play, {network.hidden} hidden units")  # fmt: skip
-    zero = engine_player(found, 0)
     if args.only in (None, "baselines"):
         print(
             f"\nThe engine at 0-ply, {args.games} games against each baseline, colours alternating:"
         )
         for name, baseline in (
-            ("random play", random_player),
-            ("pip-and-blocks heuristic", heuristic_player),
+            ("random play", "random"),
+            ("pip-and-blocks heuristic", "heuristic"),
         ):
             started = time.perf_counter()
-            points = duel(zero, baseline, args.games, seed=7)
+            points = parallel_duel("0-ply", baseline, args.games, 7, args.workers)
             share, low, high = share_with_interval(points)
             wins = (points[:, 0] > 0).mean()
             print(f"  against {name}: {share:.1%} of points (95% CI {low:.1%}–{high:.1%}), "
                   f"{wins:.1%} of games, {time.perf_counter() - started:.0f} s")  # fmt: skip
     if args.only in (None, "plies"):
         started = time.perf_counter()
-        points = duel(engine_player(found, 1), zero, args.ply_games, seed=11, duplicate=True)
+        points = parallel_duel("1-ply", "0-ply", args.ply_games, 11, args.workers, duplicate=True)
         share, low, high = share_with_interval(points)
         print(f"\n1-ply against 0-ply, {args.ply_games} games (pairs with the same dice): "
               f"{share:.1%} of points (95% CI {low:.1%}–{high:.1%}), "

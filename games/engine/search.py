@@ -142,11 +142,17 @@ def _check_plies(plies: int) -> None:
 
 
 def engine_name() -> str:
-    """The engine and its weights, as analyses are labelled: "nardy-long <weights' name>"."""
-    return f"nardy-long {engine().evaluator.network.info.get('name', 'unnamed')}"
+    """The engine and its weights, as analyses are labelled: "nardy-long <weights' name>" (the
+    weights alone are read: a web process that queues an analysis needs no bear-off database)."""
+    return f"nardy-long {shipped_network().info.get('name', 'unnamed')}"
+
+
+@lru_cache(maxsize=1)
+def shipped_network() -> Network:
+    return Network.load()
 
 
 @lru_cache(maxsize=1)
 def engine() -> Engine:
     """The shipped engine: the shipped weights and bear-off database, read once per process."""
-    return Engine(Evaluator(Network.load(), database()))
+    return Engine(Evaluator(shipped_network(), database()))
