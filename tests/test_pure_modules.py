@@ -37,6 +37,8 @@ PURE: dict[str, tuple[str, ...]] = {
     "tournaments/signups/eligibility.py": (),
     "tournaments/standings.py": TOURNAMENT_MATHS,
     "games/viewer.py": ("games.rules",),
+    # The Long Nardy engine stands on the rules and gives its figures as the gnubg runner does.
+    "games/engine": ("games.rules", "games.engine", "games.analysis.runner"),
     # gnubg_script.py runs inside gnubg (its own Python), never in the project.
     "games/analysis/__init__.py": (),
     "games/analysis/runner.py": (),
@@ -94,8 +96,13 @@ def is_forbidden(module: str, allowed: tuple[str, ...] = ("games.rules",)) -> bo
 
 
 def python_files(place: str) -> list[Path]:
+    """The files of a pure module. A ``__main__.py`` is a program's entry, which no module
+    imports: ``python -m games.rules`` also answers the engine's ``best`` and ``eval`` (their
+    contract names that program), so it hands those two to ``games.engine.cli``."""
     path = PROJECT_ROOT / place
-    return [path] if path.suffix == ".py" else sorted(path.rglob("*.py"))
+    if path.suffix == ".py":
+        return [path]
+    return sorted(file for file in path.rglob("*.py") if file.name != "__main__.py")
 
 
 def module_of(place: str) -> str:

@@ -10,11 +10,13 @@ answered at once and flushed; a bad line gets ``{"error": ...}``.
 
 from __future__ import annotations
 
+import argparse
 import json
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from games.engine.search import Engine, engine
+from games.engine.search import PLIES, Engine, engine
 from games.rules.errors import RulesError
 from games.rules.notation import parse_dice
 from games.rules.position import CHECKERS, OFF, Position
@@ -72,3 +74,28 @@ def answer_lines(answer: Callable[[Any], dict[str, Any]], source: TextIO, out: T
             reply = {"error": message}
         out.write(json.dumps(reply) + "\n")
         out.flush()
+
+
+def main(argv: Sequence[str] | None = None, source: TextIO | None = None,
+         out: TextIO | None = None) -> int:  # fmt: skip
+    """``python -m games.rules best|eval --variant long [--plies 0|1]``."""
+    parser = argparse.ArgumentParser(prog="python -m games.rules", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name, text, plies in (
+        ("best", "the engine's best play of JSON lines {position_id, dice}", 1),
+        ("eval", "the engine's probabilities of JSON lines {position_id}", 0),
+    ):
+        command = commands.add_parser(name, help=text)
+        command.add_argument(
+            "--variant",
+            choices=("long",),
+            required=True,
+            help="the engine knows Long Nardy (gnubg analyses Short Nardy)",
+        )
+        command.add_argument("--plies", type=int, choices=PLIES, default=plies)
+    args = parser.parse_args(argv)
+    answer = best_json if args.command == "best" else eval_json
+    answer_lines(
+        lambda request: answer(request, args.plies), source or sys.stdin, out or sys.stdout
+    )
+    return 0

@@ -1,4 +1,14 @@
+"""``python -m games.rules``: the rules' commands (``games.rules.cli``: plays, check) and the
+Long Nardy engine's (``games.engine.cli``: best, eval), which their contract names under this
+program. The rules import nothing of the engine: this entry point, which no module imports,
+hands the engine its two commands."""
+
 import sys
+
+if sys.argv[1:2] in (["best"], ["eval"]):
+    from games.engine import cli as engine_cli
+
+    sys.exit(engine_cli.main())
 
 from games.rules.cli import main
 

@@ -9,9 +9,8 @@ line, in order, an ``{"error": ...}`` line for a bad one.
 is not, 2 when a file cannot be read or parsed at all. Text mode prints one line per invalid file,
 ``FILE: game G, move N, player P: '<play>': <reason>``, and warnings on standard error.
 
-``best --variant long`` and ``eval --variant long`` ask the Long Nardy engine (``games.engine``)
-for the best play of a position and a roll, and for a position's probabilities and equity, one
-JSON line in, one out (``games.engine.cli``).
+``best --variant long`` and ``eval --variant long``, the Long Nardy engine's, are answered by
+``games.engine.cli`` (``games/rules/__main__.py`` hands them over: the rules stay pure).
 """
 
 from __future__ import annotations
@@ -111,16 +110,6 @@ def _check(paths: Sequence[str], as_json: bool, out: TextIO) -> int:
     return status
 
 
-def _engine(command: str, plies: int, source: TextIO, out: TextIO) -> int:
-    """Answer JSON lines with the Long Nardy engine (imported only when asked for: numpy and the
-    weights are not needed to list plays or check records)."""
-    from games.engine.cli import answer_lines, best_json, eval_json
-
-    answer = best_json if command == "best" else eval_json
-    answer_lines(lambda request: answer(request, plies), source, out)
-    return 0
-
-
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     parser = argparse.ArgumentParser(prog="python -m games.rules", description=__doc__)
@@ -139,23 +128,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     check = commands.add_parser("check", help="check .mat match files against the rules")
     check.add_argument("files", nargs="+", metavar="FILE")
     check.add_argument("--json", action="store_true", help="print one JSON list, one object a file")
-    for name, text in (
-        ("best", "the engine's best play of JSON lines {position_id, dice}"),
-        ("eval", "the engine's probabilities of JSON lines {position_id}"),
-    ):
-        engine = commands.add_parser(name, help=text)
-        engine.add_argument(
-            "--variant",
-            choices=("long",),
-            required=True,
-            help="the engine knows Long Nardy (gnubg analyses Short Nardy)",
-        )
-        engine.add_argument("--plies", type=int, choices=(0, 1), default=1 if name == "best" else 0)
     args = parser.parse_args(argv)
     if args.command == "check":
         return _check(args.files, args.json, out)
-    if args.command in ("best", "eval"):
-        return _engine(args.command, args.plies, sys.stdin, out)
     variant = _variant(args)
     if args.position is None:
         _batch(variant, sys.stdin, out)
