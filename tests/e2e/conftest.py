@@ -8,6 +8,7 @@ pages go to ``build/screenshots/`` (``SCREENSHOTS_DIR`` overrides it).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -53,6 +54,17 @@ VISIBLE_TRANSLATABLE_TEXT = """() => {
   });
   return texts.join('\\n');
 }"""
+
+
+def blunder_frames(page) -> list[dict]:
+    """The board viewer's frames of an analysed match that the analysis marks as blunders, each
+    with its index among the frames."""
+    frames = json.loads(page.locator("#board-frames").text_content())["frames"]
+    return [
+        {"index": index, **frame}
+        for index, frame in enumerate(frames)
+        if frame.get("analysis", {}).get("mark") == "blunder"
+    ]
 
 
 def untranslated_words(page) -> list[str]:

@@ -5,7 +5,6 @@ and a phone."""
 
 from __future__ import annotations
 
-import json
 import os
 
 import pytest
@@ -15,7 +14,7 @@ from tests.tournaments.analysis.test_analysis_task import corpus_match, recorded
 from tournaments.analysis.models import MatchAnalysis
 from tournaments.analysis.tasks import analysis_run
 
-from .conftest import untranslated_words
+from .conftest import blunder_frames, untranslated_words
 
 pytestmark = pytest.mark.django_db(transaction=True)
 if gnubg_path() is None and os.environ.get("CI", "").lower() != "true":
@@ -32,15 +31,6 @@ def analysed(analysis_on, eager_tasks):
     assert MatchAnalysis.objects.get(match=match).status == MatchAnalysis.Status.DONE
     assert analysis_run(match.pk) == "already analysed"  # the same record is never run twice
     return match
-
-
-def blunder_frames(page) -> list[dict]:
-    frames = json.loads(page.locator("#board-frames").text_content())["frames"]
-    return [
-        {"index": index, **frame}
-        for index, frame in enumerate(frames)
-        if frame.get("analysis", {}).get("mark") == "blunder"
-    ]
 
 
 def test_next_blunder_steps_the_viewer_to_it_and_shows_gnubgs_best_play(

@@ -5,8 +5,6 @@ have played. Screenshots on a phone and at 1920×1080."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from games.engine.search import engine
@@ -17,7 +15,7 @@ from tests.web.conftest import make_site
 from tournaments.analysis.models import MatchAnalysis
 from tournaments.matches.results import match_result_record
 
-from .conftest import untranslated_words
+from .conftest import blunder_frames, untranslated_words
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,22 +30,13 @@ def analysed(analysis_on, eager_tasks):
     return match
 
 
-def blunders_of(page) -> list[dict]:
-    frames = json.loads(page.locator("#board-frames").text_content())["frames"]
-    return [
-        {"index": index, **frame}
-        for index, frame in enumerate(frames)
-        if frame.get("analysis", {}).get("mark") == "blunder"
-    ]
-
-
 def test_the_viewer_steps_to_a_blunder_and_shows_the_engines_play(new_page, analysed, screenshot):
     for name, size in (("desktop", {"width": 1920, "height": 1080}), ("phone", PHONE)):
         page = new_page(**size)
         page.goto(f"/m/{analysed.pk}/")
         assert page.locator('[data-role="analysis-totals"] tbody tr').count() == 2
         assert "The Nardy engine" in page.locator('[data-role="engine"]').inner_text()
-        blunders = blunders_of(page)
+        blunders = blunder_frames(page)
         assert blunders, "random play blunders"
         board = page.locator('[data-role="board"]')
         page.locator('[data-step="next-blunder"]').click()
