@@ -164,6 +164,7 @@ def main() -> None:
     parser.add_argument("--ply-games", type=int, default=200)
     parser.add_argument("--matches", type=int, default=15)
     parser.add_argument("--only", choices=("baselines", "plies", "analysis", "speed"))
+    parser.add_argument("--seed", type=int, default=0, help="added to every duel's seed")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="processes for the games (the timings run alone)")  # fmt: skip
     args = parser.parse_args()
@@ -180,14 +181,16 @@ def main() -> None:
             ("pip-and-blocks heuristic", "heuristic"),
         ):
             started = time.perf_counter()
-            points = parallel_duel("0-ply", baseline, args.games, 7, args.workers)
+            points = parallel_duel("0-ply", baseline, args.games, 7 + args.seed, args.workers)
             share, low, high = share_with_interval(points)
             wins = (points[:, 0] > 0).mean()
             print(f"  against {name}: {share:.1%} of points (95% CI {low:.1%}–{high:.1%}), "
                   f"{wins:.1%} of games, {time.perf_counter() - started:.0f} s")  # fmt: skip
     if args.only in (None, "plies"):
         started = time.perf_counter()
-        points = parallel_duel("1-ply", "0-ply", args.ply_games, 11, args.workers, duplicate=True)
+        points = parallel_duel(
+            "1-ply", "0-ply", args.ply_games, 11 + args.seed, args.workers, duplicate=True
+        )
         share, low, high = share_with_interval(points)
         print(f"\n1-ply against 0-ply, {args.ply_games} games (pairs with the same dice): "
               f"{share:.1%} of points (95% CI {low:.1%}–{high:.1%}), "
