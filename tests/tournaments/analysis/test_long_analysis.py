@@ -23,6 +23,7 @@ def decided(site, seed: int = 7):
     return match_result_record(match=match, by=site.organizer, games=site.recorded_games(seed))
 
 
+@override_settings(LONG_ANALYSIS_PLIES=0)
 def test_a_long_nardy_result_is_analysed_on_commit_by_the_engine(
     analysis_on, eager_tasks, django_capture_on_commit_callbacks
 ):
@@ -33,7 +34,7 @@ def test_a_long_nardy_result_is_analysed_on_commit_by_the_engine(
     assert (
         analysis.status == "done" and analysis.games == analysis.games_done == match.games.count()
     )
-    assert analysis.engine == engine_name() and analysis.plies == 0  # in-process: 0-ply
+    assert analysis.engine == engine_name() and analysis.plies == 0
     totals = {row.side: row for row in PlayerFigures.objects.filter(analysis=analysis, game=0)}
     assert set(totals) == {1, 2} and all(row.unforced_moves > 0 for row in totals.values())
     mistakes = list(Mistake.objects.filter(analysis=analysis))
@@ -45,6 +46,7 @@ def test_a_long_nardy_result_is_analysed_on_commit_by_the_engine(
     assert analysis_run(match.pk) == "already analysed"
 
 
+@override_settings(LONG_ANALYSIS_PLIES=0)
 def test_the_page_the_api_and_the_pr_table_show_it(client, analysis_on, eager_tasks,
                                                    django_capture_on_commit_callbacks):  # fmt: skip
     site = make_site(variant="long", rated=False, match_length=1)

@@ -25,11 +25,18 @@ pytestmark = [
 ]
 
 
+def route_to(routes) -> None:
+    app.conf.task_routes = routes
+    app.amqp.flush_routes()
+    del app.amqp.router
+
+
 def test_a_worker_analyses_a_long_nardy_match_for_the_page_and_the_api(real_worker, client):
     worker = real_worker(env={"ANALYSIS": "on", "LONG_ANALYSIS_PLIES": "1"})
     routes = app.conf.task_routes
-    # The analysis task's own queue, as CELERY_TASK_ROUTES names it, is this test's worker's.
-    app.conf.task_routes = {"tournaments.analysis.tasks.analysis_run": {"queue": worker.queue}}
+    # The analysis task's own queue, as CELERY_TASK_ROUTES names it, is this test's worker's
+    # (the app's router, made at its first use, is made again with the routes).
+    route_to({"tournaments.analysis.tasks.analysis_run": {"queue": worker.queue}})
     try:
         with override_settings(ANALYSIS="on", LONG_ANALYSIS_PLIES=1):
             site = make_site(variant="long", rated=False, match_length=1)
@@ -41,7 +48,7 @@ def test_a_worker_analyses_a_long_nardy_match_for_the_page_and_the_api(real_work
                     pytest.fail(f"no analysis from the worker:\n{worker.output()}")
                 time.sleep(0.2)
     finally:
-        app.conf.task_routes = routes
+        route_to(routes)
     analysis = MatchAnalysis.objects.get(match=match)
     assert analysis.status == "done", analysis.error
     assert analysis.plies == 1 and analysis.engine.startswith("nardy-long ")
