@@ -7,7 +7,9 @@ environment; "5/m", "60/10m", "240/h"):
 - ``CORRECTIONS``: a correction of a decided result (``matches/<id>/correct``, the correct page);
 - ``UPLOADS``: a write that carries a record, games or a .mat (a result, a resolution or a
   correction with one; ``records/validate``, which has no tournament);
-- ``ANALYSES``: an upload stored for a Short Nardy match, which queues a gnubg analysis.
+- ``ANALYSES``: a record stored for a match, which queues its analysis (gnubg's for Short
+  Nardy, the project's engine's for Long Nardy), and a recording's decided result taken back
+  at the table, after which the match may be decided again with another record.
 
 A write is counted once against each limit of its kinds, the user's first: a user over their own
 limit is refused without counting against the tournament, so one user cannot use up a
@@ -77,14 +79,12 @@ class Throttled(UserError):
         self.details = {"limit": kind, "per": scope, "retry_after": retry_after}
 
 
-def result_kinds(*, correction: bool, record: bool, variant: str) -> list[str]:
-    """The kinds of a result write: a correction or not, carrying a record or not, for a match
-    of this variant (gnubg analyses Short Nardy only)."""
+def result_kinds(*, correction: bool, record: bool) -> list[str]:
+    """The kinds of a result write: a correction or not, carrying a record (which both games'
+    engines analyse) or not."""
     kinds = [CORRECTIONS] if correction else []
     if record:
-        kinds.append(UPLOADS)
-        if variant == "short":
-            kinds.append(ANALYSES)
+        kinds += [UPLOADS, ANALYSES]
     return kinds
 
 

@@ -31,9 +31,10 @@ def birth_year_not_ahead(year: int) -> None:
 
 
 class Player(models.Model):
-    """A person who plays. Who they are (the account linked, a merge with a duplicate) is decided
-    by staff and by the runners of their ``home_club``, the club that made the record
-    (``tournaments.players.rights``): entering them in a tournament gives no such right."""
+    """A person who plays (or a pair: ``Pair``). Who they are (the account linked, a merge with
+    a duplicate, a pair's name) is decided by staff and by the runners of their ``home_club``,
+    the club that made the record (``tournaments.policy``, ``players.ownership``): entering them
+    in a tournament gives no such right."""
 
     class Gender(models.TextChoices):
         MALE = eligibility.MALE, _("Male")
@@ -366,6 +367,9 @@ class Tournament(models.Model):
     rating_system = models.CharField(
         _("rating system"), max_length=10, choices=RatingSystem.choices, default=RatingSystem.FIBS
     )
+    #: Casual: the tournament does not ask to be rated, and in Long Nardy the recorder gives
+    #: the engine's practice hint; one that asks never does (``live.services.hints_given``).
+    casual = models.BooleanField(_("casual: not asking to be rated"), default=False)
     # A tournament's results count on its rating list only once a rating officer of the list
     # approves it (``tournaments.ratings.services``): one organizer's typo or bad faith stays out of
     # everyone's list. ``rated_by`` is empty for the tournaments rated before approvals existed.
@@ -647,6 +651,15 @@ class Match(models.Model):
         related_name="confirmed_matches",
     )
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    #: The side whose word a reported result waits for when it is not simply the reporter's
+    #: opponent: 1 home, 2 away, 0 an organizer only. A play accepted as made that its own
+    #: mover's account entered waits for the mover's opponent (``results.match_result_record``).
+    confirm_side = models.PositiveSmallIntegerField(
+        _("waits for the word of side"), null=True, blank=True
+    )
+    #: The recorder offered the engine's practice hint while the match was played: the rating
+    #: officer sees it before approving the tournament.
+    hinted = models.BooleanField(_("recorded with practice hints"), default=False)
     dispute_note = models.TextField(_("dispute"), blank=True)
     #: Decided by forfeit: no games, no score, never rated (the standings mark it +/−).
     forfeit = models.CharField(

@@ -29,6 +29,17 @@ def entry_ratings(*, tournament: Tournament) -> dict[int, float]:
     )
 
 
+def hinted_matches(*, tournament: Tournament) -> list[Match]:
+    """The matches of the tournament (and of its stages) recorded with the engine's practice
+    hint (``Match.hinted``): what a rating officer weighs before approving it."""
+    return list(
+        Match.objects.filter(Q(tournament=tournament) | Q(tournament__parent=tournament))
+        .filter(hinted=True)
+        .select_related("home__player", "away__player")
+        .order_by("pk")
+    )
+
+
 def tournament_list() -> QuerySet[Tournament]:
     """All tournaments, newest first, each with ``entry_count`` (the stages of a two-stage
     event are shown on its page, not here)."""

@@ -47,8 +47,11 @@ ADDED = {
         "min_age": None,
         "accepted_moves": None,
         "pairs": False,
+        "casual": False,
     },
-    "tournaments.match": {"forfeit": "", "lost_on_time": ""},
+    "tournaments.match": {
+        "forfeit": "", "lost_on_time": "", "confirm_side": None, "hinted": False,
+    },  # fmt: skip
     "tournaments.player": {"gender": "", "birth_year": None},
     "tournaments.ratinglist": {"pairs": False},
     "tournaments.signup": {"partner": None, "pair_name": ""},
@@ -101,5 +104,6 @@ def forward(old: list[dict]) -> list[dict]:
             moved.append({"model": "live.draftentry", "pk": row, "fields": {
                 "draft": item["pk"], "ply": ply, "data": data,
                 "made_at": fields["updated_at"], "made_by": fields["updated_by"], "clock": None,
+                "awaits": None,
             }})  # fmt: skip
     return moved

@@ -19,6 +19,9 @@ class MatchAnalysis(models.Model):
         RUNNING = "running", _("Analysing")
         DONE = "done", _("Analysed")
         FAILED = "failed", _("Analysis failed")
+        #: Done, for a result taken back since: the same record decided again has it back
+        #: without a second run; never shown meanwhile.
+        KEPT = "kept", _("Kept for its record")
 
     match = models.OneToOneField(
         "tournaments.Match",

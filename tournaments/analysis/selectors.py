@@ -47,7 +47,9 @@ class AnalysisView:
 
 
 def match_analysis(*, match: Match) -> AnalysisView:
-    found = MatchAnalysis.objects.filter(match=match).first()
+    found = (
+        MatchAnalysis.objects.filter(match=match).exclude(status=MatchAnalysis.Status.KEPT).first()
+    )
     if found is None:
         available = analysis_available(match.tournament.variant)
         return AnalysisView("none" if available else "unavailable")
@@ -107,10 +109,12 @@ def pr_table(*, tournament: Tournament) -> list[PrRow]:
 
 
 def pr_table_version(*, tournament: Tournament) -> str:
-    """What the PR table depends on: its analyses (their number and the newest end)."""
-    found = MatchAnalysis.objects.filter(match__tournament=tournament).aggregate(
-        count=Count("pk"), newest=Max("finished_at")
+    """What the PR table depends on: its analyses shown (their number and the newest end; one
+    set aside for a result taken back counts out)."""
+    done = MatchAnalysis.objects.filter(
+        match__tournament=tournament, status=MatchAnalysis.Status.DONE
     )
+    found = done.aggregate(count=Count("pk"), newest=Max("finished_at"))
     return f"{found['count']}:{found['newest']}"
 
 

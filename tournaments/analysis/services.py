@@ -97,8 +97,8 @@ def analysis_queue(*, match: Match) -> str | None:
     except GameError as error:
         _unreplayable(match.pk, error)
         return None
-    if text is None:  # no record to analyse (any more): an old analysis goes
-        MatchAnalysis.objects.filter(match_id=match.pk).delete()
+    if text is None:  # no record to analyse (any more): an old analysis is set aside
+        _set_aside(match.pk)
         return None
     digest = record_digest(text)
     # The match's row is locked by the result's transaction: no other result writes this row
@@ -106,6 +106,10 @@ def analysis_queue(*, match: Match) -> str | None:
     # are the worker's to choose (``ANALYSIS_PLIES`` of the worker): the same record is not
     # queued again because a web process is configured otherwise.
     found = MatchAnalysis.objects.filter(match_id=match.pk).first()
+    if found is not None and found.record == digest and found.status == MatchAnalysis.Status.KEPT:
+        found.status = MatchAnalysis.Status.DONE  # decided again as it was: analysed already
+        found.save(update_fields=["status"])
+        return None
     if found is not None and found.record == digest:
         pending = found.status in (MatchAnalysis.Status.QUEUED, MatchAnalysis.Status.RUNNING)
         if not (pending and found.started_at < timezone.now() - lost_after()):
@@ -136,8 +140,10 @@ def match_analyse(match_id: int, record: str | None = None, *, task: str = "") -
     except GameError as error:  # stored before plays were stored as the engine made them
         _unreplayable(match_id, error)
         return "unreplayable"
-    if text is None:  # no record to analyse (any more): an old analysis goes
-        MatchAnalysis.objects.filter(match_id=match_id).delete()
+    if text is None:  # no record to analyse (any more): what is not analysed goes
+        MatchAnalysis.objects.filter(match_id=match_id).exclude(
+            status__in=(MatchAnalysis.Status.DONE, MatchAnalysis.Status.KEPT)
+        ).delete()
         return "no record"
     digest = record_digest(text)
     if record is not None and record != digest:
@@ -209,7 +215,7 @@ def _claim(match_id: int, digest: str, plies: int, engine: str, *, games: int, t
         now = timezone.now()
         if found is None or (found.record, found.plies, found.engine) != (digest, plies, engine):
             attempts, error = 1, ""  # a record not queued before (a direct call): a first run
-        elif found.status == Status.DONE:
+        elif found.status in (Status.DONE, Status.KEPT):
             return "already analysed"
         elif found.status == Status.FAILED:
             if queued:
@@ -236,6 +242,17 @@ def _claim(match_id: int, digest: str, plies: int, engine: str, *, games: int, t
                       "finished_at": None, "error": error},
         )  # fmt: skip
     return None
+
+
+def _set_aside(match_id: int) -> None:
+    """The match's result is gone (cleared, or taken back at the table): a done analysis is
+    kept for its record, so that the same record decided again costs no second run (a resign
+    and undo loop queues nothing); one queued or running is left to its task, which finds no
+    record and drops it, or the record decided again and analyses it; a failed one goes."""
+    Status = MatchAnalysis.Status
+    found = MatchAnalysis.objects.filter(match_id=match_id)
+    found.filter(status=Status.DONE).update(status=Status.KEPT)
+    found.filter(status=Status.FAILED).delete()
 
 
 def _unavailable(match_id: int, digest: str, error: AnalysisUnavailable) -> str:

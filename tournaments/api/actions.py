@@ -291,7 +291,6 @@ class ResultAction(Action):
         kinds = throttle.result_kinds(
             correction=correction,
             record="games" in given or "mat" in given,
-            variant=match.tournament.variant,
         )
         throttle.check(self.request, kinds=kinds, tournament_id=match.tournament_id)
 

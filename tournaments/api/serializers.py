@@ -33,7 +33,7 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
 
 class PlayerProfileSerializer(serializers.ModelSerializer[Player]):
     """A player's profile: personal, so only for the player and those who decide who they are
-    (``tournaments.players.rights.may_edit_profile``), never in the public lists."""
+    (``tournaments.policy``'s ``profile.read``), never in the public lists."""
 
     class Meta:
         model = Player
@@ -143,7 +143,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "time_control", "accepted_moves", "accepted_moves_allowed", "pairs", "swiss_rounds",
             "swiss_out_after_losses", "third_place", "grand_final",
             "consolation_kind", "last_chance", "tiebreaks", "points_win", "points_draw",
-            "points_loss", "points_bye", "category", "min_age", "rating_system", "rated",
+            "points_loss", "points_bye", "category", "min_age", "rating_system", "casual", "rated",
             "rated_by", "rated_at", "created_at", "notices", "club",
             "season", "starts_at", "self_signup", "capacity", "signup_approval",
             "checkin_minutes", "first_stage", "groups", "advance", "parent", "stage", "group",

@@ -38,14 +38,13 @@ from tournaments.api.serializers import (
     StandingSerializer,
     TournamentSerializer,
 )
-from tournaments.clubs.permissions import RUNS_EVENTS
 from tournaments.matches.records import match_mat_text
 from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.policy import RUNS_EVENTS, is_rating_officer, is_staff
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.ratings.models import RatingList as RatingListModel
 from tournaments.ratings.selectors import (
     audit_trail,
-    is_rating_officer,
     player_rating_history,
     rating_list,
 )
@@ -71,7 +70,7 @@ def visible_tournaments(request: Request) -> QuerySet[Tournament]:
     """Everyone sees tournaments past their draft; organizers (and staff) see their drafts."""
     tournaments = Tournament.objects.select_related("organizer")
     user = request.user
-    if user.is_authenticated and user.is_staff:
+    if is_staff(user):
         return tournaments
     if user.is_authenticated:
         mine = (

@@ -26,7 +26,7 @@ from tournaments.backup.document import FORMAT, INTEGER_MAX, SETTINGS, SMALL_MAX
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, TournamentError
 from tournaments.matches.results import Result, result_of
 from tournaments.models import Entry, Match, Player, Round, Tournament
-from tournaments.players.rights import home_club_of_new
+from tournaments.players.ownership import home_club_of_new
 from tournaments.ratings.services import tournament_arrived
 from tournaments.scoring import PlayedGame
 from tournaments.services import tournament_delete, validate_rules
@@ -214,7 +214,7 @@ class _Import:
 
     def _players(self, players: Sequence[Any], tournament: Tournament) -> None:
         """The document's players: a known name is the stored player; a new one is made, with
-        the home club the importing organizer's records get (``tournaments.players.rights``)."""
+        the home club the importing organizer's records get (``tournaments.players.ownership``)."""
         organizer = tournament.organizer
         home = None if organizer is None else home_club_of_new(by=organizer, tournament=tournament)
         listed = {}

@@ -17,8 +17,8 @@ from nardy_site.api_errors import ApiSchema
 from tournaments.api.serializers import RatingRowSerializer, SeasonSerializer
 from tournaments.clubs import selectors, services
 from tournaments.clubs.models import Club, Membership
-from tournaments.clubs.permissions import runs_club
 from tournaments.models import Tournament
+from tournaments.policy import may
 
 
 class MembershipSerializer(serializers.ModelSerializer[Membership]):
@@ -81,7 +81,9 @@ class ClubDetail(APIView):
         data: dict[str, Any] = dict(ClubSerializer(club).data)
         data["members"] = MembershipSerializer(selectors.club_members(club=club), many=True).data
         data["seasons"] = SeasonSerializer(club.seasons.all(), many=True).data
-        groups = selectors.club_tournaments(club=club, drafts=runs_club(club, request.user))
+        groups = selectors.club_tournaments(
+            club=club, drafts=may(request.user, "club.events", club)
+        )
         data["tournaments"] = {
             name: ClubTournamentSerializer(rows, many=True).data for name, rows in groups.items()
         }

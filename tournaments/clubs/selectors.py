@@ -7,10 +7,22 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from tournaments.clubs.models import Club, Membership
 from tournaments.models import Player, Tournament
+from tournaments.policy import RUNS_EVENTS, User, is_staff
 from tournaments.ratings.models import RatingList
 from tournaments.ratings.selectors import RatingListRow, rating_list
 
 Status = Tournament.Status
+
+
+def clubs_run_by(user: User) -> list[Club]:
+    """The clubs whose events the user may run (staff: every club)."""
+    if not user.is_authenticated:
+        return []
+    if is_staff(user):
+        return list(Club.objects.all())
+    return list(
+        Club.objects.filter(memberships__user_id=user.pk, memberships__role__in=RUNS_EVENTS)
+    )
 
 
 def club_list() -> QuerySet[Club]:

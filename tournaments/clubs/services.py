@@ -9,8 +9,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.models import Club, Membership
-from tournaments.clubs.permissions import User, owns_club, require_runs_club, runs_club
-from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.errors import Conflict, InvalidInput
+from tournaments.policy import User, may, require
 from tournaments.rows import free_slug, locked
 
 Role = Membership.Role
@@ -23,8 +23,7 @@ def club_create(
     *, by: User, name: str, city: str = "", country: str = "", description: str = ""
 ) -> Club:
     """A new club; whoever creates it is its first owner."""
-    if not by.is_authenticated:
-        raise NotAllowed(_("Sign in to create a club."))
+    require(by, "club.create")
     club = Club(
         name=name.strip(), city=city.strip(), country=country, description=description.strip()
     )
@@ -41,7 +40,7 @@ def club_update(*, club: Club, by: User, **fields: str) -> Club:
     if unknown:
         raise TypeError(f"not an editable club field: {', '.join(sorted(unknown))}")
     club = locked(Club, club.pk)
-    require_runs_club(club, by)
+    require(by, "club.edit", club)
     for name, value in fields.items():
         setattr(club, name, value.strip())
     _check(club)
@@ -78,7 +77,7 @@ def member_remove(*, club: Club, by: User, user_id: int) -> None:
     membership = Membership.objects.filter(club=club, user_id=user_id).first()
     if membership is None:
         raise InvalidInput(_("This user is not a member of the club."))
-    if by.pk != user_id:
+    if not may(by, "club.leave", membership):
         _require_rights(club, by, membership.role)
     if membership.role == Role.OWNER:
         _require_another_owner(club, membership)
@@ -90,13 +89,9 @@ def member_remove(*, club: Club, by: User, user_id: int) -> None:
 
 def _require_rights(club: Club, by: User, role: str) -> None:
     """Organizers manage plain members; owners manage every role."""
-    if role == Role.MEMBER and runs_club(club, by):
-        return
-    if owns_club(club, by):
-        return
-    if runs_club(club, by):
-        raise NotAllowed(_("Only the club's owners may name or change organizers and owners."))
-    raise NotAllowed(_("Only the club's owners and organizers may do this."))
+    require(by, "club.members", club)
+    if role != Role.MEMBER:
+        require(by, "club.roles", club)
 
 
 def _require_another_owner(club: Club, membership: Membership) -> None:

@@ -17,9 +17,9 @@ from nardy_site.page_cache import shared_page
 from tournaments.clubs import selectors, services
 from tournaments.clubs.forms import ClubForm, MemberForm
 from tournaments.clubs.models import Club
-from tournaments.clubs.permissions import club_role, owns_club, runs_club
 from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Tournament
+from tournaments.policy import club_role, may
 from tournaments.web.common import refused, require_runs_to_view
 
 FORM_TEMPLATE = "clubs/club_form.html"
@@ -49,7 +49,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         (variant, label, selectors.club_rating_list(club=club, system="fibs", variant=variant))
         for variant, label in Tournament.Variant.choices
     ]
-    runs = runs_club(club, request.user)
+    runs = may(request.user, "club.events", club)
     return render(
         request,
         "clubs/club.html",
@@ -135,7 +135,7 @@ def _member_remove(request: HttpRequest, club: Club) -> HttpResponse:
     except TournamentError as error:
         return _members_page(request, club, MemberForm(), error=error)
     messages.success(request, _("The member is removed."))
-    if user_id == request.user.pk and not runs_club(club, request.user):
+    if user_id == request.user.pk and not may(request.user, "club.members", club):
         return redirect(reverse("club", args=[club.slug]))
     return redirect(reverse("club-members", args=[club.slug]))
 
@@ -152,7 +152,7 @@ def _members_page(
         "club": club,
         "form": form,
         "members": selectors.club_members(club=club),
-        "owner": owns_club(club, request.user),
+        "owner": may(request.user, "club.roles", club),
     }
     if error is not None:
         return refused(request, MEMBERS_TEMPLATE, context, error)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.utils.html import json_script
@@ -77,6 +78,46 @@ def board_frames_of(
     if match is None:
         return None
     return board_frames(match, list(match.games.order_by("number")), verdicts, analysed)
+
+
+@dataclass(frozen=True)
+class AcceptedPlay:
+    """A play of the record that the opponent accepted as made though the rules forbid it:
+    what whoever confirms the result reads before agreeing."""
+
+    game: int
+    player: str
+    dice: str
+    play: str
+
+
+def accepted_plays(match: Match) -> list[AcceptedPlay]:
+    """The plays accepted as made in the match's stored games, in order (none: no replay).
+    ``match`` comes with its tournament and both sides' players."""
+    games = list(match.games.order_by("number"))
+    if not any(action.get("accepted") for game in games for action in game.actions):
+        return []
+    home, away = match.home, match.away
+    if home is None or away is None:
+        return []
+    names = (home.player.display_name, away.player.display_name)
+    tournament = match.tournament
+    replay = match_frames(
+        tournament.game_variant(),
+        [(game.white, [action_from_json(a) for a in game.actions]) for game in games],
+        names=names,
+        length=tournament.match_length,
+        crawford=tournament.crawford,
+    )
+    found = []
+    for frame in replay["frames"]:
+        if not frame.get("accepted") or frame["side"] is None:
+            continue
+        white = frame["white_player"]
+        player = white if frame["side"] == "white" else 3 - white
+        dice = "".join(str(die) for die in frame["dice"] or [])
+        found.append(AcceptedPlay(frame["game"], names[player - 1], dice, frame["play"] or ""))
+    return found
 
 
 def match_for_board(match_id: int) -> Match | None:

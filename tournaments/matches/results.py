@@ -33,7 +33,7 @@ from tournaments.matches.guards import require_stage_one_open
 from tournaments.matches.live.models import Draft
 from tournaments.matches.signals import result_cleared, result_decided
 from tournaments.models import Match, Tournament
-from tournaments.permissions import is_organizer, match_side
+from tournaments.policy import may, require
 from tournaments.reasons import reason_in_language
 from tournaments.scoring import PlayedGame, match_score, score_from_typed
 
@@ -70,6 +70,7 @@ def match_result_record(
     outcomes: Sequence[PlayedGame] | None = None,
     forfeit: str | None = None,
     lost_on_time: str = "",
+    confirm_side: int | None = None,
 ) -> Match:
     """Record a match's result: a plain ``score`` (home, away), the ``games``, a .mat text, the
     games' ``outcomes`` without their moves (entered game by game), or a ``forfeit`` (the side
@@ -77,17 +78,17 @@ def match_result_record(
     whose flag fell while the ``games`` were recorded (the last may be unfinished).
 
     A player of the match reports it (the opponent then confirms or disputes); an organizer's
-    result is final at once.
+    result is final at once. ``confirm_side`` (1 home, 2 away, 0 an organizer only): the result
+    is reported whoever records it, and waits for that side's word (a play accepted as made was
+    entered by its own mover's account: its opponent never agreed at the table).
     """
     with transaction.atomic():
         match = _locked(match)
         tournament = match.tournament
-        organizer = is_organizer(tournament, by)
-        side = match_side(match, by)
-        if not organizer and side is None:
-            raise NotAllowed(_("Only the players of this match or an organizer may report it."))
-        if forfeit is not None and not organizer:
-            raise NotAllowed(_("Only an organizer may decide a match by forfeit."))
+        require(by, "match.report", match)
+        organizer = may(by, "tournament.run", tournament)
+        if forfeit is not None:
+            require(by, "match.forfeit", match)
         require_playable(match)
         if match.status != Match.Status.SCHEDULED:
             raise Conflict(_("A result of this match was already reported."))
@@ -103,7 +104,9 @@ def match_result_record(
             bracket=bool(match.slot), lost_on_time=lost_on_time,
         )  # fmt: skip
         _store(match, result, validated)
-        match.status = Match.Status.FINAL if organizer else Match.Status.REPORTED
+        final = organizer and confirm_side is None
+        match.status = Match.Status.FINAL if final else Match.Status.REPORTED
+        match.confirm_side = confirm_side
         match.reported_by = by if by.is_authenticated else None  # type: ignore[assignment]
         match.reported_at = timezone.now()
         if match.status in Match.DECIDED:
@@ -159,8 +162,7 @@ def match_result_resolve(
     """An organizer settles a disputed (or reported) result: as reported, or with a new one."""
     with transaction.atomic():
         match = _locked(match)
-        if not is_organizer(match.tournament, by):
-            raise NotAllowed(_("Only an organizer may resolve a result."))
+        require(by, "match.resolve", match)
         if match.status not in (Match.Status.DISPUTED, Match.Status.REPORTED):
             raise Conflict(_("Only a reported or disputed result can be resolved."))
         if any(given is not None for given in (score, games, mat, outcomes, forfeit)):
@@ -189,8 +191,7 @@ def match_result_correct(
     played again."""
     with transaction.atomic():
         match = _locked(match)
-        if not is_organizer(match.tournament, by):
-            raise NotAllowed(_("Only an organizer may correct a result."))
+        require(by, "match.correct", match)
         if match.status not in Match.DECIDED:
             raise Conflict(_("Only a confirmed or final result can be corrected."))
         if match.tournament.status == Tournament.Status.FINISHED:
@@ -310,13 +311,9 @@ def require_playable(match: Match) -> None:
 
 
 def _require_answerer(match: Match, by: User) -> None:
-    if is_organizer(match.tournament, by):
-        return
-    side = match_side(match, by)
-    if side is None:
-        raise NotAllowed(_("Only the opponent of the reporter or an organizer may answer."))
-    if match.reported_by_id == by.pk:
+    if match.reported_by_id == by.pk and not may(by, "match.answer", match):
         raise NotAllowed(_("The opponent of the reporter answers the report, not the reporter."))
+    require(by, "match.answer", match)
 
 
 def result_of(
@@ -537,6 +534,7 @@ def _clear_result(match: Match) -> None:
     match.lost_on_time = ""
     match.reported_by = match.confirmed_by = None
     match.reported_at = match.confirmed_at = None
+    match.confirm_side = None
     match.dispute_note = ""
     if decided_at is not None:  # who followed its result hears that it is gone
         result_cleared.send(sender=Match, match=match, decided_at=decided_at)

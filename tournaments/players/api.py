@@ -1,5 +1,6 @@
-"""Who players are, in the API, with the site's rules: claims, merges, the account link removed,
-the identity trail and a merge undone (staff); and a player's profile (gender, birth year)."""
+"""Who players are, in the API, with the site's rules (``tournaments.policy``): claims, merges, a
+pair renamed, the account link removed, the identity trail and a merge (staff) or a rename
+undone; and a player's profile (gender, birth year)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from tournaments.models import Player
 from tournaments.players import selectors, services
 from tournaments.players.audit import identity_trail
 from tournaments.players.models import IdentityAudit, PlayerClaim
-from tournaments.players.rights import require_edit_profile
+from tournaments.policy import require
 
 
 class ClaimSerializer(serializers.ModelSerializer[PlayerClaim]):
@@ -126,7 +127,7 @@ class PlayerProfile(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
-        require_edit_profile(player, request.user)
+        require(request.user, "profile.read", player)
         return Response(PlayerProfileSerializer(player).data)
 
     @extend_schema(
@@ -136,7 +137,7 @@ class PlayerProfile(APIView):
     )
     def patch(self, request: Request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
-        require_edit_profile(player, request.user)  # before reading what was sent
+        require(request.user, "profile.edit", player)  # before reading what was sent
         given = PlayerProfileSerializer(player, data=request.data, partial=True)
         given.is_valid(raise_exception=True)
         values = {"gender": player.gender, "birth_year": player.birth_year}
@@ -162,11 +163,48 @@ class IdentityTrail(generics.ListAPIView[IdentityAudit]):
 
 
 class MergeUndo(APIView):
+    """Undo a change of the identity trail: a merge (staff: the duplicate comes back) or a
+    rename (who may rename the player: the old name comes back)."""
+
     schema = ApiSchema()
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: PlayerSerializer}, summary="Undo a merge (staff)")
+    @extend_schema(
+        request=None,
+        responses={200: PlayerSerializer},
+        summary="Undo a merge (staff) or a rename",
+    )
     def post(self, request: Request, pk: int) -> Response:
-        merge = get_object_or_404(IdentityAudit, pk=pk)
-        restored = services.merge_undo(merge=merge, by=request.user)
+        change = get_object_or_404(IdentityAudit, pk=pk)
+        restored = services.identity_undo(change=change, by=request.user)
         return Response(PlayerSerializer(restored).data)
+
+
+class RenameSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(
+        max_length=Player._meta.get_field("display_name").max_length,
+        help_text="The pair's new name: everyone sees it.",
+    )
+
+
+class PlayerRename(APIView):
+    """Rename a pair: its owner (the owners and organizers of its home club) or staff; written
+    to the identity trail, where it can be undone (``identity/<id>/undo``). A tournament's
+    organizer enters a pair under its name and never renames it."""
+
+    schema = ApiSchema()
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=RenameSerializer,
+        responses={200: PlayerSerializer, **error_responses(403, 409)},
+        summary="Rename a pair",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        given = RenameSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        player = services.player_rename(
+            player=player, by=request.user, name=given.validated_data["name"]
+        )
+        return Response(PlayerSerializer(player).data)

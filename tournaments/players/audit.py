@@ -1,5 +1,5 @@
 """The audit trail of players' identities (``IdentityAudit``): every claim decided, account link
-removed, merge and undone merge, with who, when, and both players as they were before.
+removed, merge and rename and their undoing, with who, when, and both players as they were before.
 
 Writers call ``identity_record`` inside the transaction of their change, so a row exists exactly
 when the change does. Staff read all of it; the owners and organizers of a club read the rows of
@@ -11,10 +11,10 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from tournaments.clubs.permissions import User, clubs_run_by
+from tournaments.clubs.selectors import clubs_run_by
 from tournaments.models import Player
 from tournaments.players.models import IdentityAudit, PlayerClaim
-from tournaments.players.rights import is_staff
+from tournaments.policy import User, is_staff
 
 Action = IdentityAudit.Action
 

@@ -1,4 +1,5 @@
-"""A player's profile form: the gender and birth year a tournament of a category asks for."""
+"""A player's profile form (the gender and birth year a tournament of a category asks for) and
+a pair's new name."""
 
 from __future__ import annotations
 
@@ -25,3 +26,11 @@ class PlayerProfileForm(forms.ModelForm):
 
     def profile_fields(self) -> dict[str, Any]:
         return {name: self.cleaned_data[name] for name in self.Meta.fields}
+
+
+class PlayerRenameForm(forms.Form):
+    name = forms.CharField(
+        label=_("New name"),
+        max_length=Player._meta.get_field("display_name").max_length,
+        help_text=_("Everyone sees it: in entries, standings, brackets and the rating list."),
+    )

@@ -56,9 +56,9 @@ class PlayerClaim(models.Model):
 
 
 class IdentityAudit(models.Model):
-    """One change of who a player is: a claim decided, an account link removed, a merge or its
-    undoing. ``before`` keeps both players as they were (and, for a merge, what moved), so the
-    change can be read later and a merge undone from it."""
+    """One change of who a player is: a claim decided, an account link removed, a merge or a
+    rename, or its undoing. ``before`` keeps both players as they were (and, for a merge, what
+    moved; for a rename, the new name), so the change can be read later and undone from it."""
 
     class Action(models.TextChoices):
         CLAIM_APPROVED = "claim-approved", _("claim approved")
@@ -66,6 +66,8 @@ class IdentityAudit(models.Model):
         UNLINKED = "unlinked", _("account link removed")
         MERGED = "merged", _("players merged")
         UNMERGED = "unmerged", _("merge undone")
+        RENAMED = "renamed", _("renamed")
+        RENAME_UNDONE = "rename-undone", _("rename undone")
 
     action = models.CharField(_("action"), max_length=16, choices=Action.choices)
     actor = models.ForeignKey(
@@ -100,7 +102,7 @@ class IdentityAudit(models.Model):
     )
     before = models.JSONField(_("before the change"), default=dict)
     note = models.CharField(_("note"), max_length=300, blank=True)
-    #: For a merge: the row of its undoing, once staff undid it.
+    #: For a merge or a rename: the row of its undoing, once it was undone.
     undone_by = models.OneToOneField(
         "self",
         verbose_name=_("undone by"),

@@ -2,7 +2,8 @@
 
 A pair is made once for its two players, whichever way round they are named (``Pair``), with a
 player record of its own that carries its name, its entries and its rating on the pairs' list:
-the formats, the standings and the ratings take it as a player.
+the formats, the standings and the ratings take it as a player. Its record is owned as a
+player's is (its home club: ``players.ownership``), and only its owner or staff rename it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from tournaments.errors import InvalidInput
+from tournaments.clubs.models import Club
+from tournaments.errors import Conflict, InvalidInput
 from tournaments.models import Entry, Pair, Player, Tournament
 
 #: The longest pair name (the player record's ``display_name``).
@@ -24,9 +26,11 @@ def pair_name(first: Player, second: Player) -> str:
 
 
 @transaction.atomic
-def pair_of(first: Player, second: Player, name: str = "") -> Pair:
-    """The pair of these two players, made when it is new (named ``name``, else after them); a
-    ``name`` given to a pair that exists renames it."""
+def pair_of(first: Player, second: Player, name: str = "", *, home: Club | None = None) -> Pair:
+    """The pair of these two players: the one made already, under its own name, or a new one
+    named ``name`` (else after them) whose home club (its owner) is ``home``. Entering a pair
+    never renames it: a ``name`` other than an existing pair's is refused (its owner renames
+    it, ``players.services.player_rename``)."""
     if first.pk == second.pk:
         raise InvalidInput(_("A pair is two different players."))
     for player in (first, second):
@@ -35,26 +39,37 @@ def pair_of(first: Player, second: Player, name: str = "") -> Pair:
                 _("%(player)s is a pair already: a pair is made of two players.")
                 % {"player": player}
             )
-    low, high = sorted((first, second), key=lambda player: player.pk)
+    pair = existing_pair(first, second, name)
+    if pair is not None:
+        return pair
     name = " ".join(name.split())
     if len(name) > (NAME_MAX or 100):
         raise InvalidInput(_("A pair's name has at most %(most)s characters.") % {"most": NAME_MAX})
-    pair = Pair.objects.select_related("player").filter(first=low, second=high).first()
-    wanted = name or (pair.player.display_name if pair else pair_name(first, second))
-    taken = Player.objects.filter(display_name=wanted)
-    if pair is not None:
-        taken = taken.exclude(pk=pair.player_id)
-    if taken.exists():
+    wanted = name or pair_name(first, second)
+    if Player.objects.filter(display_name=wanted).exists():
         raise InvalidInput(
             _("A player or a pair is already called %(name)s: choose another name.")
             % {"name": wanted}
         )
-    if pair is None:
-        record = Player.objects.create(display_name=wanted)
-        return Pair.objects.create(player=record, first=low, second=high)
-    if pair.player.display_name != wanted:
-        pair.player.display_name = wanted
-        pair.player.save(update_fields=["display_name"])
+    low, high = sorted((first, second), key=lambda player: player.pk)
+    record = Player.objects.create(display_name=wanted, home_club=home)
+    return Pair.objects.create(player=record, first=low, second=high)
+
+
+def existing_pair(first: Player, second: Player, name: str = "") -> Pair | None:
+    """The pair these two players make already (None: none yet); refused (409) when ``name``
+    is not its name: an entry or a sign-up takes a pair as it is called."""
+    low, high = sorted((first, second), key=lambda player: player.pk)
+    pair = Pair.objects.select_related("player").filter(first=low, second=high).first()
+    name = " ".join(name.split())
+    if pair is not None and name and name != pair.player.display_name:
+        raise Conflict(
+            _(
+                "%(first)s and %(second)s are a pair already, called %(name)s: enter them under "
+                "that name. Only the pair's club or staff may rename a pair."
+            )
+            % {"first": first, "second": second, "name": pair.player.display_name}
+        )
     return pair
 
 

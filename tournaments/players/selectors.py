@@ -9,10 +9,10 @@ from django.db.models import Q, QuerySet
 
 from nardy_site.joined import Join, Table
 from tournaments.clubs.models import Club
-from tournaments.clubs.permissions import User, clubs_run_by
+from tournaments.clubs.selectors import clubs_run_by
 from tournaments.models import Player, Tournament
 from tournaments.players.models import PlayerClaim
-from tournaments.players.rights import is_staff, may_decide
+from tournaments.policy import User, is_staff, may
 from tournaments.ratings.models import RatingList
 
 
@@ -29,6 +29,8 @@ class PlayerActions:
     may_read_trail: bool
     #: This user may read and edit the player's profile (gender, birth year).
     may_edit_profile: bool = False
+    #: This user may rename the record (a pair: its home club's runners; staff).
+    may_rename: bool = False
 
 
 def player_with_club(pk: int) -> Player | None:
@@ -50,14 +52,15 @@ def player_actions(*, player: Player, user: User) -> PlayerActions | None:
         return None
     has_player = Player.objects.filter(user_id=user.pk).exists()
     claimed = player.claims.filter(user_id=user.pk, state=PlayerClaim.State.PENDING).exists()
-    decides = may_decide(player, user)
+    decides = may(user, "player.decide", player)
     return PlayerActions(
         can_claim=player.user_id is None and not has_player and not claimed,
         claimed=claimed,
         may_merge=decides,
-        may_unlink=player.user_id is not None and (decides or player.user_id == user.pk),
+        may_unlink=player.user_id is not None and may(user, "player.unlink", player),
         may_read_trail=decides,
-        may_edit_profile=decides or player.user_id == user.pk,
+        may_edit_profile=may(user, "profile.edit", player),
+        may_rename=may(user, "player.rename", player),
     )
 
 
@@ -76,7 +79,7 @@ def merge_candidates(*, keep: Player, user: User) -> QuerySet[Player]:
     others = Player.objects.exclude(pk=keep.pk).order_by("display_name")
     if is_staff(user):
         return others
-    if keep.home_club_id is None or not may_decide(keep, user):
+    if keep.home_club_id is None or not may(user, "player.decide", keep):
         return others.none()
     return others.filter(home_club_id=keep.home_club_id)
 

@@ -1,5 +1,5 @@
-"""Who a player is: a player made with its home club, claims, the account link removed, merges
-and their undoing, each under the identity rule of ``tournaments.players.rights`` and each in
+"""Who a player is: a player made with its home club, claims, the account link removed, merges,
+renames and their undoing, each under the rules of ``tournaments.policy`` and each in
 the audit trail (``tournaments.players.audit``) in its own transaction; and the player's
 profile (gender, birth year), which is no part of who they are and leaves no trail.
 
@@ -7,8 +7,9 @@ A claim links a Player to the user who says it is theirs, once the runners of th
 club (or staff) approve it. A merge folds a duplicate Player into the one kept: entries,
 sign-ups and claims move over, the account link too, the duplicate's ledger rows go and its
 rating lists are replayed (on commit), their audit trails saying so. Staff can undo a merge from
-its row of the trail. Each raises a ``TournamentError`` having changed nothing when it cannot be
-done."""
+its row of the trail. A pair is renamed by its owner (the runners of its home club) or staff, and
+the rename can be undone from its row the same way. Each raises a ``TournamentError`` having
+changed nothing when it cannot be done."""
 
 from __future__ import annotations
 
@@ -21,18 +22,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.models import Club
-from tournaments.clubs.permissions import User
-from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.errors import Conflict, InvalidInput
 from tournaments.models import Entry, Pair, Player, Tournament
 from tournaments.players.audit import Action, identity_record, player_snapshot
 from tournaments.players.models import IdentityAudit, PlayerClaim
-from tournaments.players.rights import (
-    home_club_of_new,
-    is_staff,
-    require_decide,
-    require_edit_profile,
-    require_merge,
-)
+from tournaments.players.ownership import home_club_of_new
+from tournaments.policy import TwoPlayers, User, require
 from tournaments.ratings.models import RatingAudit
 from tournaments.ratings.services import entry_lists, lists_replay, player_lists
 from tournaments.signups.models import SignUp
@@ -45,8 +40,7 @@ def player_create(
     *, by: User, display_name: str, club: Club | None = None, country: str = ""
 ) -> Player:
     """A new player whose home club is ``club`` (one ``by`` runs), else ``by``'s only club."""
-    if not by.is_authenticated:
-        raise NotAllowed(_("Sign in to add a player."))
+    require(by, "player.create")
     home = home_club_of_new(by=by, given=club)
     player = Player(
         display_name=display_name,
@@ -70,10 +64,10 @@ def player_profile_update(
     *, player: Player, by: User, gender: str, birth_year: int | None
 ) -> Player:
     """Set the player's profile (``gender``: "", male or female; ``birth_year`` or None), by
-    the player or by those who decide who they are (``rights.may_edit_profile``). Entries made
+    the player or by those who decide who they are (``policy``'s ``profile.edit``). Entries made
     already stay: the profile is checked when a player signs up or is entered."""
     player = _locked(player.pk)
-    require_edit_profile(player, by)
+    require(by, "profile.edit", player)
     player.gender = gender
     player.birth_year = birth_year
     try:
@@ -87,8 +81,7 @@ def player_profile_update(
 @transaction.atomic
 def claim_request(*, player: Player, by: User) -> PlayerClaim:
     """The signed-in user says the player is them; the home club's runners (or staff) decide."""
-    if not by.is_authenticated:
-        raise NotAllowed(_("Sign in to claim a player."))
+    require(by, "player.claim", player)
     player = Player.objects.select_for_update().get(pk=player.pk)
     if hasattr(player, "pair"):
         raise Conflict(_("This is a pair, not a person: each of its two players is claimed."))
@@ -136,8 +129,7 @@ def player_unlink(*, player: Player, by: User) -> Player:
     player = _locked(player.pk)
     if player.user_id is None:
         raise Conflict(_("This player is not linked to an account."))
-    if player.user_id != by.pk:
-        require_decide(player, by)
+    require(by, "player.unlink", player)
     before = {"player": player_snapshot(player)}
     username = player.user.get_username() if player.user else ""
     player.user = None
@@ -156,7 +148,7 @@ def players_merge(*, keep: Player, drop: Player, by: User) -> Player:
         raise InvalidInput(_("Choose two different players."))
     locked = {pk: _locked(pk) for pk in sorted((keep.pk, drop.pk))}  # in one order: no deadlock
     keep, drop = locked[keep.pk], locked[drop.pk]
-    require_merge(keep, drop, by)
+    require(by, "player.merge", TwoPlayers(keep, drop))
     paired = Pair.objects.filter(
         Q(player__in=(keep, drop)) | Q(first__in=(keep, drop)) | Q(second__in=(keep, drop))
     )
@@ -200,21 +192,86 @@ def players_merge(*, keep: Player, drop: Player, by: User) -> Player:
 
 
 @transaction.atomic
-def merge_undo(*, merge: IdentityAudit, by: User) -> Player:
-    """Staff: make the merged duplicate again, as it was, with the entries, sign-ups and claims
-    that moved (and with them its matches and rating history), the account link it brought, and
+def player_rename(*, player: Player, by: User, name: str) -> Player:
+    """Give a player record a new name: a pair by its owner (the runners of its home club) or
+    staff, any player by staff. In the identity trail, undone from its row (``identity_undo``)."""
+    player = _locked(player.pk)
+    require(by, "player.rename", player)
+    name = " ".join(name.split())
+    if not name:
+        raise InvalidInput(_("The name is empty."))
+    most = Player._meta.get_field("display_name").max_length
+    if len(name) > (most or 100):
+        raise InvalidInput(_("A name has at most %(most)s characters.") % {"most": most})
+    if name == player.display_name:
+        raise Conflict(_("It is called %(name)s already.") % {"name": name})
+    _require_name_free(name, player)
+    before = {"player": player_snapshot(player), "name": name}
+    note = f"{player.display_name} → {name}"
+    player.display_name = name
+    _save_name(player)
+    identity_record(Action.RENAMED, by=by, player=player, before=before, note=note)
+    return player
+
+
+@transaction.atomic
+def identity_undo(*, change: IdentityAudit, by: User) -> Player:
+    """Undo a merge (staff: ``_merge_undo``) or a rename (who may rename the player now) from
+    its row of the trail; the player the undoing gives back, or renames back."""
+    change = IdentityAudit.objects.select_for_update().select_related("player").get(pk=change.pk)
+    require(by, "identity.undo", change)
+    if change.action not in (Action.MERGED, Action.RENAMED):
+        raise InvalidInput(_("Only a merge or a rename can be undone."))
+    if change.undone_by_id is not None:
+        raise Conflict(_("This change is undone already."))
+    if change.player_id is None:
+        raise Conflict(_("The player of this change is gone: there is nothing to undo."))
+    if change.action == Action.RENAMED:
+        return _rename_undo(change, by)
+    return _merge_undo(change, by)
+
+
+def _rename_undo(rename: IdentityAudit, by: User) -> Player:
+    player = _locked(rename.player_id)  # type: ignore[arg-type]
+    was = rename.before["player"]["display_name"]
+    if player.display_name != rename.before["name"]:
+        raise Conflict(
+            _("%(name)s was renamed again since: undo the later rename first.")
+            % {"name": player.display_name}
+        )
+    _require_name_free(was, player)
+    before = {"player": player_snapshot(player), "name": was}
+    note = f"{player.display_name} → {was}"
+    player.display_name = was
+    _save_name(player)
+    undo = identity_record(Action.RENAME_UNDONE, by=by, player=player, before=before, note=note)
+    rename.undone_by = undo
+    rename.save(update_fields=["undone_by"])
+    return player
+
+
+def _require_name_free(name: str, player: Player) -> None:
+    if Player.objects.filter(display_name=name).exclude(pk=player.pk).exists():
+        raise Conflict(
+            _("A player or a pair is already called %(name)s: choose another name.")
+            % {"name": name}
+        )
+
+
+def _save_name(player: Player) -> None:
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["display_name"])
+    except IntegrityError:
+        raise Conflict(_("This name was just taken: choose another.")) from None
+
+
+def _merge_undo(merge: IdentityAudit, by: User) -> Player:
+    """Make the merged duplicate again, as it was, with the entries, sign-ups and claims that
+    moved (and with them its matches and rating history), the account link it brought, and
     replay the rating lists. The kept player gets back what the merge filled in, unless it was
     changed since."""
-    if not is_staff(by):
-        raise NotAllowed(_("Only staff may undo a merge."))
-    merge = IdentityAudit.objects.select_for_update().get(pk=merge.pk)
-    if merge.action != Action.MERGED:
-        raise InvalidInput(_("Only a merge can be undone."))
-    if merge.undone_by_id is not None:
-        raise Conflict(_("This merge is undone already."))
-    if merge.player_id is None:
-        raise Conflict(_("The player kept by this merge is gone: there is nothing to undo."))
-    keep = _locked(merge.player_id)
+    keep = _locked(merge.player_id)  # type: ignore[arg-type]
     was_keep, was_drop, moved = (merge.before[key] for key in ("player", "other", "moved"))
     taken = Q(pk=was_drop["id"]) | Q(display_name=was_drop["display_name"])
     if Player.objects.filter(taken).exists():
@@ -278,7 +335,7 @@ def _pending(claim: PlayerClaim, by: User) -> PlayerClaim:
     claim = (
         PlayerClaim.objects.select_for_update().select_related("player", "user").get(pk=claim.pk)
     )
-    require_decide(claim.player, by)
+    require(by, "player.decide", claim.player)
     if claim.state != State.PENDING:
         raise Conflict(_("This claim is decided already."))
     return claim

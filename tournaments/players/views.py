@@ -1,8 +1,9 @@
 """The pages of who players are: a user claims a player on its page; the runners of its home club
 decide claims at ``/claims/``, merge a duplicate into a player at ``/p/<id>/merge/`` after a
-preview, and remove an account link; ``/identity/`` is the trail of these changes, where staff
-undo a merge; ``/p/<id>/profile/`` is the player's profile (gender, birth year). Each post
-calls one service; a refusal is shown under its 4xx status, with nothing changed."""
+preview, rename a pair at ``/p/<id>/rename/``, and remove an account link; ``/identity/`` is the
+trail of these changes, where a merge (staff) or a rename is undone; ``/p/<id>/profile/`` is the
+player's profile (gender, birth year). Who may is ``tournaments.policy``'s. Each post calls one
+service; a refusal is shown under its 4xx status, with nothing changed."""
 
 from __future__ import annotations
 
@@ -20,9 +21,9 @@ from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Player
 from tournaments.players import selectors, services
 from tournaments.players.audit import identity_trail
-from tournaments.players.forms import PlayerProfileForm
+from tournaments.players.forms import PlayerProfileForm, PlayerRenameForm
 from tournaments.players.models import IdentityAudit, PlayerClaim
-from tournaments.players.rights import is_staff, may_decide, may_edit_profile
+from tournaments.policy import RULES, may
 from tournaments.web.common import refused
 
 
@@ -65,9 +66,8 @@ def claims_page(request: HttpRequest) -> HttpResponse:
 def merge_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Choose the duplicate, see what the merge moves, confirm."""
     keep = get_object_or_404(Player, pk=pk)
-    if not may_decide(keep, request.user):
-        raise PermissionDenied(_("Only staff, or an organizer of the player's home club, may "
-                                 "merge players."))  # fmt: skip
+    if not may(request.user, "player.decide", keep):
+        raise PermissionDenied(RULES["player.merge"].refusal)
     candidates = selectors.merge_candidates(keep=keep, user=request.user)
     given = request.POST.get("drop") or request.GET.get("drop") or ""
     drop = candidates.filter(pk=int(given)).first() if given.isdigit() else None
@@ -93,12 +93,11 @@ def merge_page(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def profile_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The player's profile (gender, birth year): for the player and for those who decide who
-    they are (``rights.may_edit_profile``); ``?next=`` a page of this site to go back to (the
+    they are (``policy``'s ``profile.read``); ``?next=`` a page of this site to go back to (the
     sign-up page that asked for it)."""
     player = get_object_or_404(Player, pk=pk)
-    if not may_edit_profile(player, request.user):
-        raise PermissionDenied(_("Only the player, staff, or an organizer of the player's home "
-                                 "club may see or change the player's profile."))  # fmt: skip
+    if not may(request.user, "profile.read", player):
+        raise PermissionDenied(RULES["profile.read"].refusal)
     given_next = request.POST.get("next") or request.GET.get("next") or ""
     safe = url_has_allowed_host_and_scheme(
         given_next, allowed_hosts={request.get_host()}, require_https=request.is_secure()
@@ -139,26 +138,67 @@ def player_unlink(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+def rename_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Rename a pair (its home club's runners, staff): written to the identity trail, where it
+    can be undone."""
+    player = get_object_or_404(Player.objects.select_related("pair"), pk=pk)
+    if not may(request.user, "player.rename", player):
+        raise PermissionDenied(RULES["player.rename"].refusal)
+    context = {"player": player}
+    if request.method != "POST":
+        form = PlayerRenameForm(initial={"name": player.display_name})
+        return render(request, RENAME_TEMPLATE, {**context, "form": form})
+    form = PlayerRenameForm(request.POST)
+    context["form"] = form
+    if not form.is_valid():
+        return render(request, RENAME_TEMPLATE, context, status=400)
+    was = player.display_name
+    try:
+        services.player_rename(player=player, by=request.user, name=form.cleaned_data["name"])
+    except TournamentError as error:
+        return refused(request, RENAME_TEMPLATE, context, error)
+    player.refresh_from_db(fields=["display_name"])
+    messages.success(request, _("%(was)s is renamed %(name)s.")
+                     % {"was": was, "name": player.display_name})  # fmt: skip
+    return redirect(reverse("player", args=[player.pk]))
+
+
+RENAME_TEMPLATE = "players/rename.html"
+
+
+@login_required
 def identity_page(request: HttpRequest) -> HttpResponse:
-    """The identity trail the user may read (of one player with ``?player=``); staff undo a merge
-    from its row."""
+    """The identity trail the user may read (of one player with ``?player=``); a merge (staff)
+    or a rename (who may rename the player) is undone from its row."""
     given = request.GET.get("player", "")
     player = Player.objects.filter(pk=int(given)).first() if given.isdigit() else None
+    rows = list(identity_trail(user=request.user, player=player)[:200])
+    undoable = (IdentityAudit.Action.MERGED, IdentityAudit.Action.RENAMED)
     context = {
-        "rows": identity_trail(user=request.user, player=player)[:200],
+        "rows": rows,
         "player": player,
-        "may_undo": is_staff(request.user),
+        "may_undo": {
+            row.pk
+            for row in rows
+            if row.action in undoable
+            and row.undone_by_id is None
+            and may(request.user, "identity.undo", row)
+        },
     }
     if request.method != "POST":
         return render(request, "players/identity.html", context)
-    given = request.POST.get("merge", "")
-    merge = IdentityAudit.objects.filter(pk=int(given)).first() if given.isdigit() else None
+    given = request.POST.get("change") or request.POST.get("merge", "")
+    change = IdentityAudit.objects.filter(pk=int(given)).first() if given.isdigit() else None
     try:
-        if merge is None:
+        if change is None:
             raise InvalidInput(_("There is no such change."))
-        restored = services.merge_undo(merge=merge, by=request.user)
+        restored = services.identity_undo(change=change, by=request.user)
     except TournamentError as error:
         return refused(request, "players/identity.html", context, error)
-    messages.success(request, _("The merge is undone: %(player)s is back; the ratings are "
-                                "replayed.") % {"player": restored.display_name})  # fmt: skip
+    if change.action == IdentityAudit.Action.RENAMED:
+        messages.success(request, _("The rename is undone: %(player)s has its name back.")
+                         % {"player": restored.display_name})  # fmt: skip
+    else:
+        messages.success(request, _("The merge is undone: %(player)s is back; the ratings are "
+                                    "replayed.") % {"player": restored.display_name})  # fmt: skip
     return redirect(reverse("player", args=[restored.pk]))

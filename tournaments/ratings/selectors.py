@@ -1,4 +1,4 @@
-"""Reads of the rating lists: who is a rating officer, the lists and a player's history in
+"""Reads of the rating lists: the lists and a player's history in
 them, what a match did (or would do) to its players' ratings, what is still to be rated, and
 the audit trail a user may read."""
 
@@ -13,31 +13,12 @@ from django.db.models import Q, QuerySet
 
 from nardy_site.joined import Compiled
 from tournaments.models import Match, Player, Tournament
+from tournaments.policy import is_rating_officer
 from tournaments.ratings import history
 from tournaments.ratings.ledger import as_rated, pending_holds, ratings_pending
 from tournaments.ratings.models import Rating, RatingAudit, RatingChange, RatingList
 
 User = AbstractBaseUser | AnonymousUser
-
-
-def is_rating_officer(rating_list: RatingList, user: User) -> bool:
-    """Staff, or an officer named for this list."""
-    return _officer_of(RatingList.objects.filter(pk=rating_list.pk), user)
-
-
-def may_approve(tournament: Tournament, user: User) -> bool:
-    """Whether ``user`` may approve (or withdraw) the rating of ``tournament``: read only, so a
-    page may ask it for every visitor (no list is made for asking)."""
-    lists = RatingList.objects.filter(
-        system=tournament.rating_system, variant=tournament.variant, pairs=tournament.pairs
-    )
-    return _officer_of(lists, user)
-
-
-def _officer_of(lists: QuerySet[RatingList], user: User) -> bool:
-    if not user.is_authenticated:
-        return False
-    return getattr(user, "is_staff", False) or lists.filter(officers=user.pk).exists()
 
 
 def audit_trail(rating_list: RatingList, user: User) -> QuerySet[RatingAudit]:

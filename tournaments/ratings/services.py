@@ -22,14 +22,14 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.errors import Conflict, NotAllowed
+from tournaments.errors import Conflict
 from tournaments.models import Match, Player, Tournament
+from tournaments.policy import require
 from tournaments.queue import enqueue
 from tournaments.ratings.audit import audit_record
 from tournaments.ratings.history import OrderKey
 from tournaments.ratings.ledger import first_result_key, locked_list, rating_list_of
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold, RatingList
-from tournaments.ratings.selectors import is_rating_officer
 from tournaments.ratings.tasks import ratings_replay
 
 User = AbstractBaseUser | AnonymousUser
@@ -47,8 +47,7 @@ def ratings_withdraw(*, tournament: Tournament, by: User) -> Tournament:
 
 def ratings_hold_confirm(*, hold: RatingHold, by: User) -> RatingHold:
     """An officer confirms a held change: the list is replayed from the match, with it."""
-    if not is_rating_officer(hold.rating_list, by):
-        raise NotAllowed(_("Only a rating officer of this rating list may confirm its changes."))
+    require(by, "hold.confirm", hold)
     with transaction.atomic():
         locked_list(hold.rating_list_id)  # the ledger's order: the list, then its holds
         hold = (
@@ -74,9 +73,8 @@ def ratings_hold_confirm(*, hold: RatingHold, by: User) -> RatingHold:
 
 
 def _set_rated(tournament: Tournament, by: User, *, rated: bool) -> Tournament:
+    require(by, "tournament.rate", tournament)
     rating_list = rating_list_of(tournament)
-    if not is_rating_officer(rating_list, by):
-        raise NotAllowed(_("Only a rating officer of this rating list may approve its events."))
     with transaction.atomic():
         Tournament.lock_for_change(tournament.pk)
         tournament = Tournament.objects.get(pk=tournament.pk)

@@ -13,10 +13,9 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.models import Club
-from tournaments.clubs.permissions import User, require_runs_club
-from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.errors import Conflict, InvalidInput
 from tournaments.models import Tournament
-from tournaments.permissions import is_organizer
+from tournaments.policy import User, require
 from tournaments.rows import free_slug, lock, locked
 from tournaments.seasons.models import Season
 
@@ -37,7 +36,7 @@ def season_create(
     **rule: Any,
 ) -> Season:
     """A new season of the club; ``rule``: scoring, place_points, win_points, best_of."""
-    require_runs_club(club, by)
+    require(by, "club.seasons", club)
     unknown = set(rule) - EDITABLE
     if unknown:
         raise TypeError(f"not a season setting: {', '.join(sorted(unknown))}")
@@ -52,7 +51,7 @@ def season_update(*, season: Season, by: User, **fields: Any) -> Season:
     if unknown:
         raise TypeError(f"not a season setting: {', '.join(sorted(unknown))}")
     season = locked(Season, season.pk, "club")
-    require_runs_club(season.club, by)
+    require(by, "club.seasons", season.club)
     for name, value in fields.items():
         setattr(season, name, value.strip() if isinstance(value, str) else value)
     return _saved_checked(season)
@@ -63,17 +62,16 @@ def season_event_set(*, tournament: Tournament, season: Season | None, by: User)
     """Count the tournament in ``season`` (None: in no season). Whoever does it runs the season's
     club and organizes the tournament; a tournament of another club cannot join."""
     tournament = locked(Tournament, tournament.pk)
-    if not is_organizer(tournament, by):
-        raise NotAllowed(_("Only the tournament's organizers may do this."))
+    require(by, "tournament.run", tournament)
     before = tournament.season_id
     if season is not None:
         season = locked(Season, season.pk, "club")
-        require_runs_club(season.club, by)
+        require(by, "club.seasons", season.club)
         if tournament.club_id not in (None, season.club_id):
             raise Conflict(_("The tournament belongs to another club: it cannot count here."))
         tournament.club_id = season.club_id
     elif before is not None:
-        require_runs_club(Season.objects.get(pk=before).club, by)
+        require(by, "club.seasons", Season.objects.get(pk=before).club)
     if before is not None and (season is None or season.pk != before):
         lock(Season, before)
     tournament.season = season

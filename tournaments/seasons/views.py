@@ -17,8 +17,8 @@ from nardy_site.page_cache import shared_page
 from tournaments.api.views import spreadsheet_safe
 from tournaments.charts import ResponsiveChart, responsive_chart
 from tournaments.clubs.models import Club
-from tournaments.clubs.permissions import runs_club
 from tournaments.errors import InvalidInput, TournamentError
+from tournaments.policy import may
 from tournaments.seasons import selectors, services
 from tournaments.seasons.forms import EventForm, SeasonForm
 from tournaments.seasons.models import Season
@@ -56,7 +56,7 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
             "table": table,
             "rule": rule_summary(found),
             "charts": _charts(table),
-            "runs": runs_club(found.club, request.user),
+            "runs": may(request.user, "club.seasons", found.club),
         },
     )
 

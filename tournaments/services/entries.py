@@ -20,9 +20,10 @@ from tournaments.clubs.models import Club
 from tournaments.errors import Conflict, InvalidInput
 from tournaments.matches.results import match_result_record
 from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.players.ownership import home_club_of_new
 from tournaments.players.pairs import pair_of
-from tournaments.players.rights import home_club_of_new
-from tournaments.services.checks import Format, Status, User, locked_tournament, require_organizer
+from tournaments.policy import may, require
+from tournaments.services.checks import Format, Status, User, locked_tournament
 from tournaments.services.pairs import require_pairs_entry
 from tournaments.signups.services import (
     entry_withdrawn,
@@ -33,13 +34,20 @@ from tournaments.signups.services import (
 
 @transaction.atomic
 def entry_register(
-    *, tournament: Tournament, player: Player, by: User, seed: int | None = None
+    *,
+    tournament: Tournament,
+    player: Player,
+    by: User,
+    seed: int | None = None,
+    profile_given: bool = False,
 ) -> Entry:
     """Enter a player: before the start, or late into a running Swiss tournament. A tournament
     of a category refuses a player who does not fit it, or whose profile does not say, as a
-    sign-up does: an organizer cannot enter a player the category leaves out."""
+    sign-up does: an organizer cannot enter a player the category leaves out. Why is said to
+    who may read the player's profile, and with ``profile_given`` (``by`` made the player with
+    its profile in this very request); anyone else is told only that the player does not fit."""
     tournament = locked_tournament(tournament)
-    require_organizer(tournament, by)
+    require(by, "tournament.run", tournament)
     late = tournament.status == Status.RUNNING
     if late and tournament.format != Format.SWISS:
         raise Conflict(_("Late entries join Swiss tournaments only: the draw is made."))
@@ -47,7 +55,8 @@ def entry_register(
         raise Conflict(_("The tournament is finished."))
     if tournament.entries.filter(player=player).exists():
         raise Conflict(_("%(player)s is already entered.") % {"player": player})
-    require_pairs_entry(tournament, player)  # and the category of a player, or a pair's two
+    # A pair in a pairs tournament only, and the category of a player (or of a pair's two).
+    require_pairs_entry(tournament, player, by, profile_given=profile_given)
     if seed is not None and (too_large := _seed_too_large(seed)):
         raise InvalidInput(too_large)  # the column would overflow: a 500 otherwise
     entry = Entry.objects.create(tournament=tournament, player=player, seed=seed, late_entry=late)
@@ -66,11 +75,14 @@ def pair_register(
     seed: int | None = None,
 ) -> Entry:
     """An organizer enters two players as a pair (``pairs.pair_of``: made when new, named
-    ``name`` or after them) in a tournament of the pairs discipline."""
-    require_organizer(locked_tournament(tournament), by)
+    ``name`` or after them, with the home club a new player of the tournament gets; an
+    existing pair is entered under its own name, never renamed) in a tournament of the pairs
+    discipline."""
+    tournament = locked_tournament(tournament)
+    require(by, "tournament.run", tournament)
     if not tournament.pairs:
         raise Conflict(_("This tournament is not of the pairs discipline: enter players."))
-    pair = pair_of(first, second, name)
+    pair = pair_of(first, second, name, home=home_club_of_new(by=by, tournament=tournament))
     return entry_register(tournament=tournament, player=pair.player, by=by, seed=seed)
 
 
@@ -85,7 +97,7 @@ def pair_register_named(
 ) -> Entry:
     """``pair_register`` where either player may be a name: a player of that name, else a new
     one (with the tournament's club as its home club, as ``entries_register`` makes them)."""
-    require_organizer(locked_tournament(tournament), by)
+    require(by, "tournament.run", locked_tournament(tournament))
     home = home_club_of_new(by=by, tournament=tournament)
     found = []
     for player in players:
@@ -107,7 +119,7 @@ def entry_withdraw(*, entry: Entry, by: User, forfeit_remaining: bool = False) -
     ``forfeit_remaining``, loses by forfeit every match of theirs still to play whose opponent
     is known (a round robin's later rounds, a Swiss round's match, their bracket match)."""
     tournament = locked_tournament(entry.tournament)
-    require_organizer(tournament, by)
+    require(by, "tournament.run", tournament)
     if tournament.status == Status.FINISHED:
         raise Conflict(_("The tournament is finished."))
     if tournament.status in (Status.DRAFT, Status.REGISTRATION):
@@ -174,7 +186,7 @@ def entries_register(
 
     A name no player has yet makes a new player, linked to the site account ``username`` names
     (so they can report their own results; an account has one player at most), with the
-    tournament's club as its home club (``tournaments.players.rights``), and with the gender and
+    tournament's club as its home club (``tournaments.players.ownership``), and with the gender and
     birth year given on its profile. A known name enters that player; the club, country,
     account, gender and birth year given, when given, must be the stored ones: an import never
     changes a player behind the organizer's back (the profile is the player's, and the message
@@ -182,7 +194,7 @@ def entries_register(
     profile does not say (``entry_register``).
     """
     tournament = locked_tournament(tournament)
-    require_organizer(tournament, by)
+    require(by, "tournament.run", tournament)
     # A player's own name is kept as stored: one made through the API may hold line breaks or
     # double spaces, and its name joined up would make a new player instead of entering it.
     stored = set(
@@ -221,11 +233,6 @@ def entries_register(
             )
         if entry.name in entered:
             raise _entry_error(entry, _("%(name)s is already entered.") % {"name": entry.name})
-        if entry.username and entry.username not in accounts:
-            raise _entry_error(
-                entry,
-                _("No site account is called “%(username)s”.") % {"username": entry.username},
-            )
         if entry.seed is not None:
             if entry.seed < 1:
                 raise _entry_error(entry, _("A seed is a whole number from 1 up."))
@@ -241,8 +248,13 @@ def entries_register(
                     entry, _("Seed %(seed)s is given twice.") % {"seed": entry.seed}, earlier
                 )
         if entry.name in known:
-            _require_same_player(entry, known[entry.name])
+            _require_same_player(entry, known[entry.name], by)
             continue
+        if entry.username and entry.username not in accounts:
+            raise _entry_error(
+                entry,
+                _("No site account is called “%(username)s”.") % {"username": entry.username},
+            )
         account = accounts.get(entry.username)
         if account is not None:
             if account.pk in with_player:
@@ -258,10 +270,17 @@ def entries_register(
             made = []
             for entry in entries:
                 player = known[entry.name]
-                if player.pk is None:
+                new = player.pk is None
+                if new:
                     player.save()
                 made.append(
-                    entry_register(tournament=tournament, player=player, by=by, seed=entry.seed)
+                    entry_register(
+                        tournament=tournament,
+                        player=player,
+                        by=by,
+                        seed=entry.seed,
+                        profile_given=new,
+                    )
                 )
     except IntegrityError:
         raise Conflict(
@@ -272,7 +291,7 @@ def entries_register(
 
 def entries_import_csv(*, tournament: Tournament, by: User, data: bytes) -> list[Entry]:
     """Enter the players of a CSV file, all or none (see ``entries_from_csv`` for the format)."""
-    require_organizer(tournament, by)
+    require(by, "tournament.run", tournament)
     return entries_register(tournament=tournament, by=by, entries=entries_from_csv(data))
 
 
@@ -405,7 +424,23 @@ def _entry_error(entry: NewEntry, problem: str, earlier: NewEntry | None = None)
     return InvalidInput(_("Line %(line)s: %(problem)s") % {"line": entry.line, "problem": problem})
 
 
-def _require_same_player(entry: NewEntry, player: Player) -> None:
+def _require_same_player(entry: NewEntry, player: Player, by: User) -> None:
+    """A line naming a player already on the site gives nothing that differs from them. Its
+    profile columns (gender, birth year) and account are compared only for an importer who may
+    read the player's profile (``policy``'s ``profile.read``); anyone else gets one message,
+    the same whatever is stored, when the line gives them at all: an import is no way to test
+    a guess of someone's birth year, gender or account. Club and country are public."""
+    reads = may(by, "profile.read", player)
+    gives_profile = bool(entry.gender) or entry.birth_year is not None or bool(entry.username)
+    if gives_profile and not reads:
+        raise _entry_error(
+            entry,
+            _(
+                "%(name)s is already a player on the site: leave the gender, the birth year and "
+                "the username empty for them (their profile and account are theirs)."
+            )
+            % {"name": player.display_name},
+        )
     if (entry.gender and entry.gender != player.gender) or (
         entry.birth_year is not None and entry.birth_year != player.birth_year
     ):
@@ -418,23 +453,25 @@ def _require_same_player(entry: NewEntry, player: Player) -> None:
             % {"name": player.display_name},
         )
     account = player.user.get_username() if player.user else ""
-    if (
-        (entry.club and entry.club != player.club)
-        or (entry.country and entry.country != player.country)
-        or (entry.username and entry.username != account)
+    if entry.username and entry.username != account:
+        raise _entry_error(
+            entry,
+            _(
+                "%(name)s is already a player, linked to another account (“%(account)s”): "
+                "leave the username empty, or give it as it is."
+            )
+            % {"name": player.display_name, "account": account},
+        )
+    if (entry.club and entry.club != player.club) or (
+        entry.country and entry.country != player.country
     ):
         raise _entry_error(
             entry,
             _(
-                "%(name)s is already a player (club “%(club)s”, country “%(country)s”, account "
-                "“%(account)s”): leave those empty, or give them as they are."
+                "%(name)s is already a player (club “%(club)s”, country “%(country)s”): leave "
+                "those empty, or give them as they are."
             )
-            % {
-                "name": player.display_name,
-                "club": player.club,
-                "country": player.country,
-                "account": account,
-            },
+            % {"name": player.display_name, "club": player.club, "country": player.country},
         )
 
 

@@ -10,12 +10,12 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from tournaments.clubs.permissions import require_runs_club
-from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.errors import Conflict, InvalidInput
 from tournaments.formats import elimination, round_robin
 from tournaments.matches.live.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, TimeControl
 from tournaments.models import Match, Round, Tournament
 from tournaments.players.pairs import members_of
+from tournaments.policy import require
 from tournaments.ratings.services import tournament_leaving
 from tournaments.rows import free_slug
 from tournaments.services.checks import (
@@ -24,7 +24,6 @@ from tournaments.services.checks import (
     User,
     for_organizer,
     locked_tournament,
-    require_organizer,
 )
 from tournaments.services.pairing import (
     bracket_create,
@@ -48,8 +47,7 @@ from tournaments.signups.services import (
 def tournament_create(*, organizer: User, name: str, variant: str, **settings: Any) -> Tournament:
     """A new tournament in draft, organized by ``organizer``; ``settings`` are model fields
     (format, match rules, format options, standings rules), checked as a form would."""
-    if not organizer.is_authenticated:
-        raise NotAllowed(_("Sign in to create a tournament."))
+    require(organizer, "tournament.create")
     _require_club_rights(organizer, settings)
     name = name.strip()
     tournament = Tournament(name=name, variant=variant, organizer=organizer, **settings)
@@ -161,7 +159,7 @@ def _require_club_rights(organizer: User, settings: dict[str, Any]) -> None:
             raise InvalidInput(_("The season is another club's."))
         settings["club"] = club = season.club
     if club is not None:
-        require_runs_club(club, organizer)
+        require(organizer, "club.events", club, club=club.name)
 
 
 def _saved_checked(tournament: Tournament) -> Tournament:
@@ -241,8 +239,8 @@ EDITABLE_STATUSES = (Status.DRAFT, Status.REGISTRATION)
 #: What ``tournament_update`` may change: not the slug (links are out), the status or organizers.
 EDITABLE_SETTINGS = frozenset(
     {
-        "name", "variant", "format", "rating_system", "match_length", "match_games", "koks",
-        "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
+        "name", "variant", "format", "rating_system", "casual", "match_length", "match_games",
+        "koks", "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
         "dave_progression", "max_stake", "crawford", "time_control", "accepted_moves", "pairs",
         "swiss_rounds",
         "swiss_out_after_losses", "third_place", "grand_final", "consolation_kind",
@@ -261,7 +259,7 @@ def tournament_update(*, tournament: Tournament, by: User, **settings: Any) -> T
     if unknown:
         raise TypeError(f"not an editable setting: {', '.join(sorted(unknown))}")
     tournament = locked_tournament(tournament)
-    require_organizer(tournament, by)
+    require(by, "tournament.run", tournament)
     if tournament.status not in EDITABLE_STATUSES:
         raise Conflict(_("The tournament has started: its rules are locked."))
     who_may_play = _who_may_play(tournament)
@@ -276,7 +274,7 @@ def tournament_update(*, tournament: Tournament, by: User, **settings: Any) -> T
         # The players entered must fit the new category, minimum age or year of the start.
         for entry in tournament.entries.select_related("player").order_by("pk"):
             for player in members_of(entry.player):
-                category_check(tournament=tournament, player=player)
+                category_check(tournament=tournament, player=player, by=by)
     promote_waiting(tournament)  # there may be more places
     return tournament
 

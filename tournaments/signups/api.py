@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from nardy_site.api_errors import ApiSchema
 from tournaments.api.views import visible_tournaments
 from tournaments.models import Entry, Player, Tournament
-from tournaments.permissions import is_organizer
+from tournaments.policy import may
 from tournaments.signups import selectors, services
 from tournaments.signups.eligibility import BIRTH_YEAR_EARLIEST
 from tournaments.signups.models import SignUp
@@ -116,7 +116,8 @@ class SignUpLists(TournamentPart):
                 "entered": EntrantSerializer(lists.entered, many=True).data,
                 "waiting": SignUpSerializer(lists.waiting, many=True).data,
                 "pending": SignUpSerializer(
-                    lists.pending if is_organizer(tournament, request.user) else [], many=True
+                    lists.pending if may(request.user, "tournament.run", tournament) else [],
+                    many=True,
                 ).data,
             }
         )

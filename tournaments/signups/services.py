@@ -17,9 +17,15 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Entry, Player, Tournament
-from tournaments.permissions import is_organizer
-from tournaments.players.pairs import entered_with, in_pair_with, members_of, pair_of
-from tournaments.players.rights import home_club_of_new
+from tournaments.players.ownership import home_club_of_new
+from tournaments.players.pairs import (
+    entered_with,
+    existing_pair,
+    in_pair_with,
+    members_of,
+    pair_of,
+)
+from tournaments.policy import may, require
 from tournaments.rows import locked
 from tournaments.signups.eligibility import Problem, refusal
 from tournaments.signups.models import SignUp
@@ -47,13 +53,12 @@ def signup_request(
     whose profile does not say (``category_check``). A pairs tournament takes the ``partner``
     (a player's name) and the ``pair_name``: the sign-up waits for the partner to confirm it
     (``signup_partner_answer``)."""
-    if not by.is_authenticated:
-        raise NotAllowed(_("Sign in to sign up."))
+    require(by, "signup.create")
     tournament = locked(Tournament, tournament.pk)
     if not tournament.self_signup or tournament.status not in BEFORE_START:
         raise Conflict(_("This tournament is not open for sign-up."))
     player = _player_of(by, display_name, tournament, gender=gender, birth_year=birth_year)
-    category_check(tournament=tournament, player=player, own=True)
+    category_check(tournament=tournament, player=player, by=by, own=True)
     if tournament.pairs:
         return _signup_with_partner(tournament, player, by, partner, pair_name)
     if partner:
@@ -88,7 +93,8 @@ def _signup_with_partner(
             )
             % {"name": partner}
         )
-    category_check(tournament=tournament, player=partner)
+    category_check(tournament=tournament, player=partner, by=by)
+    existing_pair(player, partner, pair_name)  # a pair is signed up under its own name
     _require_free(tournament, player, partner)
     return SignUp.objects.create(
         tournament=tournament,
@@ -125,15 +131,15 @@ def signup_partner_answer(*, signup: SignUp, by: User, accept: bool) -> SignUp:
     partner = signup.partner
     if signup.state != State.PARTNER or partner is None:
         raise Conflict(_("This sign-up is not waiting for a partner."))
-    if not by.is_authenticated or partner.user_id != by.pk:
-        raise NotAllowed(_("Only the partner named in the sign-up may answer it."))
+    require(by, "signup.partner", signup)
     if tournament.status not in BEFORE_START:
         raise Conflict(_("The tournament has started: sign-ups are closed."))
     if not accept:
         _close(signup, State.DECLINED)
         return signup
-    category_check(tournament=tournament, player=partner, own=True)
-    pair = pair_of(signup.player, partner, signup.pair_name)
+    category_check(tournament=tournament, player=partner, by=by, own=True)
+    home = home_club_of_new(by=by, tournament=tournament)
+    pair = pair_of(signup.player, partner, signup.pair_name, home=home)
     if tournament.entries.filter(player=pair.player).exists():
         raise Conflict(_("%(player)s is entered already.") % {"player": pair.player})
     other = entered_with(tournament, pair)
@@ -161,8 +167,7 @@ def signup_withdraw(*, signup: SignUp, by: User) -> SignUp:
     to the waiting list."""
     tournament = locked(Tournament, signup.tournament_id)
     signup = SignUp.objects.select_related("entry").get(pk=signup.pk)
-    if by.pk != signup.user_id and not is_organizer(tournament, by):
-        raise NotAllowed(_("Only the player who signed up, or an organizer, may do this."))
+    require(by, "signup.withdraw", signup)
     if signup.state not in SignUp.ACTIVE:
         raise Conflict(_("This sign-up is no longer active."))
     if tournament.status not in BEFORE_START:
@@ -177,12 +182,12 @@ def signup_withdraw(*, signup: SignUp, by: User) -> SignUp:
 @transaction.atomic
 def signup_approve(*, signup: SignUp, by: User) -> SignUp:
     """An organizer approves a pending sign-up: entered, or on the waiting list when full."""
-    tournament = _for_organizer(signup.tournament, by)
+    tournament = _for_organizer(signup, by)
     signup = SignUp.objects.get(pk=signup.pk)
     if signup.state != State.PENDING:
         raise Conflict(_("This sign-up is not waiting for approval."))
     for player in members_of(signup.player):  # their profile may have changed
-        category_check(tournament=tournament, player=player)
+        category_check(tournament=tournament, player=player, by=by)
     signup.decided_at = timezone.now()
     return _enter_or_wait(tournament, signup)
 
@@ -190,7 +195,7 @@ def signup_approve(*, signup: SignUp, by: User) -> SignUp:
 @transaction.atomic
 def signup_decline(*, signup: SignUp, by: User) -> SignUp:
     """An organizer declines a sign-up that waits for approval or for a place."""
-    _for_organizer(signup.tournament, by)
+    _for_organizer(signup, by)
     signup = SignUp.objects.get(pk=signup.pk)
     if signup.state not in (State.PENDING, State.WAITING):
         raise Conflict(_("Only a sign-up that waits can be declined; withdraw an entry instead."))
@@ -204,17 +209,15 @@ def entry_check_in(*, entry: Entry, by: User, present: bool = True) -> Entry:
     window; an organizer at any time before the start."""
     tournament = locked(Tournament, entry.tournament_id)
     entry = Entry.objects.select_related("player").get(pk=entry.pk)
-    organizer = is_organizer(tournament, by)
-    users = {player.user_id for player in members_of(entry.player)}  # a pair's two, or the player
-    if not organizer and (not by.is_authenticated or by.pk not in users):
-        raise NotAllowed(_("Only the player, or an organizer, may check in."))
+    require(by, "entry.check-in", entry)
+    organizer = may(by, "tournament.run", tournament)
     if tournament.status not in BEFORE_START:
         raise Conflict(_("The tournament has started: the check-in is over."))
     opens = tournament.checkin_opens_at()
     if opens is None:
         raise Conflict(_("This tournament has no check-in."))
-    if not organizer and not present:
-        raise NotAllowed(_("Only an organizer may undo a check-in."))
+    if not present:
+        require(by, "entry.check-in-undo", entry)
     if not organizer and timezone.now() < opens:
         raise Conflict(
             _("The check-in opens at %(time)s.")
@@ -228,12 +231,19 @@ def entry_check_in(*, entry: Entry, by: User, present: bool = True) -> Entry:
 # --- Called by the tournament services, inside their transaction -------------------------------
 
 
-def category_check(*, tournament: Tournament, player: Player, own: bool = False) -> None:
+def category_check(
+    *, tournament: Tournament, player: Player, by: User, own: bool = False, told: bool = False
+) -> None:
     """Refuse a player who may not play in the tournament's category or below its minimum age
-    (``eligibility``), or whose profile does not say: 403 when they do not fit, 409 when their
-    profile lacks what the tournament asks (set, it may be tried again). ``own``: the player
-    signs up themselves, and is told what to set on their profile; otherwise the message names
-    them (an organizer enters them)."""
+    (``eligibility``), or whose profile does not say.
+
+    Who may read the player's profile (``own``: the player signs up themselves; the player's
+    account, their home club's runners, staff: ``policy``'s ``profile.read``; ``told``: ``by``
+    gave the profile in this very request, making the player) is told why: 403
+    when they do not fit, 409 when the profile lacks what the tournament asks (set, it may be
+    tried again). Anyone else is told only that the player does not meet the category, in one
+    message and one status whatever the profile holds: a refusal never tells an organizer of
+    another club, or a player naming a partner, anyone's age or gender."""
     found = refusal(
         gender=player.gender,
         birth_year=player.birth_year,
@@ -243,6 +253,14 @@ def category_check(*, tournament: Tournament, player: Player, own: bool = False)
     )
     if found is None:
         return
+    if not (own or told or may(by, "profile.read", player)):
+        raise Conflict(
+            _(
+                "%(player)s does not meet this tournament's category, or their profile does "
+                "not say: the player (or their club) can see why on their profile."
+            )
+            % {"player": player.display_name}
+        )
     women = tournament.category == Tournament.Category.WOMEN
     given = {
         "player": player.display_name,
@@ -357,10 +375,9 @@ def signups_at_start(tournament: Tournament) -> list[Entry]:
 # --- Inside ------------------------------------------------------------------------------------
 
 
-def _for_organizer(tournament: Tournament, by: User) -> Tournament:
-    tournament = locked(Tournament, tournament.pk)
-    if not is_organizer(tournament, by):
-        raise NotAllowed(_("Only the tournament's organizers may do this."))
+def _for_organizer(signup: SignUp, by: User) -> Tournament:
+    tournament = locked(Tournament, signup.tournament_id)
+    require(by, "signup.decide", signup)
     if tournament.status not in BEFORE_START:
         raise Conflict(_("The tournament has started: sign-ups are closed."))
     return tournament
@@ -399,7 +416,7 @@ def _player_of(
     user: User, display_name: str, tournament: Tournament, *, gender: str, birth_year: int | None
 ) -> Player:
     """The user's player, or a new one named ``display_name`` linked to the user, whose home club
-    is the tournament's (``tournaments.players.rights``), with ``gender`` and ``birth_year`` on
+    is the tournament's (``tournaments.players.ownership``), with ``gender`` and ``birth_year`` on
     its profile (a player the user has keeps theirs: they edit it on its page)."""
     player = Player.objects.filter(user_id=user.pk).order_by("pk").first()
     if player is not None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments.errors import Conflict, NotAllowed
+from tournaments.errors import Conflict
 from tournaments.models import Tournament
-from tournaments.permissions import is_organizer
+from tournaments.policy import require
 from tournaments.rows import locked
 from tournaments.services import tournament_delete, tournament_start
 from tournaments.services.checks import User
@@ -52,8 +52,7 @@ def stage_two_reset(*, event: Tournament, by: User) -> None:
 
 def _for_organizer(event: Tournament, by: User) -> Tournament:
     event = locked(Tournament, event.pk)
-    if not is_organizer(event, by):
-        raise NotAllowed(_("Only the tournament's organizers may do this."))
+    require(by, "tournament.run", event)
     if not event.first_stage or event.status != Tournament.Status.RUNNING:
         raise Conflict(_("This is not a running two-stage event."))
     return event

@@ -13,11 +13,10 @@ from django.utils.translation import gettext as _
 
 from nardy_site.joined import Join, Table
 from tournaments.clubs.models import Club
-from tournaments.clubs.permissions import runs_club
 from tournaments.errors import TournamentError
 from tournaments.matches.rows import WITH_PLAYERS, match_with_players
 from tournaments.models import Entry, Match, Player, Round, Tournament
-from tournaments.permissions import is_organizer
+from tournaments.policy import RULES, may
 from tournaments.ratings import selectors as rating_selectors
 
 T = TypeVar("T")
@@ -41,7 +40,7 @@ def tournament_header(request: HttpRequest, tournament: Tournament, tab: str) ->
         "tournament": tournament,
         "tab": tab,
         "has_bracket": has_bracket(tournament),
-        "organizer": is_organizer(tournament, request.user),
+        "organizer": may(request.user, "tournament.run", tournament),
         "ratings_revision": rating_selectors.rating_list_revision(
             system=tournament.rating_system, variant=tournament.variant, pairs=tournament.pairs
         ),
@@ -91,5 +90,5 @@ def refused(
 def require_runs_to_view(request: HttpRequest, club: Club) -> None:
     """The club's forms (and its seasons') are for those who run it: others get a 403 before
     any form is read."""
-    if not runs_club(club, request.user):
-        raise PermissionDenied(_("Only the club's owners and organizers may do this."))
+    if not may(request.user, "club.edit", club):
+        raise PermissionDenied(RULES["club.edit"].refusal)

@@ -192,7 +192,7 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
     class Meta:
         model = Tournament
         fields = [
-            "name", "variant", "pairs", "format", "rating_system",
+            "name", "variant", "pairs", "format", "rating_system", "casual",
             "koks", "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
             "dave_progression", "max_stake", "crawford", "accepted_moves",
             "swiss_rounds", "swiss_out_after_losses", "third_place", "grand_final",
@@ -223,6 +223,12 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
                 "How the matches change the players' ratings. FIBS: the backgammon servers' "
                 "formula; longer matches count more and new players' ratings move faster. Elo: "
                 "the chess formula, the same weight for every match whatever its length."
+            ),
+            "casual": _(
+                "A casual event does not ask to be rated: in Long Nardy the recorder shows each "
+                "player the engine's practice hint after a play. An event that asks to be rated "
+                "never shows hints; a rating officer sees which matches had them before "
+                "approving it."
             ),
             "pairs": _(
                 "The pairs discipline: each entry is a pair of two players who play as one side "
@@ -392,7 +398,10 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
 
     #: The form's sections, as the page shows them.
     FIELDSETS = [
-        (_("The event"), ["name", "club_season", "variant", "pairs", "format", "rating_system"]),
+        (
+            _("The event"),
+            ["name", "club_season", "variant", "pairs", "format", "rating_system", "casual"],
+        ),
         (
             _("Match rules"),
             [

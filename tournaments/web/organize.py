@@ -18,10 +18,10 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors, services
-from tournaments.clubs.permissions import clubs_run_by
+from tournaments.clubs.selectors import clubs_run_by
 from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Tournament
-from tournaments.permissions import is_organizer
+from tournaments.policy import may
 from tournaments.ratings.services import ratings_approve, ratings_withdraw
 from tournaments.signups.selectors import user_signups
 from tournaments.stages import services as stages
@@ -40,7 +40,7 @@ PLAYERS_TEMPLATE = "tournaments/players.html"
 
 def _require_organizer_to_view(request: HttpRequest, tournament: Tournament) -> None:
     """Organizer pages are not shown to others (what they post is refused by the services)."""
-    if not is_organizer(tournament, request.user):
+    if not may(request.user, "tournament.run", tournament):
         raise PermissionDenied(_("Only the tournament's organizers may see this page."))
 
 

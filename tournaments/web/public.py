@@ -25,7 +25,7 @@ from tournaments import selectors, versions
 from tournaments.analysis.selectors import match_analysis, player_pr_history, verdicts_of
 from tournaments.brackets.view import bracket_drawings
 from tournaments.charts import responsive_chart
-from tournaments.matches.board import board_frames
+from tournaments.matches.board import accepted_plays, board_frames
 from tournaments.matches.live.services import (
     being_recorded,
     is_being_recorded,
@@ -33,10 +33,9 @@ from tournaments.matches.live.services import (
 )
 from tournaments.matches.rows import games_of
 from tournaments.models import Entry, Match, Tournament
-from tournaments.permissions import is_organizer
 from tournaments.players.selectors import player_actions, player_with_club
+from tournaments.policy import may
 from tournaments.ratings import selectors as rating_selectors
-from tournaments.ratings.selectors import may_approve
 from tournaments.services import start_notices
 from tournaments.stages.selectors import event_stages
 from tournaments.standings import StandingRow, deciding_tiebreaks
@@ -104,6 +103,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     # message has said so once.
     before_start = tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
     notices = start_notices(tournament) if header["organizer"] and before_start else []
+    officer = may(request.user, "tournament.rate", tournament)
     return render(
         request,
         "tournaments/tournament.html",
@@ -113,7 +113,8 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
             "rules": rules_summary(tournament),
             "entries": cached_part(entries),
             "recorded_now": matches_being_recorded(tournament),
-            "rating_officer": may_approve(tournament, request.user),
+            "rating_officer": officer,
+            "hinted_matches": selectors.hinted_matches(tournament=tournament) if officer else [],
             "stages": event_stages(event=tournament),
         },
     )
@@ -209,7 +210,9 @@ def _everyone(request: HttpRequest, pk: int) -> bool:
 def _own_actions(request: HttpRequest, pk: int) -> str:
     """What the reader may do with the match's result: their own part of its page."""
     match = match_of(request, pk)  # one statement, compiled once
-    context = {"match": match, "actions": match_actions(request, match)}
+    actions = match_actions(request, match)
+    accepted = accepted_plays(match) if "confirm" in actions else []
+    context = {"match": match, "actions": actions, "accepted_plays": accepted}
     return render_to_string("tournaments/_match_actions.html", context, request)
 
 
@@ -556,6 +559,11 @@ def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:
             names = ", ".join(str(TIEBREAK_NAMES[name]) for name in tournament.tiebreaks)
             facts.append((_("Tie-breaks"), names))
     facts.append((_("Rating system"), tournament.get_rating_system_display()))
+    if tournament.casual:
+        casual = _("yes: it does not ask to be rated")
+        if tournament.variant == Tournament.Variant.LONG:
+            casual = _("yes: it does not ask to be rated, and the recorder gives practice hints")
+        facts.append((_("Casual"), casual))
     facts.append((_("Rated"), rated_summary(tournament)))
     return [(str(label), str(value)) for label, value in facts]
 
@@ -584,18 +592,11 @@ def match_actions(request: HttpRequest, match: Match) -> set[str]:
         return set()
     if match.tournament.status != Tournament.Status.RUNNING:
         return set()
-    organizer = is_organizer(match.tournament, user)
-    players = {
-        side
-        for side, entry in (("home", match.home), ("away", match.away))
-        if entry is not None and entry.player.user_id == user.pk
-    }
+    organizer = may(user, "tournament.run", match.tournament)
     actions: set[str] = set()
-    if match.status == Match.Status.SCHEDULED and (organizer or players):
+    if match.status == Match.Status.SCHEDULED and may(user, "match.report", match):
         actions |= {"record", "report"}
-    if match.status == Match.Status.REPORTED and (
-        organizer or (players and match.reported_by_id != user.pk)
-    ):
+    if match.status == Match.Status.REPORTED and may(user, "match.answer", match):
         actions |= {"confirm", "dispute"}
     if organizer and match.status in (Match.Status.REPORTED, Match.Status.DISPUTED):
         actions.add("resolve")

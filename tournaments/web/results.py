@@ -19,7 +19,7 @@ from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.matches import results
 from tournaments.models import Match
-from tournaments.permissions import is_organizer
+from tournaments.policy import may
 from tournaments.ratings import selectors as rating_selectors
 from tournaments.web.common import match_of, refused, tournament_of
 from tournaments.web.public import match_actions, match_context
@@ -130,7 +130,7 @@ def _result_page(
     request: HttpRequest, match: Match, *, purpose: str, service: Any, done: str
 ) -> HttpResponse:
     names = _names(match)
-    organizer = is_organizer(match.tournament, request.user)
+    organizer = may(request.user, "tournament.run", match.tournament)
     if request.method != "POST":
         if purpose not in match_actions(request, match):
             raise PermissionDenied(_("This result cannot be changed by you now."))
@@ -146,7 +146,6 @@ def _result_page(
     kinds = throttle.result_kinds(
         correction=purpose == "correct",
         record=form.cleaned_data["mode"] == "mat",  # games entered by hand carry no plays
-        variant=match.tournament.variant,
     )
     try:
         throttle.check(request, kinds=kinds, tournament_id=match.tournament_id)

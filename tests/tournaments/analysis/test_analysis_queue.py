@@ -105,7 +105,13 @@ def test_twenty_identical_corrections_queue_one_analysis_and_a_new_record_one_mo
 
     with django_capture_on_commit_callbacks(execute=True):
         match_result_correct(match=match, by=olga, score=(length, 0))  # no plays: no analysis
-    assert len(counted.enqueued) == 2 and not MatchAnalysis.objects.filter(match=match).exists()
+    assert len(counted.enqueued) == 2
+    assert MatchAnalysis.objects.get(match=match).status == "kept"  # set aside, never shown
+    # The same record back: its analysis is back, and nothing runs again (issue 43).
+    with django_capture_on_commit_callbacks(execute=True):
+        match_result_correct(match=match, by=olga, mat=other)
+    assert len(counted.enqueued) == 2 and counted.runs == 2
+    assert MatchAnalysis.objects.get(match=match).status == "done"
 
 
 def test_the_record_is_queued_in_the_results_transaction(

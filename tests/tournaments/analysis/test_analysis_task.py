@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from games.analysis.runner import analyse, gnubg_path
 from tests.support.corpus import corpus_or_skip, match_files
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
+from tournaments.analysis.selectors import match_analysis, pr_table
 from tournaments.analysis.tasks import analysis_run
 from tournaments.matches.records import match_mat_text
 from tournaments.matches.results import match_result_correct, match_result_record
@@ -95,8 +96,10 @@ def test_a_correction_replaces_the_analysis(
     assert MatchAnalysis.objects.filter(match=match).exists()
     with django_capture_on_commit_callbacks(execute=True):
         match_result_correct(match=match, by=olga, score=(length, 0))
-    assert not MatchAnalysis.objects.filter(match=match).exists()  # a score has no plays
-    assert not PlayerFigures.objects.exists() and not Mistake.objects.exists()
+    # A score has no plays: the analysis is set aside for its record, never shown meanwhile.
+    assert MatchAnalysis.objects.get(match=match).status == "kept"
+    assert match_analysis(match=match).state == "none"
+    assert not pr_table(tournament=match.tournament)
     with django_capture_on_commit_callbacks(execute=True):
         match_result_correct(match=match, by=olga, mat=text)
     assert MatchAnalysis.objects.get(match=match).status == "done"

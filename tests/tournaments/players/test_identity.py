@@ -1,7 +1,8 @@
-"""The identity rule (tournaments/players/rights.py): a player's record belongs to the player and
-to its home club, the club that made it. Entering a player, playing them or recording their
-results gives no right; claims, unlinks and merges are for the home club's runners and staff,
-each is in the identity trail with both players as they were, and staff undo a merge."""
+"""The identity rule (tournaments/policy.py, players/ownership.py): a player's record belongs to
+the player and to its home club, the club that made it. Entering a player, playing them or
+recording their results gives no right; claims, unlinks and merges are for the home club's
+runners and staff, each is in the identity trail with both players as they were, and staff undo
+a merge."""
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
@@ -15,16 +16,16 @@ from tournaments.matches.results import match_result_record
 from tournaments.models import Entry, Match, Player
 from tournaments.players.audit import identity_trail
 from tournaments.players.models import IdentityAudit, PlayerClaim
-from tournaments.players.rights import may_decide
 from tournaments.players.services import (
     claim_approve,
     claim_decline,
     claim_request,
-    merge_undo,
+    identity_undo,
     player_create,
     player_unlink,
     players_merge,
 )
+from tournaments.policy import may
 from tournaments.ratings import ledger
 from tournaments.ratings.models import Rating, RatingAudit, RatingChange
 from tournaments.services import (
@@ -114,7 +115,8 @@ def test_entering_playing_and_recording_give_no_right_over_another_clubs_player(
     tournament_start(tournament=trap, by=users["mila"])
     match_result_record(match=Match.objects.get(tournament=trap), by=users["mila"], score=(1, 0))
     own = Player.objects.get(display_name="Mila's own")
-    assert not may_decide(pavel, users["mila"]) and may_decide(own, users["mila"])
+    assert not may(users["mila"], "player.decide", pavel)
+    assert may(users["mila"], "player.decide", own)
     claim = claim_request(player=pavel, by=users["anna"])
     for refused in (
         lambda: claim_approve(claim=claim, by=users["mila"]),
@@ -212,10 +214,10 @@ def test_staff_undo_a_merge_and_the_lists_equal_a_serial_replay(
     assert Rating.objects.get(player=anna).matches == 3
     merge = IdentityAudit.objects.get(action="merged")
     with pytest.raises(NotAllowed, match="Only staff"):
-        merge_undo(merge=merge, by=users["olga"])
+        identity_undo(change=merge, by=users["olga"])
 
     with django_capture_on_commit_callbacks(execute=True):
-        restored = merge_undo(merge=merge, by=users["sam"])
+        restored = identity_undo(change=merge, by=users["sam"])
 
     assert restored.pk == duplicate.pk and restored.display_name == "Anna B."
     assert (restored.user, restored.country, restored.home_club) == (users["anna"], "LV", riga)
@@ -238,7 +240,7 @@ def test_staff_undo_a_merge_and_the_lists_equal_a_serial_replay(
     assert merge.__class__.objects.get(pk=merge.pk).undone_by == undo
     assert RatingAudit.objects.filter(action="unmerge", actor=users["sam"]).count() == 1
     with pytest.raises(Conflict, match="undone already"):
-        merge_undo(merge=IdentityAudit.objects.get(pk=merge.pk), by=users["sam"])
+        identity_undo(change=IdentityAudit.objects.get(pk=merge.pk), by=users["sam"])
 
 
 def test_an_undo_is_refused_when_the_name_is_taken_again(world):
@@ -249,7 +251,7 @@ def test_an_undo_is_refused_when_the_name_is_taken_again(world):
     player_create(by=users["olga"], display_name="Anna B.", club=riga)
     merge = IdentityAudit.objects.get(action="merged")
     with pytest.raises(Conflict, match="exists again"):
-        merge_undo(merge=merge, by=users["sam"])
+        identity_undo(change=merge, by=users["sam"])
     assert Player.objects.count() == 2 and IdentityAudit.objects.count() == 1
 
 

@@ -26,12 +26,14 @@ from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from nardy_site import throttle
 from nardy_site.api_errors import error_responses
 from tournaments.api.actions import Action
 from tournaments.api.views import visible_tournaments
 from tournaments.matches.live import follow, services
 from tournaments.matches.live.broadcast import SharedState
 from tournaments.models import Match, Tournament
+from tournaments.policy import may
 
 ENTRY_HELP = (
     'A game action as games.rules.action_to_json writes it ({"dice": "64", "play": "24/18 13/9"},'
@@ -196,10 +198,15 @@ class MatchLive(LiveAction):
 
 
 class MatchLiveUndo(LiveAction):
-    @extend_schema(request=UndoIn, responses={200: LiveOut}, summary="Take back entries")
+    @extend_schema(
+        request=UndoIn,
+        responses={200: LiveOut, **error_responses(429)},
+        summary="Take back entries",
+    )
     def post(self, request: Request, pk: int) -> Response:
         given = UndoIn(data=request.data)
         given.is_valid(raise_exception=True)
+        _count_take_back(request, pk)
         state = services.live_undo(
             match_id=pk,  # read (and who may see it checked) under the draft's lock
             by=request.user,
@@ -228,6 +235,21 @@ class MatchLiveClock(LiveAction):
             revision=given.validated_data.get("revision"),
         )
         return Response(state)
+
+
+def _count_take_back(request: Request, pk: int) -> None:
+    """An undo of a match the recording decided takes its result back, and deciding it again
+    queues a new analysis when the record changed: it counts against the analysis limits
+    (``throttle.ANALYSES``), for whoever may record the match (the service refuses anyone else,
+    who uses up nobody's allowance)."""
+    match = (
+        Match.objects.select_related("tournament", "home__player", "away__player")
+        .exclude(status=Match.Status.SCHEDULED)
+        .filter(pk=pk)
+        .first()
+    )
+    if match is not None and may(request.user, "match.record", match):
+        throttle.check(request, kinds=[throttle.ANALYSES], tournament_id=match.tournament_id)
 
 
 def _shared_response(shared: SharedState, given: set[str]) -> HttpResponse:

@@ -91,6 +91,11 @@ class DraftEntry(models.Model):
     #: Each player's seconds left once the entry was taken (``{"home": 812.4, "away": 790.0}``),
     #: in a timed tournament: the record keeps the time of every move.
     clock = models.JSONField(_("clocks"), null=True, blank=True)
+    #: The side whose word the entry waits for (1 home, 2 away): a play accepted as made that
+    #: the account of its own mover entered. The match's result then waits for that side.
+    awaits = models.PositiveSmallIntegerField(
+        _("waits for the word of side"), null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("live entry")

@@ -47,7 +47,7 @@ from games.services import RecordedGame
 from games.viewer import board_layout, live_frame
 from nardy_site.joined import Compiled, Join, Table
 from nardy_site.page_cache import fresh_or_stale, store
-from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
+from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput
 from tournaments.matches import results
 from tournaments.matches.live.broadcast import SharedState, clock_basis, clock_fields, publish
 from tournaments.matches.live.clock import Clock, ClockEvent
@@ -69,7 +69,7 @@ from tournaments.matches.live.recording import (
 )
 from tournaments.matches.rows import MATCH_WITH_PLAYERS, WITH_PLAYERS, match_with_players
 from tournaments.models import Match, Tournament
-from tournaments.permissions import is_organizer, match_side
+from tournaments.policy import match_side, may, require
 from tournaments.reasons import reason_in_language
 
 User = AbstractBaseUser | AnonymousUser
@@ -80,12 +80,6 @@ FOLLOW_REFRESH_SECONDS = 1.0
 CLOCK_BASIS = "_clock"
 #: The most a judge gives or takes at once: an hour.
 MAX_ADJUST_SECONDS = 3600
-
-
-def may_record(match: Match, user: User) -> bool:
-    """The two players of the match and its organizers record it (the players first: they make
-    nearly every entry, and with the match's players read along, theirs takes no query)."""
-    return match_side(match, user) is not None or is_organizer(match.tournament, user)
 
 
 # --- Reads --------------------------------------------------------------------------------------
@@ -180,6 +174,7 @@ def live_act(
         elif isinstance(entry, Flag):
             raise InvalidInput(_("This tournament plays without a clock: no flag can fall."))
         before = recording.game.position
+        mover = recording.to_act
         try:
             recording.add(entry)
         except EntryError as error:
@@ -196,20 +191,43 @@ def live_act(
             made_at=now,
             made_by=_author(by),
             clock=left,
+            awaits=_awaits(match, by, entry, mover),
         )
         _save(draft, recording, by, clock)
+        hint = _hint(match, before, entry)
+        if hint is not None and not match.hinted:
+            match.hinted = True
+            Match.objects.filter(pk=match.pk).update(hinted=True)
         if recording.finished:
             _finish(match, draft, recording, by)
-        return {**_written(match, draft, recording), "hint": _hint(match, before, entry)}
+        return {**_written(match, draft, recording), "hint": hint}
+
+
+def _awaits(match: Match, by: User, entry: Entry, mover: int | None) -> int | None:
+    """The side whose word an entry waits for: a play accepted as made, entered by the account
+    of the very player who made it, waits for the opponent (who accepted it, it says). Entered
+    by the opponent or by an organizer who is not the mover, it stands."""
+    if not isinstance(entry, Turn) or not entry.accepted or mover is None:
+        return None
+    return 3 - mover if match_side(match, by) == mover else None
+
+
+def hints_given(tournament: Tournament) -> bool:
+    """Whether the recorder gives the engine's practice hint in this tournament's matches: Long
+    Nardy only, in a casual tournament (one that does not ask to be rated) that is not rated:
+    a hint is help a rated match cannot have."""
+    return (
+        tournament.variant == Tournament.Variant.LONG and tournament.casual and not tournament.rated
+    )
 
 
 def _hint(match: Match, before: Position, entry: Entry) -> dict[str, Any] | None:
-    """For practice, in a Long Nardy match of a tournament that is not rated: the play the
+    """For practice, in a match whose tournament gives hints (``hints_given``): the play the
     engine would have made instead of the play just entered, and the equity that lost (the
-    recorder's answer only, never the shared state spectators see)."""
-    tournament = match.tournament
+    recorder's answer only, never the shared state spectators see). The match is marked
+    (``Match.hinted``) once it has had one."""
     playing = isinstance(entry, Turn) and not entry.accepted and entry.play.moves
-    if tournament.rated or tournament.variant != Tournament.Variant.LONG or not playing:
+    if not playing or not hints_given(match.tournament):
         return None
     assert isinstance(entry, Turn)
     found = engine_hint(before, entry.dice, entry.play)
@@ -227,9 +245,9 @@ def live_undo(
     may later, while the result is still the recorded one."""
     with transaction.atomic():
         match, draft = _open(match_id, by, ply, revision, taking_back=True)
-        organizer = is_organizer(match.tournament, by)
-        if to is not None and not organizer:
-            raise NotAllowed(_("Only an organizer may undo more than the last entry at once."))
+        organizer = may(by, "recording.judge", match)
+        if to is not None:
+            require(by, "recording.undo-many", match)
         target = draft.ply - 1 if to is None else to
         if draft.ply == 0:
             raise Conflict(_("There is nothing to undo."))
@@ -238,7 +256,7 @@ def live_undo(
                 _("Undo goes back to a ply from 0 to %(last)s.") % {"last": draft.ply - 1}
             )
         if draft.finished:
-            _take_back(match, draft, organizer=organizer)
+            _take_back(match, draft, by, organizer=organizer)
         draft.entry_rows.filter(ply__gte=target).delete()
         recording = _resume(match, draft, upto=target)
         clock = _clock(match, draft)
@@ -263,10 +281,10 @@ def live_clock(
     with transaction.atomic():
         draft = _locked_draft(match_id)
         match = _match(match_id) if draft is None else draft.match
-        if not is_organizer(match.tournament, by):
+        if not may(by, "clock.set", match):
             if match.tournament.status == Tournament.Status.DRAFT:
                 raise Http404(_("No such match."))
-            raise NotAllowed(_("Only an organizer (the judge) may stop or set the clocks."))
+            require(by, "clock.set", match)
         control = match.tournament.clock()
         if control is None:
             raise Conflict(_("This tournament plays without a clock."))
@@ -316,8 +334,7 @@ def live_discard(*, match: Match, by: User) -> None:
     with transaction.atomic():
         draft = Draft.objects.select_for_update().filter(match_id=match.pk).first()
         match = _match(match.pk)
-        if not is_organizer(match.tournament, by):
-            raise NotAllowed(_("Only an organizer may discard a recording."))
+        require(by, "recording.discard", match)
         if draft is None:
             raise Conflict(_("This match has no recording to discard."))
         if draft.finished:
@@ -349,12 +366,11 @@ def _open(
     comes with its match in one prepared statement; without a draft, the match is read alone."""
     draft = _locked_draft(match_id)
     match = _match(match_id) if draft is None else draft.match
-    if match.tournament.status == Tournament.Status.DRAFT and not is_organizer(
-        match.tournament, by
+    if match.tournament.status == Tournament.Status.DRAFT and not may(
+        by, "tournament.run", match.tournament
     ):
         raise Http404(_("No such match."))  # unseen but by its organizers, as to readers
-    if not may_record(match, by):
-        raise NotAllowed(_("Only the players of this match or an organizer may record it."))
+    require(by, "match.record", match)
     if draft is None:
         draft = _new_draft(match, by)
     if draft.finished and match.status == Match.Status.SCHEDULED:
@@ -512,12 +528,18 @@ def _finish(match: Match, draft: Draft, recording: Recording, by: User) -> None:
     draft.save(update_fields=["finished"])  # updated_at stays the entry's time (_save's)
     rows = list(draft.entry_rows.order_by("ply").values_list("data", "made_at", "clock"))
     entries = [entry_from_json(data) for data, _at, _clock in rows]
+    awaited = set(draft.entry_rows.filter(awaits__isnull=False).values_list("awaits", flat=True))
     lost = recording.lost_on_time
     on_board = None if lost is None else recording.white
     records = games_of(entries, recording.done, on_board=on_board)
     games = [RecordedGame(white, actions) for white, actions in records]
     results.match_result_record(
-        match=match, by=by, games=games, lost_on_time="" if lost is None else SIDE_NAMES[lost]
+        match=match,
+        by=by,
+        games=games,
+        lost_on_time="" if lost is None else SIDE_NAMES[lost],
+        # both sides' own accepted plays wait for each other: an organizer decides then
+        confirm_side=None if not awaited else awaited.pop() if len(awaited) == 1 else 0,
     )
     _keep_times(match, entries, rows)
 
@@ -539,7 +561,7 @@ def _keep_times(match: Match, entries: list[Entry], rows: list[tuple[Any, dateti
     Game.objects.bulk_update(games, ["times"])
 
 
-def _take_back(match: Match, draft: Draft, *, organizer: bool) -> None:
+def _take_back(match: Match, draft: Draft, by: User, *, organizer: bool) -> None:
     """The recording decided the match and its last entry is taken back: the result goes
     (``results.match_result_take_back``, which refuses once later matches were built on it) and
     the recording goes on. Players may within the window after the deciding entry."""
@@ -547,13 +569,7 @@ def _take_back(match: Match, draft: Draft, *, organizer: bool) -> None:
     if not organizer:
         made = draft.updated_at  # a finished draft is not written after its deciding entry
         if timezone.now() > made + timedelta(seconds=window):
-            raise NotAllowed(
-                _(
-                    "The match was decided more than %(seconds)s seconds ago: only an "
-                    "organizer may take its last entry back now."
-                )
-                % {"seconds": window}
-            )
+            require(by, "recording.judge", match, seconds=window)
     if not _is_the_result(match, draft):
         raise Conflict(
             _(

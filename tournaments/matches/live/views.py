@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.utils.html import json_script
 
 from tournaments.matches.live import services
-from tournaments.permissions import is_organizer
+from tournaments.policy import may
 from tournaments.web.common import match_of
 
 
@@ -19,7 +19,7 @@ from tournaments.web.common import match_of
 def match_record_page(request: HttpRequest, pk: int) -> HttpResponse:
     match = match_of(request, pk)
     context = {"tournament": match.tournament, "match": match}
-    if not services.may_record(match, request.user):
+    if not may(request.user, "match.record", match):
         return render(request, "live/record_refused.html", context, status=403)
     state = services.live_state(match_id=match.pk)
     return render(
@@ -28,7 +28,7 @@ def match_record_page(request: HttpRequest, pk: int) -> HttpResponse:
         {
             **context,
             "state": json_script(state, "live-state"),
-            "organizer": is_organizer(match.tournament, request.user),
+            "organizer": may(request.user, "tournament.run", match.tournament),
             # The values a resignation may concede: oyn, mars (and koks where the rules have it).
             "resign_values": range(1, state["max_value"] + 1),
             "undo_window": settings.LIVE_UNDO_WINDOW_SECONDS,

@@ -1,0 +1,36 @@
+"""The whole database as values, to prove that a refused write changed nothing and that an
+allowed one changed something: every row of every model of the project and of Django's auth,
+compared table by table (sessions aside: signing in writes one)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.apps import apps
+
+#: Tables a request writes whatever it does: a signed-in request's session.
+SKIPPED = {"sessions.session"}
+#: Columns a sign-in writes (a test client's ``force_login``).
+SIGN_IN_COLUMNS = {"last_login"}
+
+
+def database_state() -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, by model label, in primary-key order."""
+    state = {}
+    for model in apps.get_models(include_auto_created=True):
+        label = model._meta.label_lower
+        if label in SKIPPED or not model._meta.managed:
+            continue
+        columns = [
+            field.attname
+            for field in model._meta.concrete_fields
+            if field.attname not in SIGN_IN_COLUMNS
+        ]
+        state[label] = list(model._base_manager.order_by("pk").values_list(*columns))
+    return state
+
+
+def changed_tables(before: dict[str, list[tuple[Any, ...]]]) -> list[str]:
+    """The tables whose rows differ from ``before``."""
+    after = database_state()
+    return sorted(label for label in after if after[label] != before.get(label))
