@@ -5,6 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
+from django.views.decorators.http import require_safe
 from django.views.generic import RedirectView
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
@@ -36,7 +37,15 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", RedocView.as_view(url_name="api-schema"), name="api-redoc"),
     # Where people look for the API first: its documentation.
-    path("api/", RedirectView.as_view(pattern_name="api-docs"), name="api-root"),
+    path(
+        "api/",
+        RedirectView.as_view(pattern_name="api-docs", http_method_names=["get", "head"]),
+        name="api-root",
+    ),
     # Browsers ask for /favicon.ico whatever the page says: the site's icon, from its static files.
-    path("favicon.ico", lambda request: redirect(static("nardy/favicon.svg")), name="favicon"),
+    path(
+        "favicon.ico",
+        require_safe(lambda request: redirect(static("nardy/favicon.svg"))),
+        name="favicon",
+    ),
 ]

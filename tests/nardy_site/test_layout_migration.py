@@ -50,7 +50,10 @@ ADDED = {
         "casual": False,
     },
     "tournaments.match": {
-        "forfeit": "", "lost_on_time": "", "confirm_side": None, "hinted": False,
+        "forfeit": "",
+        "lost_on_time": "",
+        "confirm_side": None,
+        "hinted": False,
     },  # fmt: skip
     "tournaments.player": {"gender": "", "birth_year": None},
     "tournaments.ratinglist": {"pairs": False},

@@ -10,8 +10,8 @@ from django.apps import apps
 
 #: Tables a request writes whatever it does: a signed-in request's session.
 SKIPPED = {"sessions.session"}
-#: Columns a sign-in writes (a test client's ``force_login``).
-SIGN_IN_COLUMNS = {"last_login"}
+#: Columns a sign-in writes: a session's (a test client's ``force_login``), a token's use.
+SIGN_IN_COLUMNS = {"last_login", "last_used_at"}
 
 
 def database_state() -> dict[str, list[tuple[Any, ...]]]:

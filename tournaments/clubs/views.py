@@ -20,7 +20,7 @@ from tournaments.clubs.models import Club
 from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Tournament
 from tournaments.policy import club_role, may
-from tournaments.web.common import refused, require_runs_to_view
+from tournaments.web.common import posts, refused, require_runs_to_view
 
 FORM_TEMPLATE = "clubs/club_form.html"
 MEMBERS_TEMPLATE = "clubs/members.html"
@@ -99,16 +99,21 @@ def club_edit_page(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(reverse("club", args=[club.slug]))
 
 
+@posts("action", "add", "remove")
 @login_required
 def club_members_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The members, a form to add one or change a role, and a remove button each (the
     ``action`` field says which was posted)."""
     club = club_of(slug)
-    if request.method == "POST" and request.POST.get("action") == "remove":
+    action = request.POST.get("action", "add")
+    if request.method == "POST" and action == "remove":
         return _member_remove(request, club)  # a member may leave: the service decides
     require_runs_to_view(request, club)
     if request.method != "POST":
         return _members_page(request, club, MemberForm())
+    if action != "add":
+        error = InvalidInput(_("Unknown action: nothing was changed."))
+        return _members_page(request, club, MemberForm(), error=error)
     form = MemberForm(request.POST)
     if not form.is_valid():
         return _members_page(request, club, form, status=400)

@@ -218,7 +218,11 @@ def player_rename(*, player: Player, by: User, name: str) -> Player:
 def identity_undo(*, change: IdentityAudit, by: User) -> Player:
     """Undo a merge (staff: ``_merge_undo``) or a rename (who may rename the player now) from
     its row of the trail; the player the undoing gives back, or renames back."""
-    change = IdentityAudit.objects.select_for_update().select_related("player").get(pk=change.pk)
+    change = (
+        IdentityAudit.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .get(pk=change.pk)
+    )
     require(by, "identity.undo", change)
     if change.action not in (Action.MERGED, Action.RENAMED):
         raise InvalidInput(_("Only a merge or a rename can be undone."))

@@ -24,7 +24,7 @@ from tournaments.players.audit import identity_trail
 from tournaments.players.forms import PlayerProfileForm, PlayerRenameForm
 from tournaments.players.models import IdentityAudit, PlayerClaim
 from tournaments.policy import RULES, may
-from tournaments.web.common import refused
+from tournaments.web.common import posts, refused
 
 
 @login_required
@@ -39,6 +39,7 @@ def player_claim(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("player", args=[player.pk]))
 
 
+@posts("decision", "approve", "decline")
 @login_required
 def claims_page(request: HttpRequest) -> HttpResponse:
     """The claims waiting for the user's decision, with approve and decline buttons."""
@@ -50,13 +51,16 @@ def claims_page(request: HttpRequest) -> HttpResponse:
     try:
         if claim is None:
             raise InvalidInput(_("There is no such claim."))
-        if request.POST.get("decision") == "approve":
+        decision = request.POST.get("decision")
+        if decision == "approve":
             services.claim_approve(claim=claim, by=request.user)
             messages.success(request, _("%(player)s is linked to %(user)s.") % {
                 "player": claim.player, "user": claim.user.get_username()})  # fmt: skip
-        else:
+        elif decision == "decline":
             services.claim_decline(claim=claim, by=request.user)
             messages.success(request, _("The claim is declined."))
+        else:
+            raise InvalidInput(_("Approve or decline the claim."))
     except TournamentError as error:
         return refused(request, "players/claims.html", context, error)
     return redirect(reverse("player-claims"))

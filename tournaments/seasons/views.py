@@ -24,7 +24,7 @@ from tournaments.seasons.forms import EventForm, SeasonForm
 from tournaments.seasons.models import Season
 from tournaments.seasons.selectors import SeasonLine, SeasonTable
 from tournaments.seasons.table import EventPoints
-from tournaments.web.common import refused, require_runs_to_view
+from tournaments.web.common import posts, refused, require_runs_to_view
 
 FORM_TEMPLATE = "seasons/season_form.html"
 
@@ -108,6 +108,7 @@ def season_create_page(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(reverse("season-edit", args=[club.slug, season.slug]))
 
 
+@posts("action", "rule", "add", "remove")
 @login_required
 def season_edit_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     """The season's rule, and its events: a form to add one, a remove button each (the
@@ -120,6 +121,9 @@ def season_edit_page(request: HttpRequest, slug: str, season: str) -> HttpRespon
     action = request.POST.get("action", "rule")
     if action in ("add", "remove"):
         return _event_set(request, found, context, action)
+    if action != "rule":
+        error = InvalidInput(_("Unknown action: nothing was changed."))
+        return refused(request, FORM_TEMPLATE, context, error)
     form = SeasonForm(request.POST, instance=Season(pk=found.pk, club=found.club))
     context["form"] = form
     if not form.is_valid():

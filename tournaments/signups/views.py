@@ -19,11 +19,15 @@ from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Entry, Player, Tournament
 from tournaments.signups import selectors, services
 from tournaments.signups.models import SignUp
-from tournaments.web.common import refused, tournament_header, tournament_of
+from tournaments.web.common import posts, refused, tournament_header, tournament_of
 
 TEMPLATE = "signups/signup.html"
 
 
+@posts(
+    "action", "signup", "partner-accept", "partner-decline", "withdraw", "approve", "decline",
+    "check-in", "check-in-undo",
+)  # fmt: skip
 def signup_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_of(request, slug)
     if request.method != "POST":

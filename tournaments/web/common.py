@@ -20,6 +20,20 @@ from tournaments.policy import RULES, may
 from tournaments.ratings import selectors as rating_selectors
 
 T = TypeVar("T")
+View = TypeVar("View", bound=Callable[..., HttpResponse])
+
+
+def posts(field: str, *values: str) -> Callable[[View], View]:
+    """Declare what a page's posts do: the ``field`` of its forms (or the part of its address)
+    that names one of ``values``. The permission matrix (tests/security/
+    test_permission_matrix.py) tries each value as every persona, and a value not declared is
+    refused with nothing changed."""
+
+    def declared(view: View) -> View:
+        view.posts = (field, values)  # type: ignore[attr-defined]
+        return view
+
+    return declared
 
 
 def tournament_of(request: HttpRequest, slug: str) -> Tournament:

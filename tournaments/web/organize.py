@@ -25,7 +25,7 @@ from tournaments.policy import may
 from tournaments.ratings.services import ratings_approve, ratings_withdraw
 from tournaments.signups.selectors import user_signups
 from tournaments.stages import services as stages
-from tournaments.web.common import refused, tournament_header, tournament_of
+from tournaments.web.common import posts, refused, tournament_header, tournament_of
 from tournaments.web.forms import (
     EntriesImportForm,
     EntryAddForm,
@@ -95,26 +95,21 @@ def tournament_edit_page(request: HttpRequest, slug: str) -> HttpResponse:
 # --- Players ------------------------------------------------------------------------------------
 
 
+@posts("action", "add", "add-pair", "import", "withdraw")
 @login_required
 def tournament_players_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """The entrants, and three forms posting here: add one player, import a CSV file, withdraw
-    an entry (the ``action`` field says which)."""
+    """The entrants, and the forms posting here: add one player, add a pair, import a CSV file,
+    withdraw an entry (the ``action`` field says which)."""
     tournament = tournament_of(request, slug)
     if request.method != "POST":
         _require_organizer_to_view(request, tournament)
         return _players_page(request, tournament)
-    action = request.POST.get("action", "")
-    if action == "add":
-        return _player_add(request, tournament)
-    if action == "add-pair":
-        return _pair_add(request, tournament)
-    if action == "import":
-        return _players_import(request, tournament)
-    if action == "withdraw":
-        return _entry_withdraw(request, tournament)
-    return _players_page(
-        request, tournament, error=InvalidInput(_("Unknown action: nothing was changed."))
-    )
+    action = PLAYERS_ACTIONS.get(request.POST.get("action", ""))
+    if action is None:
+        return _players_page(
+            request, tournament, error=InvalidInput(_("Unknown action: nothing was changed."))
+        )
+    return action(request, tournament)
 
 
 def _player_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
@@ -190,6 +185,14 @@ def _entry_withdraw(request: HttpRequest, tournament: Tournament) -> HttpRespons
     return redirect(reverse("tournament-players", args=[tournament.slug]))
 
 
+PLAYERS_ACTIONS = {
+    "add": _player_add,
+    "add-pair": _pair_add,
+    "import": _players_import,
+    "withdraw": _entry_withdraw,
+}
+
+
 def _players_page(
     request: HttpRequest,
     tournament: Tournament,
@@ -235,6 +238,7 @@ STEPS = {
 }
 
 
+@posts("step", *STEPS)
 @login_required
 @require_POST
 def tournament_step(request: HttpRequest, slug: str, step: str) -> HttpResponse:

@@ -21,7 +21,7 @@ from tournaments.matches import results
 from tournaments.models import Match
 from tournaments.policy import may
 from tournaments.ratings import selectors as rating_selectors
-from tournaments.web.common import match_of, refused, tournament_of
+from tournaments.web.common import match_of, posts, refused, tournament_of
 from tournaments.web.public import match_actions, match_context
 from tournaments.web.result_forms import ResultForm
 
@@ -85,6 +85,7 @@ def match_correct_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@posts("answer", "confirm", "dispute")
 @login_required
 @require_POST
 def match_answer(request: HttpRequest, pk: int) -> HttpResponse:
