@@ -7,7 +7,12 @@ from tournaments.clubs.models import Club, Membership
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.players.models import IdentityAudit, PlayerClaim
-from tournaments.players.services import claim_approve, claim_decline, player_unlink
+from tournaments.players.services import (
+    claim_approve,
+    claim_decline,
+    player_rename,
+    player_unlink,
+)
 from tournaments.queue import enqueue
 from tournaments.ratings.audit import audit_record
 from tournaments.ratings.ledger import rating_list_of
@@ -22,7 +27,8 @@ from tournaments.signups.models import SignUp
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     """A player's account link changes only through the identity services (claims, the action
-    below, merges), so that every change is in the identity trail."""
+    below, merges), and a new name through the rename (``player_rename``), so that every change
+    is in the identity trail."""
 
     list_display = ["display_name", "home_club", "club", "country", "user", "created_at"]
     list_filter = ["home_club", "country"]
@@ -32,6 +38,16 @@ class PlayerAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         return ["user"] if obj is not None else []
+
+    def save_model(self, request, obj, form, change):
+        if not change or "display_name" not in form.changed_data:
+            return super().save_model(request, obj, form, change)
+        name, obj.display_name = obj.display_name, form.initial["display_name"]
+        super().save_model(request, obj, form, change)
+        try:
+            player_rename(player=obj, by=request.user, name=name)
+        except TournamentError as error:
+            self.message_user(request, error.message, level=messages.ERROR)
 
     @admin.action(description=_("Remove the account link of the selected players"))
     def unlink(self, request, queryset):

@@ -44,6 +44,7 @@ from django.db.models import Q
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tournaments.clubs.models import Club
 from tournaments.demo import (
     DEMO_CLUB_SLUG,
     DEMO_ORGANIZER,
@@ -55,6 +56,7 @@ from tournaments.demo import (
 )
 from tournaments.matches.results import match_result_dispute, match_result_record
 from tournaments.models import Match, Player, Tournament
+from tournaments.players.pairs import pair_of
 from tournaments.players.services import claim_approve, claim_request
 from tournaments.ratings.ledger import ratings_replay
 
@@ -135,6 +137,8 @@ class World:
     scheduled: Match
     played: Match
     played_long: Match
+    #: A pair of the demo club (its rename page).
+    pair: Player
 
 
 def build_world() -> World:
@@ -179,6 +183,8 @@ def build_world() -> World:
         .order_by("pk")
         .first()
     )
+    club = Club.objects.get(slug=DEMO_CLUB_SLUG)
+    pair = pair_of(player, Player.objects.get(display_name="Karina Grigoryan"), home=club)
     return World(
         users={"anonymous": None, "player": account, "organizer": organizer, "officer": officer},
         player=player,
@@ -187,6 +193,7 @@ def build_world() -> World:
         scheduled=scheduled,
         played=played,
         played_long=played_long,
+        pair=pair.player,
     )
 
 
@@ -242,6 +249,7 @@ PAGES: dict[str, Callable[[World], Addresses]] = {
     "player-profile": lambda world: [
         ("Anna Berzina", reverse("player-profile", args=[world.player.pk]))
     ],
+    "player-rename": lambda world: [("a pair", reverse("player-rename", args=[world.pair.pk]))],
     "player-claims": _one("player-claims"),
     "identity-trail": _one("identity-trail"),
     "rating-list": lambda world: [(v, reverse("rating-list", args=[v])) for v in ("long", "short")],

@@ -484,3 +484,21 @@ def test_entries_are_untouched_by_a_refused_pair(clubs, riga_duo):
     body = {"player_id": players["Anna"].pk, "partner_id": players["Boris"].pk, "name": "Y"}
     api(users["otto"], "tournaments/tallinn-pairs/entries/new", body)
     assert (Entry.objects.count(), Pair.objects.count(), Player.objects.count()) == count
+
+
+def test_a_name_changed_in_the_admin_is_a_rename_in_the_trail(clubs, riga_duo):
+    users, *_ = clubs
+    pair, _cup = riga_duo
+    User.objects.filter(pk=users["sam"].pk).update(is_superuser=True)
+    admin = client_of(User.objects.get(pk=users["sam"].pk))
+    url = reverse("admin:tournaments_player_change", args=[pair.player_id])
+    form = admin.get(url).context["adminform"].form
+    data = {name: value for name, value in form.initial.items() if value is not None}
+    data["display_name"] = "Admin Duo"
+    data["home_club"] = pair.player.home_club_id
+    answer = admin.post(url, data)
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    pair.player.refresh_from_db()
+    assert pair.player.display_name == "Admin Duo"
+    row = IdentityAudit.objects.get(action="renamed")
+    assert row.actor_id == users["sam"].pk and row.note == "Riga Duo → Admin Duo"
