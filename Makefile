@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test worker lint
+.PHONY: install run test test-browser test-all worker lint
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,15 @@ run: $(INSTALLED)
 	$(BIN)/python manage.py seed_demo --url http://$(HOST):$(PORT)/
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# The suite but the browser walks (tests/e2e: Debian's Chromium driven by Playwright), which CI
+# runs in its second stage; `make test-all` runs both, `make test-browser` the walks alone.
 test: $(INSTALLED)
+	$(BIN)/pytest --ignore=tests/e2e $(PYTEST_ARGS)
+
+test-browser: $(INSTALLED)
+	$(BIN)/pytest tests/e2e $(PYTEST_ARGS)
+
+test-all: $(INSTALLED)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 worker: $(INSTALLED)

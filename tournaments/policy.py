@@ -24,7 +24,6 @@ it as each persona.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -423,10 +422,6 @@ def require(user: User, action: str, record: Any = None, **values: Any) -> None:
     if not may(user, action, record):
         refusal = str(RULES[action].refusal)
         raise NotAllowed(refusal % values if values else refusal)
-
-
-def predicate_of(action: str) -> Callable[..., bool]:
-    return RULES[action].predicate
 
 
 def table_markdown() -> str:

@@ -67,7 +67,7 @@ def test_in_russian_no_english_is_left(new_page, analysed):
 
 
 def test_the_recorder_of_a_casual_match_gives_the_engines_play(new_page, log_in, screenshot):
-    site = make_site(variant="long", rated=False, match_length=1)
+    site = make_site(variant="long", rated=False, casual=True, match_length=1)
     match = site.match("Anna", "Boris")
     page = new_page(**PHONE)
     log_in(page, "anna", "pw-anna-123")
