@@ -341,6 +341,8 @@ def test_a_players_own_accepted_play_waits_for_the_opponents_word():
     assert live(boris, match, 2, {"resign": "black", "value": 1}).status_code == 200
     match.refresh_from_db()
     assert match.status == Match.Status.REPORTED and match.confirm_side == 2
+    detail = client_of(None).get(f"/api/v1/matches/{match.pk}/").json()
+    assert (detail["status"], detail["confirm_side"]) == ("reported", 2)
     # Anna may not confirm it, though Boris reported it; Boris sees the play and confirms.
     before = snapshot()
     assert api(anna, f"matches/{match.pk}/confirm", {}).status_code == 403
@@ -412,7 +414,7 @@ def long_analyses(monkeypatch, analysis_on):
         return real(variant, text, plies, progress)
 
     monkeypatch.setattr(analysis_services, "_analysed", counted)
-    with override_settings(LONG_ANALYSIS_PLIES=0, CELERY_TASK_ALWAYS_EAGER=True):
+    with override_settings(LONG_ANALYSIS_PLIES=0):  # tasks run in this process: eager_tasks
         yield runs
 
 

@@ -203,9 +203,20 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
             "id", "round", "bracket", "bracket_round", "slot", "home_source", "away_source",
             "home_id", "away_id", "home", "away", "status", "score_home", "score_away",
             "winner_id", "forfeit", "lost_on_time", "reported_at", "confirmed_at", "decided_at",
-            "dispute_note",
+            "dispute_note", "confirm_side", "hinted",
         ]  # fmt: skip
-        read_only_fields = ["lost_on_time"]
+        read_only_fields = ["lost_on_time", "confirm_side", "hinted"]
+        extra_kwargs = {
+            "confirm_side": {
+                "help_text": "Whose word a reported result waits for when it is not simply the "
+                "reporter's opponent: 1 home, 2 away, 0 an organizer only (a play accepted as "
+                "made that its own mover's account entered waits for the opponent)"
+            },
+            "hinted": {
+                "help_text": "The recorder gave the engine's practice hint in this match (a "
+                "casual tournament): shown to rating officers before they approve it"
+            },
+        }
 
 
 class GameSerializer(serializers.ModelSerializer[Game]):
