@@ -361,7 +361,7 @@ _rule("tournament.rate", "tournament", officer_of_its_list,
       "the rating officers of its list, staff",
       _("Only a rating officer of this rating list may approve its events."))  # fmt: skip
 _rule("entry.check-in", "entry", is_the_entrys_player | organizes_its_tournament,
-      "the entry's player, the organizers",
+      "the entry's player (a pair's two), the organizers, staff",
       _("Only the player, or an organizer, may check in."))  # fmt: skip
 _rule("entry.check-in-undo", "entry", organizes_its_tournament, ORGANIZERS,
       _("Only an organizer may undo a check-in."))  # fmt: skip
@@ -369,26 +369,26 @@ _rule("signup.create", "sign-up", signed_in, "anyone signed in", _("Sign in to s
 _rule("signup.partner", "sign-up", is_the_partner, "the partner named in the sign-up",
       _("Only the partner named in the sign-up may answer it."))  # fmt: skip
 _rule("signup.withdraw", "sign-up", signed_up | organizes_its_tournament,
-      "who signed up, the organizers",
+      "who signed up, the organizers, staff",
       _("Only the player who signed up, or an organizer, may do this."))  # fmt: skip
 _rule("signup.decide", "sign-up", organizes_its_tournament, ORGANIZERS, ONLY_ORGANIZERS)
 
 # Matches, results, recordings and clocks
 _rule("match.report", "match", plays_the_match | organizes_its_tournament,
-      "its two players, the organizers",
+      "its two players, the organizers, staff",
       _("Only the players of this match or an organizer may report it."))  # fmt: skip
 _rule("match.forfeit", "match", organizes_its_tournament, ORGANIZERS,
       _("Only an organizer may decide a match by forfeit."))  # fmt: skip
 _rule("match.answer", "result", answers_the_report | organizes_its_tournament,
       "the player whose word the report waits for (the reporter's opponent, or the opponent "
-        "of who entered a play accepted as made), the organizers",
+        "of who entered a play accepted as made), the organizers, staff",
       _("Only the opponent of the reporter or an organizer may answer."))  # fmt: skip
 _rule("match.resolve", "result", organizes_its_tournament, ORGANIZERS,
       _("Only an organizer may resolve a result."))  # fmt: skip
 _rule("match.correct", "result", organizes_its_tournament, ORGANIZERS,
       _("Only an organizer may correct a result."))  # fmt: skip
 _rule("match.record", "recording", plays_the_match | organizes_its_tournament,
-      "its two players, the organizers",
+      "its two players, the organizers, staff",
       _("Only the players of this match or an organizer may record it."))  # fmt: skip
 _rule("recording.undo-many", "recording", organizes_its_tournament, ORGANIZERS,
       _("Only an organizer may undo more than the last entry at once."))  # fmt: skip
