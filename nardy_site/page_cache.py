@@ -17,14 +17,18 @@ result retires every page of its tournament. Three rules keep that cheap:
 With no concurrent request and a refresh of 0 (the tests) a page is always rendered for the
 current version.
 
-Only GETs are shared, for the URLs a view declares (its query parameters and their values), by
-anonymous visitors and by the signed-in readers a view names (``reader``: a user the page shows
-nothing of their own but its own parts, such as a match's spectator): anything else is rendered
-as usual. A shared copy is always drawn as for an anonymous visitor with no pending message; the
-CSRF token of its forms is put in per response, so visitors never share one, and a signed-in
-reader, or a visitor with messages, gets the page's own parts drawn for them: the site's
-(``partials/own_*.html``: their name, their links, their messages) and the view's (``own``: what
-they may do on a match).
+Only GETs are shared. A page's copies are keyed by the query parameters the view declares and
+reads (``params``: each with the values it shares); any other parameter, or a value the page
+does not share, is dropped from the request before the page is drawn, so ``?x=1`` or a tracking
+tag is served the shared copy and costs nothing. A parameter whose every value is its own page
+(a search: ``fresh``) is drawn for its request alone, counted against the client's rate of such
+drawings (``throttle.DRAWINGS``: 429 past it). Copies are shared by anonymous visitors and by
+the signed-in readers a view names (``reader``: a user the page shows nothing of their own but
+its own parts, such as a match's spectator): anything else is rendered as usual. A shared copy
+is always drawn as for an anonymous visitor with no pending message; the CSRF token of its forms
+is put in per response, so visitors never share one, and a signed-in reader, or a visitor with
+messages, gets the page's own parts drawn for them: the site's (``partials/own_*.html``: their
+name, their links, their messages) and the view's (``own``: what they may do on a match).
 
 A page whose parts change apart (a player's matches at each report, their rating charts at each
 rating) names them (``parts``): at a new version that leaves the rest of the page as it was, only
@@ -47,13 +51,24 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.middleware.csrf import get_token
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
+from nardy_site import throttle
+
 T = TypeVar("T")
 View = Callable[..., HttpResponse]
+#: The values of a query parameter a page shares: a list of them, or a test of one.
+Values = Collection[str] | Callable[[str], bool]
+
+
+def page_number(value: str) -> bool:
+    """A page of a paged list (``?page=N``): each is a copy of its own; past the last, a 404."""
+    return value.isdigit() and 0 < int(value) <= 100_000
+
 
 #: How long a stored copy may live unasked: versions retire copies, this frees the memory.
 STORE_SECONDS = 600
@@ -150,14 +165,17 @@ class Parts:
 def shared_page(
     version: Callable[..., str],
     *,
-    params: Mapping[str, Collection[str]] | None = None,
+    params: Mapping[str, Values] | None = None,
+    fresh: Collection[str] = (),
     reader: Callable[..., bool] | None = None,
     parts: Callable[..., Parts] | None = None,
     own: Mapping[str, Callable[..., str]] | None = None,
 ) -> Callable[[View], View]:
     """Share the view's page among anonymous visitors, per language and ``version(**kwargs)``
     (which raises Http404 for what does not exist). ``params`` names the query parameters the
-    page reads and the values worth sharing; a request with any other is rendered alone.
+    page reads and the values worth sharing (``Values``); any other parameter or value is
+    dropped before the page is drawn. ``fresh`` names those whose every value is drawn alone
+    (a search), counted against the client's rate of fresh drawings.
     ``reader(request, **kwargs)``: this signed-in user sees the page as a visitor does but for
     its own parts (they may do nothing on it), so they get the shared copy too.
     ``parts(version, **kwargs)``: the page's parts (``Parts``), which a new version that
@@ -169,11 +187,23 @@ def shared_page(
     def decorate(view: View) -> View:
         @functools.wraps(view)
         def page(request: HttpRequest, **kwargs: Any) -> HttpResponse:
-            query = _shared_query(request, allowed)
-            signed_in = request.user.is_authenticated
-            if query is None or (signed_in and (reader is None or not reader(request, **kwargs))):
+            query = _kept_query(request, allowed, fresh)
+            request.GET = query  # what the page reads: the rest is nobody's business
+            if any(name in query for name in fresh):
+                try:
+                    throttle.check(request, kinds=[throttle.DRAWINGS])
+                except throttle.Throttled as error:
+                    page = render(request, "429.html", {"message": str(error)}, status=429)
+                    return throttle.refused_page(page, error)
                 return view(request, **kwargs)
-            address = f"{get_language()}\n{request.path}\n{query}"
+            signed_in = request.user.is_authenticated
+            if (
+                request.method not in ("GET", "HEAD")
+                or "HTTP_AUTHORIZATION" in request.META
+                or (signed_in and (reader is None or not reader(request, **kwargs)))
+            ):
+                return view(request, **kwargs)
+            address = f"{get_language()}\n{request.path}\n{query.urlencode()}"
             key = "page:" + hashlib.sha256(address.encode()).hexdigest()[:32]
 
             def current() -> str:
@@ -205,6 +235,7 @@ def shared_page(
                         for name, draw in own_parts.items()}  # fmt: skip
             return _response(request, stored, drawings, signed_in=signed_in)
 
+        page.shared_params = frozenset(allowed) | frozenset(fresh)  # type: ignore[attr-defined]
         return page
 
     return decorate
@@ -267,16 +298,22 @@ def page_version(request: HttpRequest, version: Callable[[], str]) -> str:
     return version() if found is None else found
 
 
-def _shared_query(request: HttpRequest, allowed: Mapping[str, Collection[str]]) -> str | None:
-    """The request's query as part of a shared page's key, or None when it is not shared."""
-    if request.method not in ("GET", "HEAD") or "HTTP_AUTHORIZATION" in request.META:
-        return None
-    parts = []
-    for name, values in sorted(request.GET.lists()):
-        if len(values) != 1 or values[0] not in allowed.get(name, ()):
-            return None
-        parts.append(f"{name}={values[0]}")
-    return "&".join(parts)
+def _kept_query(
+    request: HttpRequest, allowed: Mapping[str, Values], fresh: Collection[str]
+) -> QueryDict:
+    """The request's query as the page reads it: the parameters it names, once each, with a
+    value it shares (any value for a ``fresh`` one), in their order; nothing else."""
+    kept = QueryDict(mutable=True)
+    for name in sorted(request.GET.keys()):
+        value = request.GET.get(name, "")
+        values = allowed.get(name)
+        if name in fresh:
+            if value.strip():
+                kept[name] = value
+        elif values is not None and (values(value) if callable(values) else value in values):
+            kept[name] = value
+    kept._mutable = False
+    return kept
 
 
 def _stored(response: HttpResponse) -> StoredPage:

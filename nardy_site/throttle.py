@@ -7,6 +7,8 @@ environment; "5/m", "60/10m", "240/h"):
 - ``CORRECTIONS``: a correction of a decided result (``matches/<id>/correct``, the correct page);
 - ``UPLOADS``: a write that carries a record, games or a .mat (a result, a resolution or a
   correction with one; ``records/validate``, which has no tournament);
+- ``DRAWINGS``: a public page drawn for one request alone (a search: ``page_cache``'s
+  ``fresh`` parameters), per user or client address only;
 - ``ANALYSES``: a record stored for a match, which queues its analysis (gnubg's for Short
   Nardy, the project's engine's for Long Nardy), and a recording's decided result taken back
   at the table, after which the match may be decided again with another record.
@@ -43,12 +45,14 @@ log = logging.getLogger(__name__)
 CORRECTIONS = "corrections"
 UPLOADS = "uploads"
 ANALYSES = "analyses"
+DRAWINGS = "drawings"
 
-#: The settings of each kind's rates: (per user, per tournament).
-RATES = {
+#: The settings of each kind's rates: (per user, per tournament; None: none).
+RATES: dict[str, tuple[str, str | None]] = {
     CORRECTIONS: ("CORRECTIONS_PER_USER", "CORRECTIONS_PER_TOURNAMENT"),
     UPLOADS: ("UPLOADS_PER_USER", "UPLOADS_PER_TOURNAMENT"),
     ANALYSES: ("ANALYSES_PER_USER", "ANALYSES_PER_TOURNAMENT"),
+    DRAWINGS: ("DRAWINGS_PER_CLIENT", None),
 }
 
 
@@ -73,6 +77,7 @@ class Throttled(UserError):
                 "Too many matches sent for analysis in a short time: nothing was changed. Try "
                 "again in %(minutes)s min."
             ),
+            DRAWINGS: _("Too many searches in a short time. Try again in %(minutes)s min."),
         }[kind] % {"minutes": minutes}
         super().__init__(message)
         self.retry_after = retry_after
@@ -102,7 +107,8 @@ def check(request: Any, *, kinds: Iterable[str], tournament_id: int | None = Non
         waits = [
             (wait, kind)
             for kind in kinds
-            if (wait := _over(request, kind, scope, key, getattr(settings, RATES[kind][which])))
+            if (setting := RATES[kind][which]) is not None
+            and (wait := _over(request, kind, scope, key, getattr(settings, setting)))
         ]
         if waits:
             wait, kind = max(waits)

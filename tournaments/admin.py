@@ -13,12 +13,11 @@ from tournaments.players.services import (
     player_rename,
     player_unlink,
 )
-from tournaments.queue import enqueue
 from tournaments.ratings.audit import audit_record
 from tournaments.ratings.ledger import rating_list_of
 from tournaments.ratings.models import Rating, RatingAudit, RatingChange, RatingHold, RatingList
 from tournaments.ratings.services import ratings_hold_confirm
-from tournaments.ratings.tasks import ratings_replay
+from tournaments.ratings.work import replay_on_commit
 from tournaments.seasons.models import Season
 from tournaments.services import tournament_delete
 from tournaments.signups.models import SignUp
@@ -133,7 +132,7 @@ class MatchAdmin(admin.ModelAdmin):
         super().delete_queryset(request, queryset)
         if keys:
             moment, match_id = keys[0]
-            enqueue(ratings_replay, [moment.isoformat(), match_id])
+            replay_on_commit((moment, match_id))
 
 
 @admin.register(Game)

@@ -7,9 +7,8 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
-from nardy_site.joined import Compiled
 from tournaments.formats import elimination, swiss
 from tournaments.models import Entry, Match, Tournament, forfeit_marks, slot_name
 from tournaments.ratings.history import INITIAL_RATING
@@ -143,42 +142,69 @@ class PlayerMatch:
         return str(Match.Status(self.status).label)
 
 
-def player_matches(*, player_id: int) -> list[PlayerMatch]:
-    """The player's matches with a home side, newest tournament first: one query, compiled once
-    (a player's page is drawn again at each report on one of their matches)."""
+#: A player's matches per page of their page (``?page=N``).
+PLAYER_MATCHES_PAGE = 50
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """A player's decided matches in numbers, counted by the database."""
+
+    played: int
+    won: int
+    lost: int
+
+
+def player_matches(*, player_id: int, page: int = 1) -> list[PlayerMatch]:
+    """One page of the player's matches with a home side, newest tournament first
+    (``PLAYER_MATCHES_PAGE`` a page). Each side is found apart and the two joined (UNION ALL),
+    so the database walks the player's entries and their matches by their indexes: an OR of
+    the two sides scanned every match."""
+    start = (page - 1) * PLAYER_MATCHES_PAGE
     matches = []
-    for row in _PLAYER_MATCHES.rows(player_id):
-        *shown, winner, home, away, home_name, away_name = row
+    for row in _player_matches(player_id)[start : start + PLAYER_MATCHES_PAGE]:
+        *shown, winner, home, away, home_name, away_name, _ = row
         won = (winner is not None and winner == home, winner is not None and winner == away)
         matches.append(PlayerMatch(*shown, *won, home_name, away_name))
     return matches
 
 
-_PLAYER_MATCHES = Compiled(
-    lambda player_id: (
-        Match.objects.filter(Q(home__player=player_id) | Q(away__player=player_id))
-        .exclude(home__isnull=True)
-        .order_by("-tournament__created_at", "-pk")
-        .values_list(
-            "pk",
-            "tournament__name",
-            "tournament__slug",
-            "round__number",
-            "slot",
-            "status",
-            "score_home",
-            "score_away",
-            "forfeit",
-            "winner_id",
-            "home_id",
-            "away_id",
-            "home__player__display_name",
-            "away__player__display_name",
+def player_matches_count(*, player_id: int) -> int:
+    """How many matches with a home side the player has (the pages of ``player_matches``)."""
+    return _player_matches(player_id).count()
+
+
+def player_record(*, player_id: int) -> PlayerRecord:
+    """How many matches the player has played (decided), won and lost: one query."""
+    decided = [
+        Match.objects.filter(**{f"{side}__player": player_id}, status__in=Match.DECIDED)
+        .order_by()
+        .values(f"{side}__player")
+        .annotate(
+            played=Count("pk"),
+            won=Count("pk", filter=Q(winner_id=F(f"{side}_id"))),
+            lost=Count("pk", filter=Q(winner__isnull=False) & ~Q(winner_id=F(f"{side}_id"))),
         )
-    ),
-    placeholder=-424_242,
-    converted=True,
-)
+        .values_list("played", "won", "lost")
+        for side in ("home", "away")
+    ]
+    rows = list(decided[0].union(decided[1], all=True))
+    return PlayerRecord(*(sum(row[index] for row in rows) for index in range(3)))
+
+
+def _player_matches(player_id: int) -> QuerySet[Any]:
+    columns = (
+        "pk", "tournament__name", "tournament__slug", "round__number", "slot", "status",
+        "score_home", "score_away", "forfeit", "winner_id", "home_id", "away_id",
+        "home__player__display_name", "away__player__display_name", "tournament__created_at",
+    )  # fmt: skip
+    home = Match.objects.filter(home__player=player_id).order_by().values_list(*columns)
+    away = (
+        Match.objects.filter(away__player=player_id, home__isnull=False)
+        .order_by()
+        .values_list(*columns)
+    )
+    return home.union(away, all=True).order_by("-tournament__created_at", "-pk")
 
 
 def correction_reaches(*, match: Match) -> list[Match]:

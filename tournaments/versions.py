@@ -168,33 +168,65 @@ class PlayerVersion:
 
 
 def player_version(*, pk: int) -> str | None:
-    """A player page's version (None: no such player): a ``PlayerVersion``. Tournament names,
-    shown beside the matches, are fixed once a tournament has matches; an opponent renamed in
-    the admin shows when the stored part expires."""
+    """A player page's version (None: no such player): a ``PlayerVersion``, in one query.
+    Tournament names, shown beside the matches, are fixed once a tournament has matches; an
+    opponent renamed in the admin shows when the stored part expires."""
     row = _PLAYER.first(pk)
     if row is None:
         return None
-    count, newest, analysed = _PLAYER_MATCHES.first(pk) or (0, None, None)
-    details = hashlib.sha256("\n".join((*row[:3], row[4] or "")).encode()).hexdigest()[:16]
-    return str(PlayerVersion(details, str(row[3]), f"{count}:{newest or ''}", str(analysed or "")))
+    name, club, country, rated, home_club, *sides = row
+    details = hashlib.sha256("\n".join((name, club, country, home_club or "")).encode())
+    home_matches, away_matches, *seen = sides
+    analysed = max((one for one in seen if one is not None), default="")
+    return str(
+        PlayerVersion(
+            details.hexdigest()[:16], str(rated), f"{home_matches}/{away_matches}", str(analysed)
+        )
+    )
+
+
+def _player_side(side: str) -> dict[str, Subquery]:
+    """The player's matches on one side: their number and newest change, and their newest
+    analysis. Each side apart, grouped by the entry's player, so that the database walks the
+    player's entries (their index) and each entry's matches (the side's index): an OR of the
+    two sides scanned every match."""
+    matches = Match.objects.filter(**{f"{side}__player": OuterRef("pk")}).order_by()
+    grouped = matches.values(f"{side}__player")
+    return {
+        f"{side}_matches": Subquery(
+            grouped.annotate(
+                both=Concat(
+                    Cast(Count("pk"), CharField()),
+                    Value("@"),
+                    Cast(Max("updated_at"), CharField()),
+                )
+            ).values("both")
+        ),
+        f"{side}_seen": Subquery(
+            grouped.annotate(seen=Max("analysis__finished_at")).values("seen")
+        ),
+    }
 
 
 _PLAYER = Compiled(
     lambda pk: (
         Player.objects.filter(pk=pk)
-        .annotate(rated=_newest_change(player=OuterRef("pk")))
-        .values_list("display_name", "club", "country", "rated", "home_club__name")[:1]
-    ),
-    placeholder=-424_242,
-)
-_PLAYER_MATCHES = Compiled(
-    lambda pk: (
-        Match.objects.filter(Q(home__player=pk) | Q(away__player=pk))
-        .order_by()
-        .annotate(all=Value(1))  # one group: the row of .aggregate(), in a queryset to compile
-        .values("all")
-        .annotate(count=Count("pk"), newest=Max("updated_at"), seen=Max("analysis__finished_at"))
-        .values_list("count", "newest", "seen")
+        .annotate(
+            rated=_newest_change(player=OuterRef("pk")),
+            **_player_side("home"),
+            **_player_side("away"),
+        )  # fmt: skip
+        .values_list(
+            "display_name",
+            "club",
+            "country",
+            "rated",
+            "home_club__name",
+            "home_matches",
+            "away_matches",
+            "home_seen",
+            "away_seen",
+        )[:1]  # fmt: skip
     ),
     placeholder=-424_242,
 )

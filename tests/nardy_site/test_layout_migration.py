@@ -56,7 +56,7 @@ ADDED = {
         "hinted": False,
     },  # fmt: skip
     "tournaments.player": {"gender": "", "birth_year": None},
-    "tournaments.ratinglist": {"pairs": False},
+    "tournaments.ratinglist": {"pairs": False, "since_checkpoint": 0},
     "tournaments.signup": {"partner": None, "pair_name": ""},
     "tournaments.matchanalysis": {"engine": "gnubg"},
     "games.game": {"times": []},

@@ -158,12 +158,12 @@ def first_recorded_match(document: dict[str, Any]) -> dict[str, Any]:
 def test_export_delete_import_gives_the_same_tournament_and_ratings(club, slug):
     before, ratings_before = snapshot(slug), ratings()
     document = document_of(slug)
-    with mock.patch("tournaments.ratings.services.enqueue"):
+    with mock.patch("tournaments.ratings.work.enqueue"):
         tournament_delete(Tournament.objects.get(slug=slug))
     assert not Match.objects.filter(tournament__slug=slug).exists()
     players = Player.objects.count()
 
-    with mock.patch("tournaments.ratings.services.enqueue") as enqueue:
+    with mock.patch("tournaments.ratings.work.enqueue") as enqueue:
         result = tournament_import(document)
 
     assert result.tournament.slug == slug
@@ -442,7 +442,7 @@ def test_deleting_a_tournament_replays_the_ratings_from_its_first_decided_match(
     rating_list = rating_list_of(tournament)
     others, pk = Match.objects.exclude(tournament=tournament).count(), tournament.pk
 
-    with mock.patch("tournaments.ratings.services.enqueue") as enqueue:
+    with mock.patch("tournaments.ratings.work.enqueue") as enqueue:
         tournament_delete(tournament)
 
     enqueue.assert_called_once_with(

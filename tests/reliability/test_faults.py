@@ -124,7 +124,8 @@ def assert_consistent_and_serial() -> None:
     by_workers = ledger_state()
     ledger.ratings_replay(None)  # the serial replay, in this process
     assert ledger_state() == by_workers, "the ledger differs from a serial replay"
-    assert ledger.ratings_behind() == {}
+    assert ledger.ratings_verify() == {}
+    assert ledger.ratings_behind() == {}  # no work left asked for
 
 
 def settled(condition: Callable[[], bool], *processes: Worker, seconds: float = WAIT_SECONDS):
@@ -654,7 +655,11 @@ def test_catch_up_rates_what_the_ledger_is_missing_and_nothing_twice(sent, brack
     match_result_correct(match=b.semi1, by=b.organizer, score=(0, 3))  # the final is reset
     assert RatingChange.objects.filter(match=b.final).exists()  # orphaned rows
 
-    behind = ledger.ratings_behind()
+    club.matches[1].refresh_from_db()
+    assert ledger.ratings_verify() == {
+        ("fibs", "short", False): (club.matches[1].decided_at, club.matches[1].pk)
+    }
+    behind = ledger.ratings_behind()  # what the backlog says: the same place
     assert list(behind) == [("fibs", "short", False)]
     assert behind[("fibs", "short", False)][1] == club.matches[1].pk  # the earliest wrong match
 
@@ -662,6 +667,7 @@ def test_catch_up_rates_what_the_ledger_is_missing_and_nothing_twice(sent, brack
     assert not RatingChange.objects.filter(match=b.final).exists()
     assert RatingChange.objects.count() == 2 * (8 + 2)
     assert ledger.ratings_behind() == {}
+    assert ledger.ratings_verify() == {}
     settled_state = ledger_state()
     assert ratings_catch_up.apply().get() == 0
     assert ledger_state() == settled_state

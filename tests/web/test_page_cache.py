@@ -133,15 +133,73 @@ def test_logged_in_users_never_get_the_shared_copy(client, site, renders):
     assert '<span translate="no">olga</span>' in page
 
 
-def test_unknown_query_parameters_are_rendered_alone(client, site, renders):
+def test_unknown_query_parameters_are_served_the_shared_copy(client, site, renders):
+    """A parameter the page does not read, or a value it does not share, is dropped: the
+    shared copy is served, and the page never sees it."""
     url = reverse("tournament-standings", args=[site.tournament.slug])
-    client.get(url)
-    client.get(url)  # shared
+    plain = client.get(url).content
     client.get(url, {"wall": "1"})
     client.get(url, {"wall": "1"})  # shared, its own copy
-    client.get(url, {"utm_source": "x"})  # not a parameter of the page
-    client.get(url, {"wall": "2"})  # not a value worth sharing
-    assert renders == ["tournaments/standings.html"] * 4
+    for query in ({"utm_source": "x"}, {"wall": "2"}, {"x": "1", "c": "7"}, {"wall": ["1", "1"]}):
+        answer = client.get(url, query)
+        assert answer.status_code == 200
+    assert renders == ["tournaments/standings.html"] * 2
+    assert TOKEN.sub("", client.get(url, {"x": "1"}).content.decode()) == TOKEN.sub(
+        "", plain.decode()
+    )
+
+
+def test_a_fresh_parameter_is_drawn_alone_and_counted_per_client(client, rf, settings):
+    """A search is drawn for its request alone (no copy is kept), within the client's rate."""
+    settings.DRAWINGS_PER_CLIENT = "3/m"
+    cache.clear()
+    drawn: list[str] = []
+
+    @page_cache.shared_page(lambda: "v1", params={"page": page_cache.page_number}, fresh=["q"])
+    def search_page(request):
+        drawn.append(request.GET.urlencode())
+        return HttpResponse("found")
+
+    def ask(query: str):
+        request = rf.get("/search/" + query)
+        request.user = page_cache.AnonymousUser()
+        return search_page(request)
+
+    assert [ask("?q=anna&utm=1").status_code for _ in range(3)] == [200] * 3
+    assert drawn == ["q=anna"] * 3  # the search, without the tag
+    refused = ask("?q=boris")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many searches" in refused.content.decode()
+    assert ask("?page=2").status_code == 200 and ask("?page=2").status_code == 200
+    assert ask("?page=0").status_code == 200  # not a page: the first page's copy
+    assert drawn[3:] == ["page=2", ""]
+
+
+def test_every_shared_page_declares_the_query_parameters_it_reads():
+    """A page that reads a parameter it does not declare would be served the copy drawn without
+    it: each shared view's own code names only what it declares."""
+    import inspect  # noqa: PLC0415
+
+    from django.urls import get_resolver  # noqa: PLC0415
+
+    def callbacks(patterns):
+        for pattern in patterns:
+            if hasattr(pattern, "url_patterns"):
+                yield from callbacks(pattern.url_patterns)
+            else:
+                yield pattern.callback
+
+    shared = {}
+    for callback in callbacks(get_resolver().url_patterns):
+        while not hasattr(callback, "shared_params") and hasattr(callback, "__wrapped__"):
+            callback = callback.__wrapped__
+        if hasattr(callback, "shared_params"):
+            shared[callback.__name__] = callback
+    assert len(shared) >= 10
+    for name, page in shared.items():
+        source = inspect.getsource(inspect.unwrap(page))
+        read = set(re.findall(r"request\.GET\.get\(\s*[\"'](\w+)", source))
+        assert read <= page.shared_params, f"{name} reads {read - page.shared_params}"
 
 
 def with_message(client: Client, text: str) -> None:
@@ -308,7 +366,9 @@ def test_a_player_page_draws_again_only_the_part_that_changed(client, site, monk
     monkeypatch.setattr(
         public.selectors,
         "player_matches",
-        lambda *, player_id: drawn.append("matches") or matches(player_id=player_id),
+        lambda *, player_id, page: (
+            drawn.append("matches") or matches(player_id=player_id, page=page)
+        ),
     )
     match = site.match("Anna", "Boris")
     anna = match.home.player if match.home.player.display_name == "Anna" else match.away.player

@@ -64,6 +64,24 @@ class Change:
 
 
 @dataclass(frozen=True, slots=True)
+class Tally:
+    """A player's place in a list after some matches: what the cached ``Rating`` row holds."""
+
+    standing: Standing
+    matches: int
+    last_delta: float
+    last_at: datetime
+
+
+def tally(tallies: dict[int, Tally], changes: Iterable[Change]) -> None:
+    """Move ``tallies`` on by ``changes`` (in their order)."""
+    for change in changes:
+        before = tallies.get(change.player)
+        matches = 1 if before is None else before.matches + 1
+        tallies[change.player] = Tally(change.after, matches, change.delta, change.key[0])
+
+
+@dataclass(frozen=True, slots=True)
 class Review:
     """The anomaly guard: a match that would move a rating by more than ``threshold`` points is
     held (left out, for a rating officer to look at) unless its match id is in ``confirmed``."""

@@ -10,11 +10,17 @@ The anomaly guard: a match that would move a rating by more than ``RATING_REVIEW
 is held (a pending ``RatingHold``, no ledger rows: later matches go on without it) until a
 rating officer confirms it (``services.ratings_hold_confirm``); a replay decides again, so the
 ledger always equals a serial replay with the same confirmations.
+
+Scale: no query carries a parameter per match or per player beyond ``BATCH``. A replay from a
+match starts at the list's latest checkpoint before it (every player's place, taken every
+``CHECKPOINT_EVERY`` matches) and reads only the ledger rows between the two; the matches are
+streamed and rated ``BATCH`` at a time, so a replay's memory is its players', not its matches'.
+Work asked for and not done yet is kept in ``RatingBacklog``: the beat's catch-up reads it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -31,11 +37,26 @@ from tournaments.ratings.history import (
     RatedMatch,
     Review,
     Standing,
+    Tally,
     replay,
+    tally,
 )
-from tournaments.ratings.models import Rating, RatingAudit, RatingChange, RatingHold, RatingList
+from tournaments.ratings.models import (
+    CheckpointStanding,
+    Rating,
+    RatingAudit,
+    RatingBacklog,
+    RatingChange,
+    RatingCheckpoint,
+    RatingHold,
+    RatingList,
+)
 
+#: Rows per query, per insert and per rated chunk: far below any database's parameter limit.
 BATCH = 2000
+#: Matches between two checkpoints of a list: a replay reads at most this many matches' ledger
+#: rows before its key (at 20,000 players a checkpoint is 20,000 rows).
+CHECKPOINT_EVERY = 25_000
 
 
 @dataclass(frozen=True)
@@ -77,6 +98,7 @@ def ratings_apply(match_id: int) -> str:
         if match is None:
             return "not rated"
         rating_list = locked_list(rating_list_of(match.tournament).pk)
+        _backlog_done(rating_list, order_key(match), only=True)
         rated = _rated_match(match)
         existing = list(
             RatingChange.objects.filter(rating_list=rating_list, match_id=match_id).values_list(
@@ -98,16 +120,23 @@ def ratings_apply(match_id: int) -> str:
                 return "unchanged"
             _replay_locked(rating_list, rated.key)
             return "replayed"
-        if _rows_after(rating_list, rated.key).exists():  # arrived out of order
+        if (
+            _rows_after(rating_list, rated.key).exists()
+            or _checkpoints_from(rating_list, rated.key).exists()
+        ):  # arrived out of order
             _replay_locked(rating_list, rated.key)
             return "replayed"
-        start = _standings_of(rating_list, (rated.first, rated.second))
+        players = (rated.first, rated.second)
+        tallies = _tallies_of(rating_list, players)
+        start = {player: tallies[player].standing for player in players if player in tallies}
         changes, _, held = replay(rating_list.system, [rated], start, _review(rating_list))  # type: ignore[arg-type]
         if held:
             _hold(rating_list, held)
             return "held"
         _write(rating_list, changes)
-        _refresh_cache(rating_list, {change.player for change in changes})
+        tally(tallies, changes)
+        _cache(rating_list, {change.player for change in changes}, tallies)
+        _count_towards_checkpoint(rating_list, rated.key, 1)
         return "rated"
 
 
@@ -117,15 +146,19 @@ def locked_list(pk: int) -> RatingList:
     return RatingList.objects.select_for_update().get(pk=pk)
 
 
+def rating_lists_used() -> list[RatingList]:
+    """Every rating list, made first for each (system, game, pairs) a tournament uses."""
+    used = Tournament.objects.values_list("rating_system", "variant", "pairs").distinct()
+    for system, variant, pairs in used:
+        RatingList.objects.get_or_create(system=system, variant=variant, pairs=pairs)
+    return list(RatingList.objects.all())
+
+
 def ratings_replay(
     from_key: OrderKey | None, rating_list: RatingList | None = None
 ) -> ReplayReport:
     """Replay one list (or every list) from ``from_key`` on (None: from the beginning)."""
-    if rating_list is None:
-        used = Tournament.objects.values_list("rating_system", "variant", "pairs").distinct()
-        for system, variant, pairs in used:
-            RatingList.objects.get_or_create(system=system, variant=variant, pairs=pairs)
-    lists = [rating_list] if rating_list is not None else list(RatingList.objects.all())
+    lists = [rating_list] if rating_list is not None else rating_lists_used()
     matches, drifted = 0, {}
     for one in lists:
         with transaction.atomic():
@@ -234,29 +267,101 @@ def _as_rated(
     return rated
 
 
-def _standings_of(rating_list: RatingList, players: Iterable[int]) -> dict[int, Standing]:
+def _tallies_of(rating_list: RatingList, players: Iterable[int]) -> dict[int, Tally]:
+    """The cached places of ``players`` (a few: the two of a match)."""
     cached = Rating.objects.filter(rating_list=rating_list, player_id__in=list(players))
-    return {rating.player_id: Standing(rating.rating, rating.experience) for rating in cached}
+    return {
+        rating.player_id: Tally(
+            Standing(rating.rating, rating.experience),
+            rating.matches,
+            rating.last_delta,
+            rating.last_match_at,
+        )
+        for rating in cached
+    }
 
 
-def _standings_before(rating_list: RatingList, key: OrderKey | None) -> dict[int, Standing]:
-    """Each player's standing after its last ledger row before ``key``, in one ordered read."""
+def _tallies_before(rating_list: RatingList, key: OrderKey | None) -> tuple[dict[int, Tally], int]:
+    """Every player's place just before ``key``, and how many matches the ledger holds since
+    the list's latest checkpoint before it: the checkpoint's rows, then the ledger's rows between
+    it and ``key`` (fewer than ``CHECKPOINT_EVERY`` matches' worth)."""
+    tallies: dict[int, Tally] = {}
     if key is None:
-        return {}
+        return tallies, 0
     moment, match_id = key
-    rows = (
-        RatingChange.objects.filter(rating_list=rating_list)
+    checkpoint = (
+        RatingCheckpoint.objects.filter(rating_list=rating_list)
         .filter(Q(finished_at__lt=moment) | Q(finished_at=moment, match_id__lt=match_id))
-        .order_by("finished_at", "match_id")
-        .values_list("player_id", "after", "experience_after")
+        .order_by("-finished_at", "-match_id")
+        .first()
     )
-    return {player: Standing(after, experience) for player, after, experience in rows.iterator()}
+    rows = RatingChange.objects.filter(rating_list=rating_list).filter(
+        Q(finished_at__lt=moment) | Q(finished_at=moment, match_id__lt=match_id)
+    )
+    if checkpoint is not None:
+        standings = CheckpointStanding.objects.filter(checkpoint=checkpoint).values_list(
+            "player_id", "rating", "experience", "matches", "last_delta", "last_match_at"
+        )
+        for player, rating, experience, matches, delta, last_at in standings.iterator(BATCH):
+            tallies[player] = Tally(Standing(rating, experience), matches, delta, last_at)
+        rows = rows.filter(
+            Q(finished_at__gt=checkpoint.finished_at)
+            | Q(finished_at=checkpoint.finished_at, match_id__gt=checkpoint.match_id)
+        )
+    since: set[int] = set()
+    ordered = rows.order_by("finished_at", "match_id").values_list(
+        "player_id", "match_id", "finished_at", "after", "experience_after", "delta"
+    )
+    for player, match, finished_at, after, experience, delta in ordered.iterator(BATCH):
+        before = tallies.get(player)
+        matches = 1 if before is None else before.matches + 1
+        tallies[player] = Tally(Standing(after, experience), matches, delta, finished_at)
+        since.add(match)
+    return tallies, len(since)
 
 
 def _replay_locked(rating_list: RatingList, key: OrderKey | None) -> ReplayReport:
+    """Replay the (locked) list from ``key`` on: its ledger rows, checkpoints, holds and cached
+    ratings from there are written anew, ``BATCH`` matches at a time."""
+    _backlog_done(rating_list, key)  # first: work asked for from now on stays asked
     cached = dict(Rating.objects.filter(rating_list=rating_list).values_list("player_id", "rating"))
-    start = _standings_before(rating_list, key)
-    _rows_from(rating_list, key).delete()
+    tallies, since = _tallies_before(rating_list, key)
+    stale = _rows_from(rating_list, key)
+    touched = set(stale.values_list("player_id", flat=True).distinct())
+    stale.delete()
+    _checkpoints_from(rating_list, key).delete()
+    review = _review(rating_list)
+    held: list[Held] = []
+    replayed = 0
+    for chunk in _rated_chunks(rating_list, key):
+        players = {player for match in chunk for player in (match.first, match.second)}
+        start = {player: tallies[player].standing for player in players if player in tallies}
+        changes, _, held_now = replay(rating_list.system, chunk, start, review)  # type: ignore[arg-type]
+        _write(rating_list, changes)
+        tally(tallies, changes)
+        touched |= {change.player for change in changes}
+        held += held_now
+        replayed += len(chunk)
+        since += len(chunk)
+        if since >= CHECKPOINT_EVERY:
+            _checkpoint(rating_list, chunk[-1].key, tallies)
+            since = 0
+    _settle_holds(rating_list, key, held)
+    _hold(rating_list, held)
+    RatingList.objects.filter(pk=rating_list.pk).update(since_checkpoint=since)
+    _cache(rating_list, touched, tallies)
+    drifted = {}
+    for player in touched:
+        before = cached.get(player, 0.0)
+        after = tallies[player].standing.rating if player in tallies else 0.0
+        if abs(before - after) > 1e-9:
+            drifted[player] = (before, after)
+    return ReplayReport(replayed, drifted)
+
+
+def _rated_chunks(rating_list: RatingList, key: OrderKey | None) -> Iterator[list[RatedMatch]]:
+    """The list's rated matches from ``key`` on, in order, ``BATCH`` at a time (one streamed
+    query)."""
     rows = (
         _rated_matches(rating_list)
         .filter(_after(key))
@@ -272,28 +377,86 @@ def _replay_locked(rating_list: RatingList, key: OrderKey | None) -> ReplayRepor
             "tournament__match_games",
         )
     )
-    matches = _as_rated(
-        (decided, pk, home, away, entry, winner, length or games)
-        for decided, pk, home, away, entry, winner, length, games in rows.iterator()
+    chunk: list[tuple[datetime, int, int, int, int, int | None, int]] = []
+    for decided, pk, home, away, entry, winner, length, games in rows.iterator(BATCH):
+        chunk.append((decided, pk, home, away, entry, winner, length or games))
+        if len(chunk) == BATCH:
+            yield _as_rated(chunk)
+            chunk = []
+    if chunk:
+        yield _as_rated(chunk)
+
+
+def _checkpoints_from(rating_list: RatingList, key: OrderKey | None) -> QuerySet[RatingCheckpoint]:
+    """The list's checkpoints that count a match at or after ``key``: stale once it is replayed."""
+    checkpoints = RatingCheckpoint.objects.filter(rating_list=rating_list)
+    if key is None:
+        return checkpoints
+    moment, match_id = key
+    return checkpoints.filter(
+        Q(finished_at__gt=moment) | Q(finished_at=moment, match_id__gte=match_id)
     )
-    changes, _, held = replay(rating_list.system, matches, start, _review(rating_list))  # type: ignore[arg-type]
-    # The holds of the replayed matches are decided again: pending ones that no longer apply go.
-    RatingHold.objects.filter(
-        rating_list=rating_list,
-        status=RatingHold.Status.PENDING,
-        match_id__in=[match.key[1] for match in matches],
-    ).exclude(match_id__in=[one.match.key[1] for one in held]).delete()
-    _hold(rating_list, held)
-    _write(rating_list, changes)
-    touched = {change.player for change in changes} | set(cached)
-    _refresh_cache(rating_list, None if key is None else touched)
-    now = dict(Rating.objects.filter(rating_list=rating_list).values_list("player_id", "rating"))
-    drifted = {
-        player: (cached.get(player, 0.0), now.get(player, 0.0))
-        for player in touched
-        if abs(cached.get(player, 0.0) - now.get(player, 0.0)) > 1e-9
+
+
+def _checkpoint(rating_list: RatingList, key: OrderKey, tallies: dict[int, Tally]) -> None:
+    """Keep every player's place after the match ``key``."""
+    checkpoint = RatingCheckpoint.objects.create(
+        rating_list=rating_list, finished_at=key[0], match_id=key[1]
+    )
+    CheckpointStanding.objects.bulk_create(
+        (
+            CheckpointStanding(
+                checkpoint=checkpoint,
+                player_id=player,
+                rating=one.standing.rating,
+                experience=one.standing.experience,
+                matches=one.matches,
+                last_delta=one.last_delta,
+                last_match_at=one.last_at,
+            )
+            for player, one in tallies.items()
+        ),
+        batch_size=BATCH,
+    )
+
+
+def _count_towards_checkpoint(rating_list: RatingList, key: OrderKey, matches: int) -> None:
+    """A match rated at the end of the list: once ``CHECKPOINT_EVERY`` have been since the last
+    checkpoint, the cached ratings (every player's place after ``key``) become the next one."""
+    since = RatingList.objects.filter(pk=rating_list.pk).values_list("since_checkpoint", flat=True)
+    now = since.get() + matches
+    if now < CHECKPOINT_EVERY:
+        RatingList.objects.filter(pk=rating_list.pk).update(since_checkpoint=now)
+        return
+    tallies = {
+        rating.player_id: Tally(
+            Standing(rating.rating, rating.experience),
+            rating.matches,
+            rating.last_delta,
+            rating.last_match_at,
+        )
+        for rating in Rating.objects.filter(rating_list=rating_list).iterator(BATCH)
     }
-    return ReplayReport(len(matches), drifted)
+    _checkpoint(rating_list, key, tallies)
+    RatingList.objects.filter(pk=rating_list.pk).update(since_checkpoint=0)
+
+
+def _settle_holds(rating_list: RatingList, key: OrderKey | None, held: list[Held]) -> None:
+    """The pending holds of the replayed matches are decided again: those not held this time go.
+    Pending holds are an officer's short queue: they are read whole and deleted by id."""
+    again = {one.match.key[1] for one in held}
+    pending = RatingHold.objects.filter(
+        rating_list=rating_list, status=RatingHold.Status.PENDING
+    ).values_list("pk", "match_id", "match__decided_at")
+    gone = [
+        pk
+        for pk, match_id, decided_at in pending
+        if match_id not in again
+        and decided_at is not None
+        and (key is None or (decided_at, match_id) >= key)
+    ]
+    for start in range(0, len(gone), BATCH):
+        RatingHold.objects.filter(pk__in=gone[start : start + BATCH]).delete()
 
 
 def _review(rating_list: RatingList) -> Review:
@@ -375,41 +538,30 @@ _LEDGER_COLUMNS = (
 )  # fmt: skip
 
 
-def _refresh_cache(rating_list: RatingList, players: set[int] | None) -> None:
-    """Rebuild the cached current rating of ``players`` (None: everyone) from the ledger, and
-    raise the list's revision (pages showing its ratings key their cached parts on it)."""
-    if players is not None and not players:
+def _cache(rating_list: RatingList, players: set[int], tallies: dict[int, Tally]) -> None:
+    """Write the cached current rating of ``players`` from their ``tallies`` (no tally: no
+    rated match, no row), and raise the list's revision (pages showing its ratings key their
+    cached parts on it)."""
+    if not players:
         return
     RatingList.objects.filter(pk=rating_list.pk).update(revision=F("revision") + 1)
-    latest: dict[int, tuple[float, int, float, datetime]] = {}
-    counts: dict[int, int] = {}
-    ledger = RatingChange.objects.filter(rating_list=rating_list)
-    cache = Rating.objects.filter(rating_list=rating_list)
-    if players is not None:
-        ledger = ledger.filter(player_id__in=players)
-        cache = cache.filter(player_id__in=players)
-    rows = ledger.order_by("finished_at", "match_id").values_list(
-        "player_id", "after", "experience_after", "delta", "finished_at"
-    )
-    for player, after, experience, delta, finished_at in rows.iterator():
-        latest[player] = (after, experience, delta, finished_at)
-        counts[player] = counts.get(player, 0) + 1
-    cache.delete()
-    Rating.objects.bulk_create(
-        (
+    ordered = sorted(players)
+    for start in range(0, len(ordered), BATCH):
+        some = ordered[start : start + BATCH]
+        Rating.objects.filter(rating_list=rating_list, player_id__in=some).delete()
+        Rating.objects.bulk_create(
             Rating(
                 rating_list=rating_list,
                 player_id=player,
-                rating=after,
-                experience=experience,
-                matches=counts[player],
-                last_delta=delta,
-                last_match_at=finished_at,
+                rating=tallies[player].standing.rating,
+                experience=tallies[player].standing.experience,
+                matches=tallies[player].matches,
+                last_delta=tallies[player].last_delta,
+                last_match_at=tallies[player].last_at,
             )
-            for player, (after, experience, delta, finished_at) in latest.items()
-        ),
-        batch_size=BATCH,
-    )
+            for player in some
+            if player in tallies
+        )
 
 
 def ratings_pending(matches: Iterable[Match]) -> int:
@@ -451,14 +603,75 @@ _MATCH_SCORES = Compiled(
 ListKey = tuple[str, str, bool]
 
 
-def ratings_behind() -> dict[ListKey, OrderKey]:
-    """Where the ledger falls behind the results: for each list (``ListKey``) that lacks a
-    decided match, shows a match with an older result (another winner, another place in the
-    order) or keeps the rows of a match no longer rated, the order key of the earliest such
-    match. Replaying the list from there brings it up to date; an empty answer: all up to date.
+def ratings_behind() -> dict[ListKey, OrderKey | None]:
+    """The lists with rating work asked for and not done (``RatingBacklog``), each with where
+    its replay should start (None: from the beginning); an empty answer: nothing is behind.
 
-    Reads every decided match and every ledger row once (two streamed queries), no lock: a rating
-    task running meanwhile may make a list look behind, and replaying it then changes nothing.
+    One read of the backlog, which is empty when every task ran: the beat's check costs
+    milliseconds whatever the size of the lists. ``ratings_verify`` compares the whole ledger.
+    """
+    behind: dict[ListKey, OrderKey | None] = {}
+    rows = RatingBacklog.objects.values_list(
+        "rating_list__system", "rating_list__variant", "rating_list__pairs", "finished_at",
+        "match_id",
+    )  # fmt: skip
+    for system, variant, pairs, finished_at, match_id in rows:
+        list_key = (system, variant, pairs)
+        key = None if finished_at is None else (finished_at, match_id)
+        if list_key not in behind:
+            behind[list_key] = key
+        else:
+            known = behind[list_key]
+            behind[list_key] = None if key is None or known is None else min(key, known)
+    return behind
+
+
+def ratings_catch_up() -> int:
+    """Replay each list that ``ratings_behind`` finds behind, from where it falls behind (the
+    periodic ``tasks.ratings_catch_up``); returns how many matches were rated."""
+    rated = 0
+    behind = ratings_behind()
+    for system, variant, pairs in sorted(behind):
+        rating_list = RatingList.objects.get(system=system, variant=variant, pairs=pairs)
+        rated += ratings_replay(behind[system, variant, pairs], rating_list).matches
+    return rated
+
+
+def backlog_add(rating_list: RatingList, key: OrderKey | None) -> None:
+    """Keep, in the current transaction, that ``rating_list`` is to be replayed from ``key``
+    (the enqueuers in ``tournaments.ratings.work`` call it beside their task)."""
+    RatingBacklog.objects.create(
+        rating_list=rating_list,
+        finished_at=None if key is None else key[0],
+        match_id=None if key is None else key[1],
+    )
+
+
+def _backlog_done(rating_list: RatingList, key: OrderKey | None, *, only: bool = False) -> None:
+    """The work of the (locked) list from ``key`` on is being done: its backlog goes (``only``:
+    the work of the one match at ``key``)."""
+    rows = RatingBacklog.objects.filter(rating_list=rating_list)
+    if key is None:
+        if not only:
+            rows.delete()
+        return
+    moment, match_id = key
+    if only:
+        rows.filter(finished_at=moment, match_id=match_id).delete()
+    else:
+        rows.filter(
+            Q(finished_at__gt=moment) | Q(finished_at=moment, match_id__gte=match_id)
+        ).delete()
+
+
+def ratings_verify() -> dict[ListKey, OrderKey]:
+    """Where the ledger differs from the results, read whole: for each list (``ListKey``) that
+    lacks a decided match, shows a match with an older result (another winner, another place in
+    the order) or keeps the rows of a match no longer rated, the order key of the earliest such
+    match; an empty answer: the ledger is exactly the results.
+
+    Reads every decided match and every ledger row once (two streamed queries): a check for
+    tests and operators, not for the beat (``ratings_behind`` reads the backlog).
     """
     expected: dict[int, tuple[ListKey, OrderKey, list[tuple[int, float]]]] = {}
     decided = Match.objects.filter(
@@ -515,15 +728,3 @@ def ratings_behind() -> dict[ListKey, OrderKey]:
         for rating_list, key, _player, _score in wanted + present:
             since(rating_list, key)
     return behind
-
-
-def ratings_catch_up() -> int:
-    """Replay each list that ``ratings_behind`` finds behind, from where it falls behind (the
-    periodic ``tasks.ratings_catch_up``); returns how many matches were rated."""
-    rated = 0
-    for (system, variant, pairs), key in sorted(ratings_behind().items()):
-        rating_list, _ = RatingList.objects.get_or_create(
-            system=system, variant=variant, pairs=pairs
-        )
-        rated += ratings_replay(key, rating_list).matches
-    return rated

@@ -22,6 +22,8 @@ class RatingList(models.Model):
     pairs = models.BooleanField(_("pairs"), default=False)
     #: Raised with every write to the list's ledger: pages that show its ratings key on it.
     revision = models.PositiveIntegerField(_("revision"), default=0, editable=False)
+    #: Matches rated since the list's last checkpoint: the next is taken at ``CHECKPOINT_EVERY``.
+    since_checkpoint = models.PositiveIntegerField(default=0, editable=False)
     #: Who approves the tournaments rated on this list, besides the site's staff.
     officers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
@@ -86,6 +88,73 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.before:.2f} → {self.after:.2f}"
+
+
+class RatingCheckpoint(models.Model):
+    """Every player's place in a list after the matches up to ``(finished_at, match_id)``
+    (``CheckpointStanding``): a replay from a later match starts here, not from the first row
+    of the ledger. Taken by the ledger every ``CHECKPOINT_EVERY`` matches; a replay from an
+    earlier match deletes it with the ledger rows after it."""
+
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="checkpoints"
+    )
+    finished_at = models.DateTimeField()
+    match_id = models.PositiveBigIntegerField()  # the order key's match (it may be deleted later)
+
+    class Meta:
+        app_label = "tournaments"
+        ordering = ["rating_list", "finished_at", "match_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rating_list", "finished_at", "match_id"], name="rating_checkpoint_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rating_list} after {self.finished_at:%Y-%m-%d %H:%M} #{self.match_id}"
+
+
+class CheckpointStanding(models.Model):
+    """One player's row of a checkpoint: what the cached ``Rating`` row held at that point."""
+
+    checkpoint = models.ForeignKey(
+        RatingCheckpoint, on_delete=models.CASCADE, related_name="standings"
+    )
+    player_id = models.PositiveBigIntegerField()  # no key: a checkpoint outlives nobody's rows
+    rating = models.FloatField()
+    experience = models.PositiveIntegerField()
+    matches = models.PositiveIntegerField()
+    last_delta = models.FloatField()
+    last_match_at = models.DateTimeField()
+
+    class Meta:
+        app_label = "tournaments"
+        indexes = [models.Index(fields=["checkpoint"], name="checkpoint_standing_of")]
+
+    def __str__(self) -> str:
+        return f"#{self.player_id}: {self.rating:.2f}"
+
+
+class RatingBacklog(models.Model):
+    """Rating work asked for and not done yet: replay a list from a match (no match: from the
+    beginning). Written in the transaction of the change that asks for it, beside the task it
+    enqueues; deleted by the ledger as it starts the work. What a lost task leaves here, the
+    beat's catch-up (``ledger.ratings_catch_up``) finds with one indexed read."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="backlog")
+    finished_at = models.DateTimeField(null=True)
+    match_id = models.PositiveBigIntegerField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "tournaments"
+        indexes = [
+            models.Index(fields=["rating_list", "finished_at", "match_id"], name="rating_backlog")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rating_list} from {self.finished_at} #{self.match_id}"
 
 
 class Rating(models.Model):

@@ -9,20 +9,19 @@ from datetime import datetime
 from typing import Any
 
 from tournaments.models import Match
-from tournaments.queue import enqueue
 from tournaments.ratings.audit import audit_record
 from tournaments.ratings.ledger import rating_list_of
 from tournaments.ratings.models import RatingAudit
-from tournaments.ratings.tasks import ratings_apply, ratings_replay
+from tournaments.ratings.work import rate_on_commit, replay_on_commit
 
 
 def rate_decided(sender: Any, *, match: Match, by: Any, first: bool, **kwargs: Any) -> None:
     if first and match.forfeit:
         return  # a forfeit is never rated, and was never on the list
     if first:
-        enqueue(ratings_apply, match.pk)
+        rate_on_commit(match)
     else:
-        enqueue(ratings_replay, [match.decided_at.isoformat(), match.pk])  # type: ignore[union-attr]
+        replay_on_commit((match.decided_at, match.pk), rating_list_of(match.tournament))  # type: ignore[arg-type]
     if match.tournament.rated:
         action = RatingAudit.Action.RESULT if first else RatingAudit.Action.CORRECTION
         audit_record(action, rating_list=rating_list_of(match.tournament), by=by, match=match)
@@ -30,4 +29,4 @@ def rate_decided(sender: Any, *, match: Match, by: Any, first: bool, **kwargs: A
 
 def replay_cleared(sender: Any, *, match: Match, decided_at: datetime, **kwargs: Any) -> None:
     """Its rating rows go: the list is replayed from where it stood."""
-    enqueue(ratings_replay, [decided_at.isoformat(), match.pk])
+    replay_on_commit((decided_at, match.pk), rating_list_of(match.tournament))

@@ -25,12 +25,11 @@ from django.utils.translation import gettext as _
 from tournaments.errors import Conflict
 from tournaments.models import Match, Player, Tournament
 from tournaments.policy import require
-from tournaments.queue import enqueue
 from tournaments.ratings.audit import audit_record
 from tournaments.ratings.history import OrderKey
 from tournaments.ratings.ledger import first_result_key, locked_list, rating_list_of
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold, RatingList
-from tournaments.ratings.tasks import ratings_replay
+from tournaments.ratings.work import replay_on_commit
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -67,8 +66,7 @@ def ratings_hold_confirm(*, hold: RatingHold, by: User) -> RatingHold:
         )
         match = hold.match
         if match.decided_at is not None:
-            key = [match.decided_at.isoformat(), match.pk]
-            enqueue(ratings_replay, key, hold.rating_list_id)
+            replay_on_commit((match.decided_at, match.pk), hold.rating_list)
     return hold
 
 
@@ -98,7 +96,7 @@ def _set_rated(tournament: Tournament, by: User, *, rated: bool) -> Tournament:
             Match.objects.filter(Q(tournament=tournament) | Q(tournament__parent=tournament))
         )
         if first is not None:  # the list is replayed from there once this commits
-            enqueue(ratings_replay, [first[0].isoformat(), first[1]], rating_list.pk)
+            replay_on_commit(first, rating_list)
     return tournament
 
 
@@ -116,8 +114,7 @@ def lists_replay(replays: Replays, action: str, *, by: User | None, note: str = 
         if note:
             audit.note = note[:300]
             audit.save(update_fields=["note"])
-        enqueue(ratings_replay, None if key is None else [key[0].isoformat(), key[1]],
-                rating_list.pk)  # fmt: skip
+        replay_on_commit(key, rating_list)
 
 
 def player_lists(player: Player) -> Replays:
@@ -165,9 +162,9 @@ def tournament_leaving(tournament: Tournament, *, by: User | None) -> None:
         audit_record(
             RatingAudit.Action.DELETION, rating_list=rating_list, by=by, tournament=tournament
         )
-    enqueue(ratings_replay, [first[0].isoformat(), first[1]], rating_list.pk)
+    replay_on_commit(first, rating_list)
 
 
 def tournament_arrived(tournament: Tournament, first: datetime) -> None:
     """On commit: replay the (imported) tournament's rating list from its first decided match."""
-    enqueue(ratings_replay, [first.isoformat(), 0], rating_list_of(tournament).pk)
+    replay_on_commit((first, 0), rating_list_of(tournament))

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db.models import Max, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.rules import GameError
-from nardy_site.page_cache import Composition, Parts, page_version, shared_page
+from nardy_site.page_cache import Composition, Parts, page_number, page_version, shared_page
+from nardy_site.paging import pager
 from tournaments import selectors, versions
 from tournaments.analysis.selectors import match_analysis, player_pr_history, verdicts_of
 from tournaments.brackets.view import bracket_drawings
@@ -348,24 +349,34 @@ def _player_parts(version: str, pk: int) -> Parts:
             parts={"pr": parts.analyses, "ratings": parts.ratings, "matches": parts.matches},
         ),
         _PLAYER_PARTS,
-        lambda request: _player_part_context(pk, parts),
+        lambda request: _player_part_context(pk, parts, request.GET),
     )
 
 
-def _player_part_context(pk: int, parts: versions.PlayerVersion) -> dict[str, Any]:
+def _player_part_context(
+    pk: int, parts: versions.PlayerVersion, query: QueryDict
+) -> dict[str, Any]:
     """What the parts of a player's page read, each computed only when its part is drawn: the
-    parts are kept per their own version for every reader, signed in or not."""
+    parts are kept per their own version for every reader, signed in or not. The matches come a
+    page at a time (``?page=N``), with the player's record counted whole."""
+    matches = selectors.player_matches_count(player_id=pk)
+    page = pager(query, total=matches, size=selectors.PLAYER_MATCHES_PAGE)
     return {
         "player_id": pk,
         "version": parts,
-        "matches": cached_part(lambda: selectors.player_matches(player_id=pk)),
+        "pager": page,
+        "record": cached_part(lambda: selectors.player_record(player_id=pk)),
+        "matches": cached_part(lambda: selectors.player_matches(player_id=pk, page=page.number)),
         "histories": cached_part(lambda: _rating_histories(pk)),
         "pr_chart": cached_part(lambda: _pr_chart(pk) if parts.analyses else None),
     }
 
 
 @shared_page(
-    lambda pk: _found(versions.player_version(pk=pk)), reader=_player_reader, parts=_player_parts
+    lambda pk: _found(versions.player_version(pk=pk)),
+    params={"page": page_number},
+    reader=_player_reader,
+    parts=_player_parts,
 )
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     version = page_version(request, lambda: _found(versions.player_version(pk=pk)))  # first
@@ -376,7 +387,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "tournaments/player.html",
         {
-            **_player_part_context(pk, versions.PlayerVersion.parse(version)),
+            **_player_part_context(pk, versions.PlayerVersion.parse(version), request.GET),
             "player": player,
             "actions": player_actions(player=player, user=request.user),
         },
@@ -415,7 +426,7 @@ def _pr_chart(player_id: int) -> Any:
 
 @shared_page(
     lambda variant: versions.rating_lists_version(variant=variant),
-    params={"system": Tournament.RatingSystem.values},
+    params={"system": Tournament.RatingSystem.values, "pairs": ["1"]},
 )
 def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
     if variant not in Tournament.Variant.values:

@@ -1,0 +1,76 @@
+"""A rated history made quickly through the models: finished FIBS-rated tournaments and their
+decided matches, bulk-created (the rating list's scale tests and benchmarks)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from django.contrib.auth.models import User
+
+from tournaments.models import Entry, Match, Player, Round, Tournament
+
+START = datetime(2021, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class History:
+    organizer: User
+    tournaments: list[Tournament]
+    players: list[Player]
+    #: The matches' ids in their rating order (each decided one second after the last).
+    match_ids: list[int]
+
+
+def rated_history(
+    *,
+    matches: int,
+    players: int,
+    tournaments: int = 4,
+    seed: int = 7,
+    status: str = Tournament.Status.FINISHED,
+) -> History:
+    """``matches`` decided matches among ``players`` players, in ``tournaments`` rated Short
+    Nardy round-robins (finished unless ``status`` says otherwise; one round each, every player
+    entered in each)."""
+    rng = random.Random(seed)
+    organizer = User.objects.create_user(f"history-organizer-{seed}")
+    made = Player.objects.bulk_create(
+        (Player(display_name=f"Player {seed}-{n}") for n in range(players)), batch_size=2000
+    )
+    events = []
+    for number in range(tournaments):
+        tournament = Tournament.objects.create(
+            name=f"History {seed}-{number}",
+            slug=f"history-{seed}-{number}",
+            variant="short",
+            status=status,
+            match_length=rng.choice([3, 5, 7]),
+            organizer=organizer,
+            rated=True,  # approved by a rating officer: its results count
+        )
+        entries = Entry.objects.bulk_create(
+            (Entry(tournament=tournament, player=player) for player in made), batch_size=2000
+        )
+        events.append((tournament, Round.objects.create(tournament=tournament, number=1), entries))
+    rows = []
+    for number in range(matches):
+        tournament, round_, entries = events[number % tournaments]
+        home, away = rng.sample(entries, 2)
+        home_won = rng.random() < 0.5
+        rows.append(
+            Match(
+                tournament=tournament,
+                round=round_,
+                home=home,
+                away=away,
+                status=Match.Status.FINAL,
+                score_home=tournament.match_length if home_won else 0,
+                score_away=0 if home_won else tournament.match_length,
+                winner=home if home_won else away,
+                decided_at=START + timedelta(seconds=number),
+            )
+        )
+    created = Match.objects.bulk_create(rows, batch_size=2000)
+    return History(organizer, [one for one, _, _ in events], list(made), [m.pk for m in created])
