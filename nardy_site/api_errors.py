@@ -141,8 +141,8 @@ ERROR_DESCRIPTIONS = {
     415: "A body of a media type the operation does not read",
     422: "A game record that breaks the rules: details say where and why",
     429: (
-        "Too many corrections, uploads or analysis requests in a short time: Retry-After says "
-        "in how many seconds to try again; nothing was changed"
+        "Too many corrections, uploads, analysis requests or searches in a short time: "
+        "Retry-After says in how many seconds to try again; nothing was changed"
     ),
 }
 

@@ -70,6 +70,12 @@ def page_number(value: str) -> bool:
     return value.isdigit() and 0 < int(value) <= 100_000
 
 
+def is_slug(value: str) -> bool:
+    """A slug (``?club=<slug>``): each is a copy of its own; one that names nothing, a 404 or
+    an empty list."""
+    return 0 < len(value) <= 100 and all(c.isalnum() or c in "-_" for c in value)
+
+
 #: How long a stored copy may live unasked: versions retire copies, this frees the memory.
 STORE_SECONDS = 600
 #: How long one request may hold the right to render a retired copy before another may.

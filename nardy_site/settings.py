@@ -265,8 +265,8 @@ UPLOADS_PER_TOURNAMENT = env_rate("UPLOADS_PER_TOURNAMENT", "600/h")
 ANALYSES_PER_USER = env_rate("ANALYSES_PER_USER", "60/h")
 ANALYSES_PER_TOURNAMENT = env_rate("ANALYSES_PER_TOURNAMENT", "240/h")
 # A public page drawn for one request alone (a search), per user or client address: the shared
-# copies serve everything else.
-DRAWINGS_PER_CLIENT = env_rate("DRAWINGS_PER_CLIENT", "60/m")
+# copies serve everything else. An entry form's name field searches as one types (every 250 ms).
+DRAWINGS_PER_CLIENT = env_rate("DRAWINGS_PER_CLIENT", "120/m")
 RATELIMIT_USE_CACHE = "default"
 # The cache down (a miss on every call): the writes go on unlimited, as logins do, and the
 # throttle logs it. TolerantRedisCache itself turns a Redis error into a miss.

@@ -1,5 +1,6 @@
 from datetime import datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -14,6 +15,7 @@ from tournaments.fields import country_field
 from tournaments.formats import elimination
 from tournaments.formats.swiss import MAX_OUT_AFTER_LOSSES
 from tournaments.matches.live.clock import TimeControl
+from tournaments.names import search_key
 from tournaments.rows import lock
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH, MatchRules
 from tournaments.signups import eligibility
@@ -41,6 +43,9 @@ class Player(models.Model):
         FEMALE = eligibility.FEMALE, _("Female")
 
     display_name = models.CharField(_("display name"), max_length=100, unique=True)
+    #: The name as a search finds it (``names.search_key``): Latin letters, lower case, so that
+    #: "Виктор" and "Viktor" find each other. Kept by ``save``.
+    search_key = models.CharField(max_length=200, blank=True, default="", editable=False)
     #: The club as written (a CSV cell, an import): shown where the player has no home club.
     club = models.CharField(_("club"), max_length=100, blank=True)
     home_club = models.ForeignKey(
@@ -83,6 +88,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.search_key = search_key(self.display_name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "display_name" in fields:
+            kwargs["update_fields"] = {*fields, "search_key"}
+        super().save(*args, **kwargs)
 
 
 class Pair(models.Model):

@@ -7,7 +7,8 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from tournaments.formats import elimination, swiss
 from tournaments.models import Entry, Match, Tournament, forfeit_marks, slot_name
@@ -39,10 +40,29 @@ def hinted_matches(*, tournament: Tournament) -> list[Match]:
     )
 
 
+#: Tournaments per page of a list (the home page, a club's).
+TOURNAMENTS_PAGE = 50
+#: The running tournaments (and those taking entries) the home page shows above the list.
+RUNNING_SHOWN = 20
+
+
 def tournament_list() -> QuerySet[Tournament]:
-    """All tournaments, newest first, each with ``entry_count`` (the stages of a two-stage
-    event are shown on its page, not here)."""
-    return Tournament.objects.filter(parent__isnull=True).annotate(entry_count=Count("entries"))
+    """All tournaments, newest first (the stages of a two-stage event are shown on its page, not
+    here): page it, then ``with_entry_counts``."""
+    return Tournament.objects.filter(parent__isnull=True).order_by("-created_at", "-pk")
+
+
+def with_entry_counts(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    """Each tournament with ``entry_count``, counted for the rows asked for (a subquery each),
+    not for every tournament before a page is cut."""
+    entries = (
+        Entry.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return tournaments.annotate(entry_count=Coalesce(Subquery(entries), 0))
 
 
 @dataclass(frozen=True)

@@ -166,7 +166,41 @@
     });
   }
 
+  // A player's name field offers the names a search finds as one types (the API's
+  // players/?search=); without it the name is typed whole, and the form finds the player.
+  function playerSearch(root) {
+    each(root, "input[data-player-search]", function (input, index) {
+      var list = document.createElement("datalist");
+      var asked = "";
+      var timer = null;
+      list.id = "player-suggestions-" + index;
+      input.setAttribute("list", list.id);
+      input.parentNode.insertBefore(list, input.nextSibling);
+      input.addEventListener("input", function () {
+        window.clearTimeout(timer);
+        var query = input.value.trim();
+        if (query.length < 2 || query === asked) { return; }
+        timer = window.setTimeout(function () {
+          asked = query;
+          fetch(input.dataset.playerSearch + encodeURIComponent(query),
+                { headers: { Accept: "application/json" }, credentials: "same-origin" })
+            .then(function (response) { return response.ok ? response.json() : { results: [] }; })
+            .then(function (page) {
+              list.textContent = "";
+              (page.results || []).slice(0, 20).forEach(function (player) {
+                var option = document.createElement("option");
+                option.value = player.display_name;
+                list.appendChild(option);
+              });
+            })
+            .catch(function () { /* the name can still be typed whole */ });
+        }, 250);
+      });
+    });
+  }
+
   function enhance(root) {
+    playerSearch(root);
     autosubmit(root);
     confirmations(root);
     resultModes(root);

@@ -65,8 +65,10 @@ def test_standings_carry_an_etag_and_answer_304_when_unchanged(client, demo):
 
 
 def test_rating_lists_and_histories(client, demo):
-    rows = client.get("/api/v1/ratings/fibs/long/").json()
-    assert len(rows) == 8 + 6 and rows[0]["rank"] == 1  # the championship and the evenings
+    page = client.get("/api/v1/ratings/fibs/long/").json()
+    rows = page["results"]
+    assert page["count"] == len(rows) == 8 + 6 and rows[0]["rank"] == 1  # the championship and
+    assert (page["next"], page["previous"]) == (None, None)  # the evenings: one page
     assert rows[0]["rating"] >= rows[-1]["rating"]
     history = client.get(f"/api/v1/players/{rows[0]['player_id']}/ratings/fibs/long/").json()
     assert history["count"] == rows[0]["matches"]

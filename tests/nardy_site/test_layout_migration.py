@@ -17,6 +17,8 @@ from django.core.serializers import python as python_serializer
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from tournaments.names import search_key
+
 DUMP = Path(__file__).resolve().parents[1] / "fixtures" / "demo-before-layout.json.gz"
 #: The last migration of each app when the dump was made.
 OLD_LAYOUT = [
@@ -97,7 +99,10 @@ def forward(old: list[dict]) -> list[dict]:
     row = 0
     for item in old:
         if item["model"] != "live.draft":
-            moved.append({**item, "fields": {**item["fields"], **ADDED.get(item["model"], {})}})
+            fields = {**item["fields"], **ADDED.get(item["model"], {})}
+            if item["model"] == "tournaments.player":  # the search key, made from the name
+                fields["search_key"] = search_key(fields["display_name"])
+            moved.append({**item, "fields": fields})
             continue
         fields = dict(item["fields"])
         entries = fields.pop("entries")

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from django.contrib.auth.models import User
 
 from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.names import search_key
 
 START = datetime(2021, 1, 1, tzinfo=UTC)
 
@@ -36,9 +37,11 @@ def rated_history(
     entered in each)."""
     rng = random.Random(seed)
     organizer = User.objects.create_user(f"history-organizer-{seed}")
+    names = [f"Player {seed}-{n}" for n in range(players)]
     made = Player.objects.bulk_create(
-        (Player(display_name=f"Player {seed}-{n}") for n in range(players)), batch_size=2000
-    )
+        (Player(display_name=name, search_key=search_key(name)) for name in names),
+        batch_size=2000,
+    )  # (bulk_create does not call save, which keeps the search key)
     events = []
     for number in range(tournaments):
         tournament = Tournament.objects.create(

@@ -211,9 +211,9 @@ def test_the_api_lists_the_pairs_ratings_apart(commit):
     rated(cup)
     commit(lambda: services.tournament_start(tournament=cup, by=olga))
     play_round(cup, olga, commit)
-    pairs = Client().get("/api/v1/ratings/fibs/short/?pairs=true").json()
+    pairs = Client().get("/api/v1/ratings/fibs/short/?pairs=true").json()["results"]
     assert {row["player"] for row in pairs} == {"Team 1", "Team 2"}
-    assert Client().get("/api/v1/ratings/fibs/short/").json() == []
+    assert Client().get("/api/v1/ratings/fibs/short/").json()["results"] == []
 
 
 def test_a_player_signs_up_with_a_partner_who_confirms():

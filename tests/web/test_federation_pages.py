@@ -96,3 +96,91 @@ def test_a_players_queries_walk_the_indexes_not_every_match():
             for read in reads:
                 condition = plan[read + 1] if read + 1 < len(plan) else ""
                 assert re.search(r"Index Cond: \(+(home|away)_id = ", condition), "\n".join(plan)
+
+
+# --- Rating lists ------------------------------------------------------------------------------
+
+
+def rated_list(seed: int, players: int, matches: int) -> list[tuple[int, int, str]]:
+    """A FIBS Short Nardy list of about ``players`` players, with some ratings tied across a
+    page's end; each row as (rank, player id, name), ranked here the slow way."""
+    from tournaments.ratings import ledger  # noqa: PLC0415
+    from tournaments.ratings.models import Rating  # noqa: PLC0415
+
+    rated_history(matches=matches, players=players, seed=seed)
+    ledger.ratings_replay(None)
+    ordered = list(
+        Rating.objects.select_related("player").order_by(
+            "-rating", "player__display_name", "player_id"
+        )
+    )
+    tie = ordered[97].rating  # the last rows of the first page and the first of the second
+    Rating.objects.filter(pk__in=[one.pk for one in ordered[98:103]]).update(rating=tie)
+    ratings = list(Rating.objects.values_list("rating", "player_id", "player__display_name"))
+    ratings.sort(key=lambda row: (-row[0], row[2], row[1]))
+    return [(1 + sum(1 for other in ratings if other[0] > row[0]), row[1], row[2])
+            for row in ratings]  # fmt: skip
+
+
+def shown_rows(html: str) -> list[tuple[int, int]]:
+    """(rank, player id) of each row of a rating table."""
+    return [
+        (int(rank), int(player))
+        for rank, player in re.findall(
+            r'<td class="num">(\d+)</td>\s*<td><a href="/p/(\d+)/"', html
+        )
+    ]
+
+
+def test_a_rating_list_is_paged_with_each_rank_of_the_whole_list(client):
+    expected = rated_list(seed=5, players=260, matches=500)
+    assert len(expected) > 200
+    pages = [client.get("/ratings/short/", {"page": n}).content.decode() for n in (1, 2, 3)]
+    shown = [row for page in pages for row in shown_rows(page)]
+    assert shown == [(rank, player) for rank, player, _ in expected]
+    assert expected[99][0] < 100 < 101  # a tie across the pages' end keeps its first rank
+    assert client.get("/ratings/short/", {"page": 4}).status_code == 404
+    assert f"101–200 of {len(expected)}" in pages[1]
+
+
+def test_a_search_in_a_rating_list_and_a_readers_own_place(client):
+    from django.contrib.auth.models import User  # noqa: PLC0415
+
+    expected = rated_list(seed=6, players=150, matches=300)
+    rank, player_id, name = expected[120]
+    found = client.get("/ratings/short/", {"q": name.split()[-1]}).content.decode()
+    assert shown_rows(found) == [(rank, player_id)]
+
+    anna = User.objects.create_user("anna-own")
+    Player.objects.filter(pk=player_id).update(user=anna)
+    client.force_login(anna)
+    page = client.get("/ratings/short/").content.decode()
+    assert f"place {rank}," in page and 'href="?system=fibs&amp;page=2"' in page
+    assert shown_rows(page)[:3] == [(r, p) for r, p, _ in expected[:3]]  # the shared rows
+
+
+def test_the_api_pages_a_rating_list_and_finds_a_player_in_it(client):
+    expected = rated_list(seed=7, players=230, matches=450)
+    first = client.get("/api/v1/ratings/fibs/short/").json()
+    second = client.get(first["next"]).json()
+    assert first["count"] == len(expected) and first["previous"] is None
+    rows = [(row["rank"], row["player_id"]) for row in first["results"] + second["results"]]
+    assert rows == [(rank, player) for rank, player, _ in expected[:200]]
+    rank, player_id, name = expected[150]
+    one = client.get("/api/v1/ratings/fibs/short/", {"player": player_id}).json()
+    assert [(row["rank"], row["player_id"]) for row in one["results"]] == [(rank, player_id)]
+    found = client.get("/api/v1/ratings/fibs/short/", {"search": name}).json()
+    assert (rank, player_id) in [(row["rank"], row["player_id"]) for row in found["results"]]
+    assert client.get("/api/v1/ratings/fibs/short/", {"page": 9}).status_code == 404
+    assert client.get("/api/v1/ratings/fibs/short/", {"player": "x"}).status_code == 400
+
+
+def test_rating_lists_cost_the_same_queries_at_two_sizes(client):
+    rated_list(seed=8, players=120, matches=200)
+    small = [queries_of(client, url) for url in ("/ratings/short/", "/api/v1/ratings/fibs/short/")]
+    rated_list(seed=9, players=400, matches=900)
+    large = [queries_of(client, url) for url in ("/ratings/short/", "/api/v1/ratings/fibs/short/")]
+    assert small == large
+    paged = [queries_of(client, url) for url in ("/ratings/short/?page=3",
+                                                 "/api/v1/ratings/fibs/short/?page=3")]  # fmt: skip
+    assert all(count <= one + 1 for count, one in zip(paged, large, strict=True))

@@ -165,7 +165,8 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         }
 
     def get_notices(self, tournament: Tournament) -> list[str]:
-        return start_notices(tournament)
+        known: dict[int, list[str]] | None = self.context.get("notices")
+        return known[tournament.pk] if known is not None else start_notices(tournament)
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):

@@ -14,7 +14,11 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import generics
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
@@ -23,8 +27,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import Game
-from nardy_site.api_errors import ApiSchema, error_response
+from nardy_site import throttle
+from nardy_site.api_errors import ApiSchema, error_response, error_responses
 from nardy_site.page_cache import fresh_or_stale
+from tournaments.api.rating_pages import (
+    RATING_PAGE_PARAMETERS,
+    RATING_PAGE_RESPONSES,
+    rating_page,
+)
 from tournaments.api.serializers import (
     EntrySerializer,
     GameSerializer,
@@ -33,22 +43,23 @@ from tournaments.api.serializers import (
     RatingAuditSerializer,
     RatingChangeSerializer,
     RatingHoldSerializer,
-    RatingRowSerializer,
     RoundSerializer,
     StandingSerializer,
     TournamentSerializer,
 )
 from tournaments.matches.records import match_mat_text
 from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.players.selectors import SEARCH_ORDER, players_found
 from tournaments.policy import RUNS_EVENTS, is_rating_officer, is_staff
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.ratings.models import RatingList as RatingListModel
 from tournaments.ratings.selectors import (
     audit_trail,
+    list_ratings,
     player_rating_history,
-    rating_list,
 )
 from tournaments.selectors import bracket_places, tournament_standings
+from tournaments.services import start_notices_of
 from tournaments.versions import tournament_version
 
 
@@ -94,13 +105,41 @@ def with_etag(request: Request, data: Any) -> Response:
     return response
 
 
+@extend_schema_view(
+    get=extend_schema(
+        responses={200: PlayerSerializer(many=True), **error_responses(429)},
+        parameters=[
+            OpenApiParameter(
+                "search",
+                str,
+                description="Players whose name has every word of this, in Cyrillic or Latin "
+                "letters (a typo apart on PostgreSQL), best match first; counted against the "
+                "client's rate of searches (429 past it)",
+            )
+        ],
+    )
+)
 class PlayerList(generics.ListAPIView[Player]):
     schema = ApiSchema()
-    queryset = Player.objects.select_related("home_club")
     serializer_class = PlayerSerializer
     filterset_fields = ["club", "country", "home_club__slug"]
     ordering_fields = ["display_name", "created_at"]
-    ordering = ["display_name"]
+
+    def get_queryset(self) -> QuerySet[Player]:
+        players = Player.objects.select_related("home_club")
+        query = self.request.query_params.get("search", "")
+        if not self._searching():
+            return players
+        throttle.check(self.request, kinds=[throttle.DRAWINGS])
+        return players_found(query=query, among=players)
+
+    @property
+    def ordering(self) -> tuple[str, ...]:  # type: ignore[override]
+        """A search's own order (best match first) unless ``ordering`` asks for another."""
+        return SEARCH_ORDER if self._searching() else ("display_name",)
+
+    def _searching(self) -> bool:
+        return bool(self.request.query_params.get("search", "").strip())
 
 
 class PlayerDetail(generics.RetrieveAPIView[Player]):
@@ -112,12 +151,22 @@ class PlayerDetail(generics.RetrieveAPIView[Player]):
 class TournamentList(generics.ListAPIView[Tournament]):
     schema = ApiSchema()
     serializer_class = TournamentSerializer
-    filterset_fields = ["variant", "format", "status"]
+    filterset_fields = ["variant", "format", "status", "club__slug"]
     ordering_fields = ["created_at", "name"]
     ordering = ["-created_at"]
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        return visible_tournaments(self.request)
+        return visible_tournaments(self.request).select_related("rated_by", "club", "parent")
+
+    def get_serializer(self, *args: Any, **kwargs: Any) -> TournamentSerializer:
+        """A page's notices are read for all its tournaments at once (a fixed number of
+        queries, not some for each)."""
+        if args and kwargs.get("many"):
+            kwargs["context"] = {
+                **self.get_serializer_context(),
+                "notices": start_notices_of(args[0]),
+            }
+        return super().get_serializer(*args, **kwargs)  # type: ignore[return-value]
 
 
 class TournamentDetail(generics.RetrieveAPIView[Tournament]):
@@ -211,18 +260,19 @@ class RatingList(APIView):
     schema = ApiSchema()
 
     @extend_schema(
-        responses=RatingRowSerializer(many=True),
-        summary="A rating list, with an ETag",
+        responses=RATING_PAGE_RESPONSES,
+        summary="A rating list, a page at a time, with an ETag",
         parameters=[
             OpenApiParameter(
                 "pairs", bool, description="The pairs' list (Short Nardy's pairs discipline)"
-            )
+            ),
+            *RATING_PAGE_PARAMETERS,
         ],
     )
     def get(self, request: Request, system: str, variant: str) -> Response:
         pairs = request.query_params.get("pairs", "").lower() in ("1", "true")
-        rows = rating_list(system=system, variant=variant, pairs=pairs)
-        return with_etag(request, RatingRowSerializer(rows, many=True).data)
+        ratings = list_ratings(system=system, variant=variant, pairs=pairs)
+        return with_etag(request, rating_page(request, self, ratings))
 
 
 class RatingHistory(generics.ListAPIView[RatingChange]):

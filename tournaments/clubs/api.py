@@ -14,11 +14,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nardy_site.api_errors import ApiSchema
-from tournaments.api.serializers import RatingRowSerializer, SeasonSerializer
+from tournaments.api.rating_pages import (
+    RATING_PAGE_PARAMETERS,
+    RATING_PAGE_RESPONSES,
+    rating_page,
+)
+from tournaments.api.serializers import SeasonSerializer
 from tournaments.clubs import selectors, services
 from tournaments.clubs.models import Club, Membership
 from tournaments.models import Tournament
 from tournaments.policy import may
+from tournaments.ratings.selectors import list_ratings
 
 
 class MembershipSerializer(serializers.ModelSerializer[Membership]):
@@ -54,7 +60,8 @@ class ClubDetailSerializer(ClubSerializer):
     tournaments = serializers.DictField(
         child=ClubTournamentSerializer(many=True),
         read_only=True,
-        help_text="upcoming, running and finished, each newest first",
+        help_text="upcoming, running and the newest finished (at most 10; every one: "
+        "tournaments/?club__slug=<slug>), each newest first",
     )
 
     class Meta(ClubSerializer.Meta):
@@ -85,7 +92,12 @@ class ClubDetail(APIView):
             club=club, drafts=may(request.user, "club.events", club)
         )
         data["tournaments"] = {
-            name: ClubTournamentSerializer(rows, many=True).data for name, rows in groups.items()
+            name: ClubTournamentSerializer(rows, many=True).data
+            for name, rows in (
+                ("upcoming", groups.upcoming),
+                ("running", groups.running),
+                ("finished", groups.finished),
+            )
         }
         return Response(data)
 
@@ -94,13 +106,15 @@ class ClubRatings(APIView):
     schema = ApiSchema()
 
     @extend_schema(
-        responses=RatingRowSerializer(many=True),
-        summary="The club's players in a rating list, ranked within the club",
+        responses=RATING_PAGE_RESPONSES,
+        parameters=RATING_PAGE_PARAMETERS,
+        summary="The club's players in a rating list, ranked within the club, a page at a time",
     )
     def get(self, request: Request, slug: str, system: str, variant: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
-        rows = selectors.club_rating_list(club=club, system=system, variant=variant)
-        return Response(RatingRowSerializer(rows, many=True).data)
+        among = selectors.club_players(club=club)
+        ratings = list_ratings(system=system, variant=variant, among=among)
+        return Response(rating_page(request, self, ratings))
 
 
 class ClubCreate(APIView):

@@ -3,13 +3,17 @@ rating list read from the site's lists) and the version the page is cached by.""
 
 from __future__ import annotations
 
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from dataclasses import dataclass
+
+from django.db.models import Case, Count, IntegerField, Max, Q, QuerySet, Sum, When
+from django.db.models.functions import Lower
 
 from tournaments.clubs.models import Club, Membership
 from tournaments.models import Player, Tournament
 from tournaments.policy import RUNS_EVENTS, User, is_staff
 from tournaments.ratings.models import RatingList
 from tournaments.ratings.selectors import RatingListRow, rating_list
+from tournaments.selectors import with_entry_counts
 
 Status = Tournament.Status
 
@@ -63,34 +67,53 @@ def club_version(*, slug: str) -> str | None:
     return ":".join(str(part) for part in (*row[:-1], *seasons.values(), lists))
 
 
-def club_tournaments(*, club: Club, drafts: bool = False) -> dict[str, list[Tournament]]:
-    """The club's tournaments: ``upcoming`` (in registration, and drafts when asked: for those
-    who run the club), ``running`` and ``finished``, each newest first, with ``entry_count``."""
-    groups: dict[str, list[Tournament]] = {"upcoming": [], "running": [], "finished": []}
+#: The finished tournaments a club's page shows (the newest); the rest are a link away.
+CLUB_RECENT_FINISHED = 10
+#: The rating leaders a club's page shows in each game.
+CLUB_LEADERS = 10
+#: The members a club's page names (owners and organizers first).
+CLUB_MEMBERS_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class ClubTournaments:
+    """A club's tournaments as its page shows them, each newest first, with ``entry_count``:
+    ``upcoming`` (in registration, and drafts for those who run the club), ``running``, and the
+    newest ``finished`` of ``finished_count``."""
+
+    upcoming: list[Tournament]
+    running: list[Tournament]
+    finished: list[Tournament]
+    finished_count: int
+
+
+def club_tournaments(*, club: Club, drafts: bool = False) -> ClubTournaments:
+    """The club's tournaments for its page: three queries however many it has run."""
     found = Tournament.objects.filter(club=club, parent__isnull=True)  # stages: on their event
     if not drafts:
         found = found.exclude(status=Status.DRAFT)
-    found = (
-        found.select_related("season")
-        .annotate(entry_count=Count("entries"))
-        .order_by("-created_at", "-pk")
+    found = found.select_related("season").order_by("-created_at", "-pk")
+    current = list(with_entry_counts(found.exclude(status=Status.FINISHED)))
+    finished = found.filter(status=Status.FINISHED)
+    return ClubTournaments(
+        upcoming=[t for t in current if t.status != Status.RUNNING],
+        running=[t for t in current if t.status == Status.RUNNING],
+        finished=list(with_entry_counts(finished)[:CLUB_RECENT_FINISHED]),
+        finished_count=finished.count(),
     )
-    for tournament in found:
-        if tournament.status == Status.RUNNING:
-            groups["running"].append(tournament)
-        elif tournament.status == Status.FINISHED:
-            groups["finished"].append(tournament)
-        else:
-            groups["upcoming"].append(tournament)
-    return groups
 
 
-def club_members(*, club: Club) -> list[Membership]:
-    """Owners, then organizers, then members, by name, each with their user."""
-    order = {Membership.Role.OWNER: 0, Membership.Role.ORGANIZER: 1, Membership.Role.MEMBER: 2}
-    members = list(club.memberships.select_related("user"))
-    members.sort(key=lambda m: (order.get(m.role, 3), m.user.get_username().lower()))
-    return members
+def club_members(*, club: Club, limit: int | None = None) -> list[Membership]:
+    """Owners, then organizers, then members, by name, each with their user (the first
+    ``limit`` of them; None: all)."""
+    order = Case(
+        When(role=Membership.Role.OWNER, then=0),
+        When(role=Membership.Role.ORGANIZER, then=1),
+        default=2,
+        output_field=IntegerField(),
+    )
+    members = club.memberships.select_related("user").order_by(order, Lower("user__username"))
+    return list(members if limit is None else members[:limit])
 
 
 def club_players(*, club: Club) -> QuerySet[Player]:
@@ -100,6 +123,9 @@ def club_players(*, club: Club) -> QuerySet[Player]:
     ).distinct()
 
 
-def club_rating_list(*, club: Club, system: str, variant: str) -> list[RatingListRow]:
-    """The club's players' ratings in one of the site's lists, ranked within the club."""
-    return rating_list(system=system, variant=variant, among=club_players(club=club))
+def club_rating_list(
+    *, club: Club, system: str, variant: str, size: int | None = None
+) -> list[RatingListRow]:
+    """The club's players' ratings in one of the site's lists, ranked within the club (the first
+    ``size``; None: all)."""
+    return rating_list(system=system, variant=variant, among=club_players(club=club), size=size)

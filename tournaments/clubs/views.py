@@ -45,8 +45,13 @@ def club_list_page(request: HttpRequest) -> HttpResponse:
 @shared_page(_club_version)
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_of(slug)
+    leaders = selectors.CLUB_LEADERS
     ratings = [
-        (variant, label, selectors.club_rating_list(club=club, system="fibs", variant=variant))
+        (
+            variant,
+            label,
+            selectors.club_rating_list(club=club, system="fibs", variant=variant, size=leaders),
+        )
         for variant, label in Tournament.Variant.choices
     ]
     runs = may(request.user, "club.events", club)
@@ -58,7 +63,8 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             "runs": runs,
             "role": club_role(club, request.user),
             "tournaments": selectors.club_tournaments(club=club, drafts=runs),
-            "members": selectors.club_members(club=club),
+            "members": selectors.club_members(club=club, limit=selectors.CLUB_MEMBERS_SHOWN),
+            "member_count": club.memberships.count(),
             "seasons": club.seasons.all(),
             "ratings": ratings,
         },

@@ -1,19 +1,59 @@
-"""Reads of who players are: what a user may do on a player's page, the claims waiting for a
-user's decision, the players a merge may take, and what a merge would move."""
+"""Reads of who players are: players found by name, what a user may do on a player's page, the
+claims waiting for a user's decision, the players a merge may take, and what a merge would
+move."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet
+from django.db import connection
+from django.db.models import BooleanField, Case, F, Func, IntegerField, Q, QuerySet, Value, When
 
 from nardy_site.joined import Join, Table
 from tournaments.clubs.models import Club
 from tournaments.clubs.selectors import clubs_run_by
 from tournaments.models import Player, Tournament
+from tournaments.names import search_words
 from tournaments.players.models import PlayerClaim
 from tournaments.policy import User, is_staff, may
 from tournaments.ratings.models import RatingList
+
+#: Players a search answers at most (a page: the API pages its own).
+SEARCH_LIMIT = 20
+#: The order of ``players_found``: the names that begin with the query first, then by name.
+SEARCH_ORDER = ("found_rank", "display_name")
+
+
+class _WordSimilar(Func):
+    """PostgreSQL's ``query <% key`` (pg_trgm): the query is like a word of the key, a typo or a
+    spelling apart ("aleksei" and "alexey"); answered by the key's trigram index."""
+
+    arg_joiner = " <% "
+    template = "%(expressions)s"
+    output_field = BooleanField()
+
+
+def players_found(*, query: str, among: QuerySet[Player] | None = None) -> QuerySet[Player]:
+    """The players (of ``among``; None: all) whose name has every word of ``query`` in it,
+    written in Cyrillic or Latin letters (``Player.search_key``); on PostgreSQL also a name a
+    typo apart. Names that begin with the query come first, then by name. Nothing for a query
+    with no word."""
+    words = search_words(query)
+    players = Player.objects.all() if among is None else among
+    if not words:  # (still in the search's order, which the API may ask for)
+        return players.none().annotate(found_rank=Value(1, IntegerField()))
+    every_word = Q()
+    for word in words:
+        every_word &= Q(search_key__contains=word)
+    found = every_word
+    if connection.vendor == "postgresql":
+        found |= Q(_WordSimilar(Value(" ".join(words)), F("search_key")))
+    begins = When(search_key__startswith=words[0], then=0)
+    return (
+        players.filter(found)
+        .annotate(found_rank=Case(begins, default=1, output_field=IntegerField()))
+        .order_by(*SEARCH_ORDER)
+    )
 
 
 @dataclass(frozen=True)

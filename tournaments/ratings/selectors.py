@@ -9,7 +9,8 @@ from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from nardy_site.joined import Compiled
 from tournaments.models import Match, Player, Tournament
@@ -57,32 +58,82 @@ class RatingListRow:
     last_match_at: datetime
 
 
-def rating_list(
+#: Rows per page of a rating list, on the site and in the API (``?page=N``).
+RATING_LIST_PAGE = 100
+#: The order of a rating list: best first, then by name (and id: one order always).
+_ORDER = ("-rating", "player__display_name", "player_id")
+
+
+def list_ratings(
     *, system: str, variant: str, among: QuerySet[Player] | None = None, pairs: bool = False
-) -> list[RatingListRow]:
-    """A rating list, best first (ties share a rank), in one query; ``among``: only these
-    players, ranked among themselves (a club's list); ``pairs``: the pairs' list."""
+) -> QuerySet[Rating]:
+    """A rating list's cached ratings (``among``: only these players, a club's list; ``pairs``:
+    the pairs' list), unordered: what ``rating_list`` and ``rating_rows`` page and rank."""
     ratings = Rating.objects.filter(
         rating_list__system=system, rating_list__variant=variant, rating_list__pairs=pairs
     )
     if among is not None:
         ratings = ratings.filter(player__in=among.values("pk"))
-    ratings = ratings.select_related("player").order_by("-rating", "player__display_name")
+    return ratings
+
+
+def rating_list(
+    *,
+    system: str,
+    variant: str,
+    among: QuerySet[Player] | None = None,
+    pairs: bool = False,
+    offset: int = 0,
+    size: int | None = RATING_LIST_PAGE,
+) -> list[RatingListRow]:
+    """Rows ``offset`` on of a rating list (``size`` of them; None: to the end), best first;
+    ties share a rank (the first of them: 1, 2, 2, 4). Two queries whatever the list's length:
+    the rows, and how many are rated above the first."""
+    ratings = list_ratings(system=system, variant=variant, among=among, pairs=pairs)
+    ordered = ordered_ratings(ratings)
+    page = list(ordered[offset:] if size is None else ordered[offset : offset + size])
+    return ranked(page, offset=offset, of=ratings)
+
+
+def ordered_ratings(ratings: QuerySet[Rating]) -> QuerySet[Rating]:
+    """``ratings`` in their list's order, each with its player."""
+    return ratings.select_related("player").order_by(*_ORDER)
+
+
+def ranked(page: list[Rating], *, offset: int, of: QuerySet[Rating]) -> list[RatingListRow]:
+    """The rows of ``page``, the ratings ``offset`` on in ``of``'s order (``ordered_ratings``):
+    ties share a rank, and the first row's is counted (one query past the first page)."""
+    if not page:
+        return []
+    above = of.filter(rating__gt=page[0].rating).count() if offset else 0
     rows: list[RatingListRow] = []
-    for position, rating in enumerate(ratings, start=1):
-        tied = rows and rows[-1].rating == rating.rating
-        rows.append(
-            RatingListRow(
-                rank=rows[-1].rank if tied else position,
-                player=rating.player,
-                rating=rating.rating,
-                experience=rating.experience,
-                matches=rating.matches,
-                last_change=rating.last_delta,
-                last_match_at=rating.last_match_at,
-            )
-        )
+    for position, rating in enumerate(page, start=offset + 1):
+        tied = rows[-1].rank if rows and rows[-1].rating == rating.rating else None
+        rows.append(_row(rating, tied or (above + 1 if not rows else position)))
     return rows
+
+
+def rating_rows(ratings: QuerySet[Rating], *, of: QuerySet[Rating]) -> list[RatingListRow]:
+    """Some rows of a list (``of``: the list's ratings, ``list_ratings``), each with its rank in
+    the whole list: a search's rows, a player's own. Each rank is counted by the database, so
+    give a page of rows, not a list."""
+    above = of.filter(rating__gt=OuterRef("rating")).order_by().values("rating_list")
+    ranked = ratings.select_related("player").annotate(
+        above=Coalesce(Subquery(above.annotate(n=Count("pk")).values("n")), 0)
+    )
+    return [_row(rating, rating.above + 1) for rating in ranked.order_by(*_ORDER)]
+
+
+def _row(rating: Rating, rank: int) -> RatingListRow:
+    return RatingListRow(
+        rank=rank,
+        player=rating.player,
+        rating=rating.rating,
+        experience=rating.experience,
+        matches=rating.matches,
+        last_change=rating.last_delta,
+        last_match_at=rating.last_match_at,
+    )
 
 
 def player_rating_history(*, player: Player, system: str, variant: str) -> QuerySet[RatingChange]:

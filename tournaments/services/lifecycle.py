@@ -4,16 +4,18 @@ finished, and deleted."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from tournaments.errors import Conflict, InvalidInput
 from tournaments.formats import elimination, round_robin
 from tournaments.matches.live.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, TimeControl
-from tournaments.models import Match, Round, Tournament
+from tournaments.models import Entry, Match, Round, Tournament
 from tournaments.players.pairs import members_of
 from tournaments.policy import require
 from tournaments.ratings.services import tournament_leaving
@@ -38,7 +40,6 @@ from tournaments.services.two_stages import (
 )
 from tournaments.signups.services import (
     category_check,
-    no_shows,
     promote_waiting,
     signups_at_start,
 )
@@ -96,32 +97,67 @@ def tournament_start(*, tournament: Tournament, by: User) -> Tournament:
 def start_notices(tournament: Tournament) -> list[str]:
     """What the start leaves out, and why: shown to the organizer before the start, and in the
     API's answers about the tournament (after the start, what it left out of the settings)."""
-    notices = []
-    if tournament.status in (Status.DRAFT, Status.REGISTRATION) and (gone := no_shows(tournament)):
-        names = ", ".join(entry.player.display_name for entry in gone)
-        notices.append(
-            _("Not checked in, so withdrawn at the start: %(names)s.") % {"names": names}
-        )
-    return notices + _third_place_notices(tournament)
+    return start_notices_of([tournament])[tournament.pk]
 
 
-def _third_place_notices(tournament: Tournament) -> list[str]:
-    if not tournament.third_place or tournament.format != Format.SINGLE_ELIMINATION:
-        return []
-    entrants = tournament.entries.filter(withdrawn=False).count()
-    if tournament.status in (Status.DRAFT, Status.REGISTRATION):
-        played = tournament.plays_third_place(entrants)
-    else:
-        played = tournament.matches.filter(slot="3P").exists()
-    if played:
-        return []
-    return [
-        _(
-            "No third-place match: it is played by the two semifinal losers, so it needs at "
-            "least %(needed)s players, and there are %(count)s."
+def start_notices_of(tournaments: Sequence[Tournament]) -> dict[int, list[str]]:
+    """``start_notices`` of each tournament (by id), in at most three queries however many: a
+    list of tournaments asks them all at once."""
+    before = (Status.DRAFT, Status.REGISTRATION)
+    checking_in = [t.pk for t in tournaments if t.status in before and t.checkin_opens_at()]
+    third = [t for t in tournaments if t.third_place and t.format == Format.SINGLE_ELIMINATION]
+    gone: dict[int, list[str]] = {}
+    if checking_in:
+        absent = (
+            Entry.objects.filter(
+                tournament_id__in=checking_in, checked_in_at__isnull=True, withdrawn=False
+            )
+            .order_by("player__display_name")
+            .values_list("tournament_id", "player__display_name")
         )
-        % {"needed": elimination.THIRD_PLACE_ENTRANTS, "count": entrants}
-    ]
+        for tournament_id, name in absent:
+            gone.setdefault(tournament_id, []).append(name)
+    entrants: dict[int, int] = {}
+    played: set[int] = set()
+    if third:
+        counted = (
+            Entry.objects.filter(tournament__in=third, withdrawn=False)
+            .values("tournament_id")
+            .annotate(count=Count("pk"))
+            .values_list("tournament_id", "count")
+        )
+        entrants = dict(counted)
+        started = [t.pk for t in third if t.status not in before]
+        if started:
+            played = set(
+                Match.objects.filter(tournament_id__in=started, slot="3P").values_list(
+                    "tournament_id", flat=True
+                )
+            )
+    notices: dict[int, list[str]] = {}
+    for tournament in tournaments:
+        found = []
+        if tournament.pk in gone:
+            found.append(
+                _("Not checked in, so withdrawn at the start: %(names)s.")
+                % {"names": ", ".join(gone[tournament.pk])}
+            )
+        if tournament in third:
+            count = entrants.get(tournament.pk, 0)
+            if tournament.status in before:
+                is_played = tournament.plays_third_place(count)
+            else:
+                is_played = tournament.pk in played
+            if not is_played:
+                found.append(
+                    _(
+                        "No third-place match: it is played by the two semifinal losers, so it "
+                        "needs at least %(needed)s players, and there are %(count)s."
+                    )
+                    % {"needed": elimination.THIRD_PLACE_ENTRANTS, "count": count}
+                )
+        notices[tournament.pk] = found
+    return notices
 
 
 @transaction.atomic

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.db.models import QuerySet
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -18,6 +19,7 @@ from nardy_site.forms import QuotingAtMostTheLimit
 from tournaments.clubs.models import Club
 from tournaments.matches.live.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, PRESETS
 from tournaments.models import Entry, Player, Tournament
+from tournaments.players.selectors import players_found
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH
 from tournaments.seasons.models import Season
 from tournaments.services import SEED_MAX, NewEntry
@@ -578,14 +580,55 @@ def club_season_choices(clubs: Sequence[Club]) -> list[tuple[str, Any]]:
     return choices
 
 
-class EntryAddForm(QuotingAtMostTheLimit, forms.Form):
-    """One player to enter: an existing player picked from the list, or a new one typed in."""
+class PlayerByName(forms.CharField):
+    """A player already on the site, typed by name: a search offers the names as one types
+    (``data-player-search``, site.js; without JavaScript the name is typed whole). The name
+    given must be one player's (their full name, or words that only their name has; an id, as
+    a program posts it, also does)."""
 
-    player = forms.ModelChoiceField(
+    widget = forms.TextInput(
+        attrs={"data-player-search": "/api/v1/players/?search=", "autocomplete": "off"}
+    )
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=100, required=False, **kwargs)
+        self.players: QuerySet[Player] = Player.objects.none()
+
+    def clean(self, value: Any) -> Player | None:  # type: ignore[override]
+        name = str(super().clean(value) or "").strip()
+        if not name:
+            return None
+        if name.isdigit():
+            found = self.players.filter(pk=int(name)).first()
+            if found is not None:
+                return found
+        exact = self.players.filter(display_name__iexact=name).first()
+        if exact is not None:
+            return exact
+        matches = list(players_found(query=name, among=self.players)[:6])
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise forms.ValidationError(
+                _("No player here is called “%(name)s”: check the name, or type a new player.")
+                % {"name": name}
+            )
+        shown = ", ".join(player.display_name for player in matches[:5])
+        raise forms.ValidationError(
+            _("Several players match “%(name)s” (%(players)s): type the full name.")
+            % {"name": name, "players": shown + ("…" if len(matches) > 5 else "")}
+        )
+
+
+class EntryAddForm(QuotingAtMostTheLimit, forms.Form):
+    """One player to enter: an existing player found by name, or a new one typed in."""
+
+    player = PlayerByName(
         label=_("Existing player"),
-        queryset=Player.objects.none(),
-        required=False,
-        help_text=_("A player who has played here before. Or leave it empty and type a new one."),
+        help_text=_(
+            "A player already on the site: type their name and pick it. Or leave it empty and "
+            "type a new one."
+        ),
     )
     display_name = forms.CharField(
         label=_("New player's name"),
@@ -636,8 +679,8 @@ class EntryAddForm(QuotingAtMostTheLimit, forms.Form):
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         player_field = self.fields["player"]
-        assert isinstance(player_field, forms.ModelChoiceField)
-        player_field.queryset = Player.objects.exclude(entries__tournament=tournament)
+        assert isinstance(player_field, PlayerByName)
+        player_field.players = Player.objects.exclude(entries__tournament=tournament)
         # The profile's fields only where the tournament asks for them.
         if not tournament.category:
             del self.fields["gender"]
@@ -670,15 +713,11 @@ class PairAddForm(QuotingAtMostTheLimit, forms.Form):
     """A pair to enter (the pairs discipline): two players, each picked from the list or typed
     in as new, and the pair's name."""
 
-    first = forms.ModelChoiceField(
-        label=_("First player"), queryset=Player.objects.none(), required=False
-    )
+    first = PlayerByName(label=_("First player"))
     first_name = forms.CharField(
         label=_("Or a new first player's name"), max_length=100, required=False
     )
-    second = forms.ModelChoiceField(
-        label=_("Second player"), queryset=Player.objects.none(), required=False
-    )
+    second = PlayerByName(label=_("Second player"))
     second_name = forms.CharField(
         label=_("Or a new second player's name"), max_length=100, required=False
     )
@@ -692,11 +731,10 @@ class PairAddForm(QuotingAtMostTheLimit, forms.Form):
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        players = Player.objects.filter(pair__isnull=True).order_by("display_name")
         for name in ("first", "second"):
             field = self.fields[name]
-            assert isinstance(field, forms.ModelChoiceField)
-            field.queryset = players
+            assert isinstance(field, PlayerByName)
+            field.players = Player.objects.filter(pair__isnull=True)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

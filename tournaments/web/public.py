@@ -20,12 +20,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.rules import GameError
-from nardy_site.page_cache import Composition, Parts, page_number, page_version, shared_page
+from nardy_site.page_cache import (
+    Composition,
+    Parts,
+    is_slug,
+    page_number,
+    page_version,
+    shared_page,
+)
 from nardy_site.paging import pager
 from tournaments import selectors, versions
 from tournaments.analysis.selectors import match_analysis, player_pr_history, verdicts_of
 from tournaments.brackets.view import bracket_drawings
 from tournaments.charts import responsive_chart
+from tournaments.clubs.models import Club
 from tournaments.matches.board import accepted_plays, board_frames
 from tournaments.matches.live.services import (
     being_recorded,
@@ -34,7 +42,7 @@ from tournaments.matches.live.services import (
 )
 from tournaments.matches.rows import games_of
 from tournaments.models import Entry, Match, Tournament
-from tournaments.players.selectors import player_actions, player_with_club
+from tournaments.players.selectors import player_actions, player_with_club, players_found
 from tournaments.policy import may
 from tournaments.ratings import selectors as rating_selectors
 from tournaments.services import start_notices
@@ -65,21 +73,45 @@ def _tournament_version(slug: str) -> str:
 
 @shared_page(
     versions.tournament_list_version,
-    params={"status": Tournament.Status.values, "variant": Tournament.Variant.values},
+    params={
+        "status": Tournament.Status.values,
+        "variant": Tournament.Variant.values,
+        "club": is_slug,
+        "page": page_number,
+    },
 )
 def tournament_list_page(request: HttpRequest) -> HttpResponse:
+    """The tournaments: on the first page with no filter, those running or taking entries
+    first; then every tournament, newest first, a page at a time; ``?club=<slug>``: a club's."""
     status = request.GET.get("status", "")
     variant = request.GET.get("variant", "")
+    club = Club.objects.filter(slug=request.GET.get("club", "")).first()
     tournaments = selectors.tournament_list()
     if status in Tournament.Status.values:
         tournaments = tournaments.filter(status=status)
     if variant in Tournament.Variant.values:
         tournaments = tournaments.filter(variant=variant)
+    if club is not None:
+        tournaments = tournaments.filter(club=club)
+    page = pager(request.GET, total=tournaments.count(), size=selectors.TOURNAMENTS_PAGE)
+    running = []
+    if page.number == 1 and not status and not variant and club is None:
+        now = (Tournament.Status.RUNNING, Tournament.Status.REGISTRATION)
+        running = list(
+            selectors.with_entry_counts(tournaments.filter(status__in=now))[
+                : selectors.RUNNING_SHOWN
+            ]
+        )
     return render(
         request,
         "tournaments/home.html",
         {
-            "tournaments": tournaments,
+            "running": running,
+            "tournaments": selectors.with_entry_counts(tournaments)[
+                page.offset : page.offset + page.size
+            ],
+            "pager": page,
+            "club": club,
             "statuses": Tournament.Status.choices,
             "variants": Tournament.Variant.choices,
             "status": status,
@@ -394,6 +426,29 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+#: Players a page of a search shows.
+PLAYER_SEARCH_PAGE = 50
+
+
+@shared_page(lambda: "player-search", params={"page": page_number}, fresh=["q"])
+def player_search_page(request: HttpRequest) -> HttpResponse:
+    """Players found by name (``?q=``: Cyrillic or Latin letters), a page at a time; without a
+    query, the search form alone (shared)."""
+    query = request.GET.get("q", "").strip()
+    found = players_found(query=query).select_related("home_club") if query else None
+    page = pager(request.GET, total=found.count() if found is not None else 0,
+                 size=PLAYER_SEARCH_PAGE)  # fmt: skip
+    return render(
+        request,
+        "tournaments/player_search.html",
+        {
+            "query": query,
+            "players": found[page.offset : page.offset + page.size] if found is not None else [],
+            "pager": page,
+        },
+    )
+
+
 def _rating_histories(player_id: int) -> list[dict[str, Any]]:
     """Each rating list of the player: its chart, the rating now and every change, newest first."""
     histories = []
@@ -424,22 +479,64 @@ def _pr_chart(player_id: int) -> Any:
     return charts or None
 
 
-@shared_page(
-    lambda variant: versions.rating_lists_version(variant=variant),
-    params={"system": Tournament.RatingSystem.values, "pairs": ["1"]},
-)
-def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
+def _list_of(request: HttpRequest, variant: str) -> tuple[str, bool]:
+    """The rating system and whether it is the pairs' list, as the page's query asks."""
     if variant not in Tournament.Variant.values:
         raise Http404(_("There is no such game."))
     system = request.GET.get("system", Tournament.RatingSystem.FIBS)
     if system not in Tournament.RatingSystem.values:
         system = Tournament.RatingSystem.FIBS
     pairs = request.GET.get("pairs") == "1" and variant == Tournament.Variant.SHORT
+    return system, pairs
+
+
+def _own_position(request: HttpRequest, variant: str) -> str:
+    """The signed-in reader's own rows in the list (their linked players'), with their rank:
+    drawn for them into the shared page."""
+    system, pairs = _list_of(request, variant)
+    ratings = rating_selectors.list_ratings(system=system, variant=variant, pairs=pairs)
+    own = ratings.filter(player__user=request.user)  # a user links a player or two
+    rows = rating_selectors.rating_rows(own, of=ratings) if own else []
+    size = rating_selectors.RATING_LIST_PAGE
+    where = f"?system={system}" + ("&pairs=1" if pairs else "")
+    shown = [(row, f"{where}&page={(row.rank - 1) // size + 1}") for row in rows]
+    return render_to_string("tournaments/_rating_own.html", {"rows": shown}, request=request)
+
+
+@shared_page(
+    lambda variant: versions.rating_lists_version(variant=variant),
+    params={"system": Tournament.RatingSystem.values, "pairs": ["1"], "page": page_number},
+    fresh=["q"],
+    reader=lambda request, variant: True,  # the page is everyone's; their own rows are drawn
+    own={"position": _own_position},
+)
+def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
+    """A rating list a page at a time (``RATING_LIST_PAGE`` rows), or the rows whose player's
+    name has the words of ``?q=``, each with their rank in the whole list."""
+    system, pairs = _list_of(request, variant)
+    ratings = rating_selectors.list_ratings(system=system, variant=variant, pairs=pairs)
+    query = request.GET.get("q", "").strip()
+    size = rating_selectors.RATING_LIST_PAGE
+    if query:
+        found = ratings.filter(player__in=players_found(query=query).values("pk"))
+        page = pager(request.GET, total=found.count(), size=size)
+        window = found.order_by("-rating", "player__display_name", "player_id")
+        rows = rating_selectors.rating_rows(
+            found.filter(pk__in=window.values("pk")[page.offset : page.offset + size]),
+            of=ratings,
+        )
+    else:
+        page = pager(request.GET, total=ratings.count(), size=size)
+        rows = rating_selectors.rating_list(
+            system=system, variant=variant, pairs=pairs, offset=page.offset, size=size
+        )
     return render(
         request,
         "tournaments/rating_list.html",
         {
-            "rows": rating_selectors.rating_list(system=system, variant=variant, pairs=pairs),
+            "rows": rows,
+            "pager": page,
+            "query": query,
             "pairs": pairs,
             "variant": variant,
             "variant_name": Tournament.Variant(variant).label,

@@ -50,6 +50,7 @@ urlpatterns = [
     path("m/<int:pk>/answer/", results.match_answer, name="match-answer"),
     path("m/<int:pk>/resolve/", results.match_resolve_page, name="match-resolve"),
     path("m/<int:pk>/correct/", results.match_correct_page, name="match-correct"),
+    path("players/", read(public.player_search_page), name="player-search"),
     path("p/<int:pk>/", read(public.player_page), name="player"),
     path("p/<int:pk>/claim/", players.player_claim, name="player-claim"),
     path("p/<int:pk>/merge/", players.merge_page, name="player-merge"),
