@@ -33,8 +33,8 @@ def rated_history(
     status: str = Tournament.Status.FINISHED,
 ) -> History:
     """``matches`` decided matches among ``players`` players, in ``tournaments`` rated Short
-    Nardy round-robins (finished unless ``status`` says otherwise; one round each, every player
-    entered in each)."""
+    Nardy round-robins (finished unless ``status`` says otherwise; every player entered in each,
+    each playing at most once a round)."""
     rng = random.Random(seed)
     organizer = User.objects.create_user(f"history-organizer-{seed}")
     names = [f"Player {seed}-{n}" for n in range(players)]
@@ -56,24 +56,42 @@ def rated_history(
         entries = Entry.objects.bulk_create(
             (Entry(tournament=tournament, player=player) for player in made), batch_size=2000
         )
-        events.append((tournament, Round.objects.create(tournament=tournament, number=1), entries))
+        events.append((tournament, entries))
+    # Each match in its tournament's first round where neither player has played yet (the
+    # standings take one result a round per entrant).
+    rounds: dict[tuple[int, int], Round] = {}
+    busy: dict[int, list[set[int]]] = {tournament.pk: [] for tournament, _ in events}
     rows = []
     for number in range(matches):
-        tournament, round_, entries = events[number % tournaments]
+        tournament, entries = events[number % tournaments]
         home, away = rng.sample(entries, 2)
+        taken = busy[tournament.pk]
+        index = next(
+            (i for i, used in enumerate(taken) if home.pk not in used and away.pk not in used),
+            len(taken),
+        )
+        if index == len(taken):
+            taken.append(set())
+            rounds[tournament.pk, index] = Round(tournament=tournament, number=index + 1)
+        taken[index] |= {home.pk, away.pk}
         home_won = rng.random() < 0.5
         rows.append(
-            Match(
-                tournament=tournament,
-                round=round_,
-                home=home,
-                away=away,
-                status=Match.Status.FINAL,
-                score_home=tournament.match_length if home_won else 0,
-                score_away=0 if home_won else tournament.match_length,
-                winner=home if home_won else away,
-                decided_at=START + timedelta(seconds=number),
+            (
+                rounds[tournament.pk, index],
+                Match(
+                    tournament=tournament,
+                    home=home,
+                    away=away,
+                    status=Match.Status.FINAL,
+                    score_home=tournament.match_length if home_won else 0,
+                    score_away=0 if home_won else tournament.match_length,
+                    winner=home if home_won else away,
+                    decided_at=START + timedelta(seconds=number),
+                ),
             )
         )
-    created = Match.objects.bulk_create(rows, batch_size=2000)
-    return History(organizer, [one for one, _, _ in events], list(made), [m.pk for m in created])
+    Round.objects.bulk_create(rounds.values(), batch_size=2000)
+    for round_, match in rows:
+        match.round = round_
+    created = Match.objects.bulk_create([match for _, match in rows], batch_size=2000)
+    return History(organizer, [one for one, _ in events], list(made), [m.pk for m in created])

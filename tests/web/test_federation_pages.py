@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from tests.support.history import rated_history
 from tournaments import selectors, versions
-from tournaments.models import Match, Player
+from tournaments.models import Match, Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -184,3 +184,104 @@ def test_rating_lists_cost_the_same_queries_at_two_sizes(client):
     paged = [queries_of(client, url) for url in ("/ratings/short/?page=3",
                                                  "/api/v1/ratings/fibs/short/?page=3")]  # fmt: skip
     assert all(count <= one + 1 for count, one in zip(paged, large, strict=True))
+
+
+# --- Tournament lists, clubs and seasons --------------------------------------------------------
+
+
+def club_with_events(name: str, events: int, seed: int, players: int = 6):
+    """A club that has run ``events`` finished, rated round robins (with entries and decided
+    matches), all in one season."""
+    from django.contrib.auth.models import User  # noqa: PLC0415
+
+    from tournaments.clubs.models import Club, Membership  # noqa: PLC0415
+    from tournaments.seasons.models import Season  # noqa: PLC0415
+
+    owner = User.objects.create_user(f"{name}-owner")
+    club = Club.objects.create(name=name, slug=name)
+    Membership.objects.create(club=club, user=owner, role=Membership.Role.OWNER)
+    season = Season.objects.create(club=club, name="2026", slug="s2026")
+    history = rated_history(matches=events * 3, players=players, tournaments=events, seed=seed)
+    from tournaments.models import Tournament  # noqa: PLC0415
+
+    Tournament.objects.filter(pk__in=[t.pk for t in history.tournaments]).update(
+        club=club, season=season
+    )
+    return club, season
+
+
+def test_the_home_page_shows_the_running_then_pages_of_every_tournament(client):
+    from tournaments.models import Tournament  # noqa: PLC0415
+
+    club, _ = club_with_events("pages-club", events=120, seed=11)
+    newest = list(Tournament.objects.order_by("-created_at", "-pk"))
+    Tournament.objects.filter(pk=newest[-1].pk).update(status=Tournament.Status.RUNNING)
+    first = client.get("/").content.decode()
+    running = first.split('data-role="running-tournaments"')[1].split("</table>")[0]
+    assert newest[-1].name in running  # the oldest, running: at the top
+    listed = first.split('data-role="tournament-list"')[1].split("</table>")[0]
+    assert listed.count("<tr>") - 1 == selectors.TOURNAMENTS_PAGE
+    third = client.get("/", {"page": 3}).content.decode()
+    assert "running-tournaments" not in third and newest[-1].name in third
+    assert client.get("/", {"page": 4}).status_code == 404
+    own = client.get("/", {"club": club.slug}).content.decode()
+    assert f"Tournaments of {club.name}" in own
+
+
+def test_lists_cost_the_same_queries_at_two_sizes(client):
+    from django.contrib.auth.models import User  # noqa: PLC0415
+
+    small_club, small_season = club_with_events("small-club", events=4, seed=12)
+    small = {
+        "home": queries_of(client, "/"),
+        "club": queries_of(client, f"/c/{small_club.slug}/"),
+        "season": queries_of(client, f"/c/{small_club.slug}/s/{small_season.slug}/"),
+        "api tournaments": queries_of(client, "/api/v1/tournaments/"),
+        "api club": queries_of(client, f"/api/v1/clubs/{small_club.slug}/"),
+        "api players": queries_of(client, "/api/v1/players/"),
+    }
+    big_club, big_season = club_with_events("big-club", events=70, seed=13)
+    from tournaments.models import Tournament  # noqa: PLC0415
+
+    officer = User.objects.create_user("officer-two-sizes")
+    Tournament.objects.update(rated_by=officer, third_place=True)  # once rated_by: a user more
+    large = {
+        "home": queries_of(client, "/"),
+        "club": queries_of(client, f"/c/{big_club.slug}/"),
+        "season": queries_of(client, f"/c/{big_club.slug}/s/{big_season.slug}/"),
+        "api tournaments": queries_of(client, "/api/v1/tournaments/"),
+        "api club": queries_of(client, f"/api/v1/clubs/{big_club.slug}/"),
+        "api players": queries_of(client, "/api/v1/players/"),
+    }
+    assert large == small
+
+
+def test_a_seasons_table_is_paged_with_one_events_column_when_there_are_many(client):
+    from django.contrib.auth.models import User  # noqa: PLC0415
+
+    from tournaments.seasons import views  # noqa: PLC0415
+
+    club, season = club_with_events("season-club", events=16, seed=14, players=60)
+    url = f"/c/{club.slug}/s/{season.slug}/"
+    page = client.get(url).content.decode()
+    assert views.SEASON_EVENT_COLUMNS < 16 and 'data-role="by-event"' in page
+    header = page.split('data-role="season-table"')[1].split("</thead>")[0]
+    assert header.count('<th scope="col" class="num"') == 3  # place, points, events: no event
+    event = Tournament.objects.filter(season=season).order_by("created_at", "pk")[4]
+    one = client.get(url, {"event": event.slug}).content.decode()
+    header = one.split('data-role="season-table"')[1].split("</thead>")[0]
+    assert f'title="{event.name}"' in header and header.count('title="') == 1
+
+    player = Player.objects.filter(entries__tournament__season=season).first()
+    anna = User.objects.create_user("season-anna")
+    Player.objects.filter(pk=player.pk).update(user=anna)
+    api = f"/api/v1/clubs/{club.slug}/seasons/{season.slug}/"
+    first = client.get(api).json()
+    assert first["count"] == 60 and len(first["table"]) == 50 and first["previous"] is None
+    second = client.get(first["next"]).json()
+    ranks = [row["rank"] for row in first["table"] + second["table"]]
+    assert len(second["table"]) == 10 and ranks == sorted(ranks)
+
+    client.force_login(anna)
+    own = client.get(url).content.decode()
+    assert 'data-role="own-line"' in own and player.display_name in own

@@ -20,7 +20,7 @@ from tournaments.ratings.models import RatingList
 
 #: Players a search answers at most (a page: the API pages its own).
 SEARCH_LIMIT = 20
-#: The order of ``players_found``: the names that begin with the query first, then by name.
+#: The order of ``players_found``: how well the name matches (``found_rank``), then the name.
 SEARCH_ORDER = ("found_rank", "display_name")
 
 
@@ -28,7 +28,7 @@ class _WordSimilar(Func):
     """PostgreSQL's ``query <% key`` (pg_trgm): the query is like a word of the key, a typo or a
     spelling apart ("aleksei" and "alexey"); answered by the key's trigram index."""
 
-    arg_joiner = " <% "
+    arg_joiner = " <%% "  # (a % in SQL is doubled)
     template = "%(expressions)s"
     output_field = BooleanField()
 
@@ -36,8 +36,8 @@ class _WordSimilar(Func):
 def players_found(*, query: str, among: QuerySet[Player] | None = None) -> QuerySet[Player]:
     """The players (of ``among``; None: all) whose name has every word of ``query`` in it,
     written in Cyrillic or Latin letters (``Player.search_key``); on PostgreSQL also a name a
-    typo apart. Names that begin with the query come first, then by name. Nothing for a query
-    with no word."""
+    typo apart. Names that begin with the query come first, then those with every word, then
+    those a typo apart, each by name. Nothing for a query with no word."""
     words = search_words(query)
     players = Player.objects.all() if among is None else among
     if not words:  # (still in the search's order, which the API may ask for)
@@ -48,12 +48,13 @@ def players_found(*, query: str, among: QuerySet[Player] | None = None) -> Query
     found = every_word
     if connection.vendor == "postgresql":
         found |= Q(_WordSimilar(Value(" ".join(words)), F("search_key")))
-    begins = When(search_key__startswith=words[0], then=0)
-    return (
-        players.filter(found)
-        .annotate(found_rank=Case(begins, default=1, output_field=IntegerField()))
-        .order_by(*SEARCH_ORDER)
+    rank = Case(
+        When(search_key__startswith=words[0], then=0),
+        When(every_word, then=1),
+        default=2,  # only a typo or a spelling apart
+        output_field=IntegerField(),
     )
+    return players.filter(found).annotate(found_rank=rank).order_by(*SEARCH_ORDER)
 
 
 @dataclass(frozen=True)

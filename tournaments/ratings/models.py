@@ -180,6 +180,9 @@ class Rating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["rating_list", "player"], name="rating_one_per_list"),
         ]
+        indexes = [  # a list's pages in its order, and a rank: how many are rated above
+            models.Index(fields=["rating_list", "-rating"], name="rating_list_order"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player}: {self.rating:.2f}"

@@ -4,13 +4,13 @@ the audit trail a user may read."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Q, QuerySet, Subquery
 
 from nardy_site.joined import Compiled
 from tournaments.models import Match, Player, Tournament
@@ -69,9 +69,10 @@ def list_ratings(
 ) -> QuerySet[Rating]:
     """A rating list's cached ratings (``among``: only these players, a club's list; ``pairs``:
     the pairs' list), unordered: what ``rating_list`` and ``rating_rows`` page and rank."""
-    ratings = Rating.objects.filter(
-        rating_list__system=system, rating_list__variant=variant, rating_list__pairs=pairs
-    )
+    the_list = RatingList.objects.filter(system=system, variant=variant, pairs=pairs)
+    # The list's id as a value of its own (an InitPlan): each rank's count then walks the
+    # index of (list, rating) from the rating up, instead of joining the lists for every row.
+    ratings = Rating.objects.filter(rating_list_id=Subquery(the_list.values("pk")[:1]))
     if among is not None:
         ratings = ratings.filter(player__in=among.values("pk"))
     return ratings
@@ -115,13 +116,14 @@ def ranked(page: list[Rating], *, offset: int, of: QuerySet[Rating]) -> list[Rat
 
 def rating_rows(ratings: QuerySet[Rating], *, of: QuerySet[Rating]) -> list[RatingListRow]:
     """Some rows of a list (``of``: the list's ratings, ``list_ratings``), each with its rank in
-    the whole list: a search's rows, a player's own. Each rank is counted by the database, so
-    give a page of rows, not a list."""
-    above = of.filter(rating__gt=OuterRef("rating")).order_by().values("rating_list")
-    ranked = ratings.select_related("player").annotate(
-        above=Coalesce(Subquery(above.annotate(n=Count("pk")).values("n")), 0)
-    )
-    return [_row(rating, rating.above + 1) for rating in ranked.order_by(*_ORDER)]
+    the whole list: a search's rows, a player's own. Two queries: the rows, and every rating of
+    the list (numbers only: 20,000 of them read in milliseconds), against which each row's rank
+    is counted here; counted by the database, row by row, a page of a search took 100 ms."""
+    rows = list(ratings.select_related("player").order_by(*_ORDER))
+    if not rows:
+        return []
+    every = sorted(of.values_list("rating", flat=True))
+    return [_row(rating, len(every) - bisect_right(every, rating.rating) + 1) for rating in rows]
 
 
 def _row(rating: Rating, rank: int) -> RatingListRow:

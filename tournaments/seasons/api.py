@@ -10,16 +10,17 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from nardy_site.api_errors import ApiSchema
+from nardy_site.api_errors import ApiSchema, error_responses
 from tournaments.api.serializers import SeasonSerializer
 from tournaments.clubs.models import Club
 from tournaments.models import Tournament
-from tournaments.seasons import selectors, services, views
+from tournaments.seasons import services, views
 from tournaments.seasons.selectors import SeasonLine
 from tournaments.seasons.table import EventPoints
 
@@ -62,9 +63,18 @@ SeasonTableOut = inline_serializer(
     {
         "season": SeasonSerializer(),
         "events": SeasonEventSerializer(many=True),
-        "table": SeasonRowSerializer(many=True),
+        "count": serializers.IntegerField(help_text="The table's lines in all"),
+        "next": serializers.URLField(allow_null=True),
+        "previous": serializers.URLField(allow_null=True),
+        "table": SeasonRowSerializer(many=True, help_text="A page of the table's lines"),
     },
 )
+
+
+class TablePages(PageNumberPagination):
+    """A season's table: ``SEASON_TABLE_PAGE`` lines a page, as on the site."""
+
+    page_size = views.SEASON_TABLE_PAGE
 
 
 class SeasonEventIn(serializers.Serializer[Any]):
@@ -74,15 +84,24 @@ class SeasonEventIn(serializers.Serializer[Any]):
 class SeasonDetail(APIView):
     schema = ApiSchema()
 
-    @extend_schema(responses=SeasonTableOut, summary="A season with its table")
+    @extend_schema(
+        responses={200: SeasonTableOut, **error_responses(404)},
+        summary="A season with its table, a page of lines at a time",
+    )
     def get(self, request: Request, slug: str, season: str) -> Response:
         found = views.season_of(slug, season)
-        table = selectors.season_standings(season=found)
+        table = views.season_table(found)
+        paginator = TablePages()
+        lines = paginator.paginate_queryset(table.lines, request, view=self) or []  # type: ignore[arg-type]
+        page = paginator.get_paginated_response([]).data
         return Response(
             {
                 "season": SeasonSerializer(found).data,
                 "events": SeasonEventSerializer(table.events, many=True).data,
-                "table": SeasonRowSerializer(table.lines, many=True).data,
+                "count": page["count"],
+                "next": page["next"],
+                "previous": page["previous"],
+                "table": SeasonRowSerializer(lines, many=True).data,
             }
         )
 

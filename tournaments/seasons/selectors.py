@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Count, F, Max, QuerySet, Sum
+from django.db.models import Count, Max, QuerySet, Sum
 
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.ratings.models import Rating
@@ -64,9 +64,9 @@ def season_events(*, season: Season) -> QuerySet[Tournament]:
 
 
 def season_standings(*, season: Season) -> SeasonTable:
-    """The season's table. Five queries whatever its size: the events, the stages of two-stage
-    events, their entries with the players, their decided matches, and the entries' ratings (a
-    standings tie-break may use them). The finish of a round robin or Swiss is its standings'
+    """The season's table. Six queries whatever its size: the events, the stages of two-stage
+    events, their entries with the players, their decided matches, and the entries' ratings (two:
+    a standings tie-break may use them). The finish of a round robin or Swiss is its standings'
     rank; of a bracket, its final place once the bracket is played out; of a two-stage event,
     the bracket's places for those who went on, then the rest by their stage-1 places (see
     ``_staged``). Wins are the matches won over the board in every stage (a draw is half; a bye
@@ -108,14 +108,33 @@ def season_standings(*, season: Season) -> SeasonTable:
 
 
 def _entry_ratings(tournament_ids: list[int]) -> dict[int, float]:
-    """Each entry's rating in its tournament's rating list, by entry id (one query)."""
-    return dict(
-        Rating.objects.filter(
-            player__entries__tournament_id__in=tournament_ids,
-            rating_list__system=F("player__entries__tournament__rating_system"),
-            rating_list__variant=F("player__entries__tournament__variant"),
-        ).values_list("player__entries__pk", "rating")
-    )
+    """Each entry's rating in its tournament's rating list, by entry id (two queries: the
+    entries with their list, then those players' ratings; joined here: joined by the database,
+    with the list compared column by column, it read every rating for every entry)."""
+    entries = list(
+        Entry.objects.filter(tournament_id__in=tournament_ids).values_list(
+            "pk", "player_id", "tournament__rating_system", "tournament__variant",
+            "tournament__pairs",
+        )
+    )  # fmt: skip
+    players = Entry.objects.filter(tournament_id__in=tournament_ids).values("player_id")
+    ratings = {
+        (player, system, variant, pairs): rating
+        for player, system, variant, pairs, rating in Rating.objects.filter(
+            player_id__in=players
+        ).values_list(
+            "player_id",
+            "rating_list__system",
+            "rating_list__variant",
+            "rating_list__pairs",
+            "rating",
+        )  # fmt: skip
+    }
+    found = {}
+    for entry, player, system, variant, pairs in entries:
+        if (player, system, variant, pairs) in ratings:
+            found[entry] = ratings[player, system, variant, pairs]
+    return found
 
 
 def _staged(

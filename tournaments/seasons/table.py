@@ -134,10 +134,16 @@ def _row(player: int, played: list[EventFinish], order: dict[int, int], rule: Ru
         slots[order[finish.event]] = EventPoints(
             finish.event, finish.place, finish.wins, points[index], index in counted
         )
-    running = []
-    for upto in range(len(order)):
-        so_far = [item.points for item in slots[: upto + 1] if item is not None]
-        running.append(sum((so_far[i] for i in _counted(so_far, rule.best_of)), Fraction(0)))
+    # The counted points after each event: they change only at the player's own events (a
+    # player plays a few of a season's many).
+    running: list[Fraction] = []
+    so_far: list[Fraction] = []
+    now = Fraction(0)
+    for slot in slots:
+        if slot is not None:
+            so_far.append(slot.points)
+            now = sum((so_far[i] for i in _counted(so_far, rule.best_of)), Fraction(0))
+        running.append(now)
     total = sum((points[index] for index in counted), Fraction(0))
     return SeasonRow(0, player, total, sum(points, Fraction(0)), tuple(slots), tuple(running))
 

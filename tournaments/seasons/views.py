@@ -10,10 +10,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from nardy_site.page_cache import shared_page
+from nardy_site.page_cache import fresh_or_stale, is_slug, page_number, page_version, shared_page
+from nardy_site.paging import pager
 from tournaments.api.views import spreadsheet_safe
 from tournaments.charts import ResponsiveChart, responsive_chart
 from tournaments.clubs.models import Club
@@ -43,10 +45,59 @@ def _season_version(slug: str, season: str) -> str:
     return version
 
 
-@shared_page(_season_version)
-def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+#: Lines of a season's table per page (``?page=N``).
+SEASON_TABLE_PAGE = 50
+#: Up to this many events, the table has a column for each; past it, one event's column is
+#: shown at a time (``?event=<slug>``).
+SEASON_EVENT_COLUMNS = 12
+#: The lines of a page that have their points-over-the-season chart.
+SEASON_CHARTS = 10
+
+
+def season_table(season: Season, version: str | None = None) -> SeasonTable:
+    """The season's whole table, computed once per version of the season (``version``: the one
+    read already) and kept in the cache: the pages of the table, the own lines, the CSV and the
+    API read it."""
+    return fresh_or_stale(
+        f"season-table:{season.pk}",
+        lambda: version or _season_version(season.club.slug, season.slug),
+        lambda: selectors.season_standings(season=season),
+        refresh=0,
+    )
+
+
+def _own_line(request: HttpRequest, slug: str, season: str) -> str:
+    """The signed-in reader's own lines of the table (their linked players'), with the page
+    each is on: drawn for them into the shared page."""
     found = season_of(slug, season)
-    table = selectors.season_standings(season=found)
+    table = season_table(found, _season_version(slug, season))
+    mine = {player.pk for player in request.user.players.all()}  # type: ignore[union-attr]
+    own = [
+        (line, index // SEASON_TABLE_PAGE + 1)
+        for index, line in enumerate(table.lines)
+        if line.player.pk in mine
+    ]
+    return render_to_string("seasons/_own_line.html", {"own": own}, request=request)
+
+
+@shared_page(
+    _season_version,
+    params={"page": page_number, "event": is_slug},
+    reader=lambda request, slug, season: True,  # the table is everyone's; their own line drawn
+    own={"line": _own_line},
+)
+def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    """The season's events and its table, a page at a time; a column for each event while
+    they are few, else the one event asked for (``?event=<slug>``)."""
+    found = season_of(slug, season)
+    table = season_table(found, page_version(request, lambda: _season_version(slug, season)))
+    page = pager(request.GET, total=len(table.lines), size=SEASON_TABLE_PAGE)
+    lines = table.lines[page.offset : page.offset + page.size]
+    columns = list(range(len(table.events)))
+    if len(table.events) > SEASON_EVENT_COLUMNS:
+        asked = request.GET.get("event", "")
+        columns = [n for n, event in enumerate(table.events) if event.slug == asked]
+    shown = [(line, [line.row.events[n] for n in columns]) for line in lines]
     return render(
         request,
         "seasons/season.html",
@@ -54,8 +105,12 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
             "club": found.club,
             "season": found,
             "table": table,
+            "lines": shown,
+            "columns": [(n + 1, table.events[n]) for n in columns],
+            "by_event": len(table.events) > SEASON_EVENT_COLUMNS,
+            "pager": page,
             "rule": rule_summary(found),
-            "charts": _charts(table),
+            "charts": _charts(SeasonTable(table.season, table.events, lines[:SEASON_CHARTS])),
             "runs": may(request.user, "club.seasons", found.club),
         },
     )
@@ -65,7 +120,7 @@ def season_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     """The table as CSV: rank, player, points, all points, events played, then each event's
     points (empty: not played; in brackets: not counted)."""
     found = season_of(slug, season)
-    table = selectors.season_standings(season=found)
+    table = season_table(found, _season_version(slug, season))
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{found.club.slug}-{found.slug}.csv"'
     writer = csv.writer(response)
@@ -190,12 +245,17 @@ def rule_summary(season: Season) -> str:
 
 
 def _charts(table: SeasonTable) -> list[tuple[SeasonLine, ResponsiveChart]]:
-    """Each line with the chart of the player's counted points after each event."""
+    """Each line with the chart of the player's counted points after each event: a point where
+    they change (the player's own events), and the season's last."""
     when = [event.created_at for event in table.events]
-    return [
-        (line, responsive_chart(list(zip(when, map(float, line.row.running), strict=True))))
-        for line in table.lines
-    ]
+    charts = []
+    for line in table.lines:
+        steps = list(zip(when, map(float, line.row.running), strict=True))
+        points = [step for n, step in enumerate(steps) if n == 0 or step[1] != steps[n - 1][1]]
+        if steps and points[-1] != steps[-1]:
+            points.append(steps[-1])
+        charts.append((line, responsive_chart(points)))
+    return charts
 
 
 def _number(value: Any) -> str:
