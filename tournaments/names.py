@@ -1,4 +1,4 @@
-"""Names as a search finds them: in Latin letters, lower case, one space between words, so that
+r"""Names as a search finds them: in Latin letters, lower case, one space between words, so that
 a name written in Cyrillic is found by its Latin spelling and the other way round ("Виктор
 Петров" and "viktor petrov"). Pure: anyascii transliterates (ISC licence, no data to load).
 
@@ -6,6 +6,8 @@ a name written in Cyrillic is found by its Latin spelling and the other way roun
 ('viktor petrov', 'helene sahin')
 >>> search_words("  Петров   vik ")
 ['petrov', 'vik']
+>>> search_words("a\x00b")
+['a', 'b']
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ MAX_WORDS, MAX_WORD = 5, 40
 
 
 def search_key(name: str) -> str:
-    """The name as ``Player.search_key`` keeps it."""
-    return " ".join(anyascii(name).lower().split())
+    """The name as ``Player.search_key`` keeps it (a control character, such as a NUL that no
+    database text takes, is a space)."""
+    latin = "".join(c if c.isprintable() else " " for c in anyascii(name))
+    return " ".join(latin.lower().split())
 
 
 def search_words(query: str) -> list[str]:

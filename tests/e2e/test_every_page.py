@@ -250,6 +250,10 @@ PAGES: dict[str, Callable[[World], Addresses]] = {
         ("Anna Berzina", reverse("player-profile", args=[world.player.pk]))
     ],
     "player-rename": lambda world: [("a pair", reverse("player-rename", args=[world.pair.pk]))],
+    "player-search": lambda world: [
+        ("the form", reverse("player-search")),
+        ("a search", reverse("player-search") + "?q=berzina"),
+    ],
     "player-claims": _one("player-claims"),
     "identity-trail": _one("identity-trail"),
     "rating-list": lambda world: [(v, reverse("rating-list", args=[v])) for v in ("long", "short")],

@@ -35,9 +35,9 @@ class _WordSimilar(Func):
 
 def players_found(*, query: str, among: QuerySet[Player] | None = None) -> QuerySet[Player]:
     """The players (of ``among``; None: all) whose name has every word of ``query`` in it,
-    written in Cyrillic or Latin letters (``Player.search_key``); on PostgreSQL also a name a
-    typo apart. Names that begin with the query come first, then those with every word, then
-    those a typo apart, each by name. Nothing for a query with no word."""
+    written in Cyrillic or Latin letters (``Player.search_key``); on PostgreSQL, when no name
+    has them, the names a typo apart. Names that begin with the query come first, then by name.
+    Nothing for a query with no word."""
     words = search_words(query)
     players = Player.objects.all() if among is None else among
     if not words:  # (still in the search's order, which the API may ask for)
@@ -46,8 +46,10 @@ def players_found(*, query: str, among: QuerySet[Player] | None = None) -> Query
     for word in words:
         every_word &= Q(search_key__contains=word)
     found = every_word
-    if connection.vendor == "postgresql":
-        found |= Q(_WordSimilar(Value(" ".join(words)), F("search_key")))
+    if connection.vendor == "postgresql" and not players.filter(every_word).exists():
+        # No name has the words: those a typo or a spelling apart (never beside exact ones,
+        # which a list of similar names would bury).
+        found = Q(_WordSimilar(Value(" ".join(words)), F("search_key")))
     rank = Case(
         When(search_key__startswith=words[0], then=0),
         When(every_word, then=1),
