@@ -48,6 +48,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
+from api_bench import recreate_postgres  # noqa: E402  (the benches' own)
 from load_day import serving_port  # noqa: E402  (the benches' one way to choose the port)
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432/nardy_federation_bench"
@@ -125,15 +126,6 @@ def main() -> None:
     connections.close_all()
     if not args.skip_burst:
         burst(world, args, env)
-
-
-def recreate_postgres(url: str) -> None:
-    import psycopg  # noqa: PLC0415
-
-    base, name = url.rsplit("/", 1)
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        connection.execute(f'CREATE DATABASE "{name}"')
 
 
 def analyze() -> None:
@@ -430,7 +422,7 @@ def pages(world: dict[str, Any], runs: int) -> None:
 
 
 def percentile(ordered: list[float], p: float) -> float:
-    """The nearest-rank percentile of sorted values."""
+    """The nearest-rank percentile of sorted values (0 of none: ``--runs 0``)."""
     return ordered[max(0, -(-len(ordered) * p // 100) - 1)] if ordered else 0.0
 
 

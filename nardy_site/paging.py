@@ -5,9 +5,13 @@ REST framework's ``PageNumberPagination``, the same ``?page=N``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.http import Http404, QueryDict
 from django.utils.translation import gettext as _
+
+#: What a page is cut from: a list, or a queryset.
+Rows = TypeVar("Rows")
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,10 @@ class Pager:
     @property
     def offset(self) -> int:
         return (self.number - 1) * self.size
+
+    def cut(self, rows: Rows) -> Rows:
+        """This page's rows of ``rows``, all of them (a list, or a queryset: its LIMIT)."""
+        return rows[self.offset : self.offset + self.size]  # type: ignore[index,no-any-return]
 
     @property
     def first_row(self) -> int:

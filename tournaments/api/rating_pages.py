@@ -74,6 +74,6 @@ def rating_page(request: Request, view: Any, ratings: QuerySet[Rating]) -> dict[
         offset = (paginator.page.number - 1) * paginator.page_size
         rows = ranked(list(page), offset=offset, of=ratings)
     else:
-        rows = rating_rows(chosen.filter(pk__in=[rating.pk for rating in page]), of=ratings)
+        rows = rating_rows(list(page), of=ratings)
     data = RatingRowSerializer(rows, many=True).data
     return dict(paginator.get_paginated_response(data).data)

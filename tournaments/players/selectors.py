@@ -18,8 +18,6 @@ from tournaments.players.models import PlayerClaim
 from tournaments.policy import User, is_staff, may
 from tournaments.ratings.models import RatingList
 
-#: Players a search answers at most (a page: the API pages its own).
-SEARCH_LIMIT = 20
 #: The order of ``players_found``: how well the name matches (``found_rank``), then the name.
 SEARCH_ORDER = ("found_rank", "display_name")
 
@@ -51,10 +49,7 @@ def players_found(*, query: str, among: QuerySet[Player] | None = None) -> Query
         # which a list of similar names would bury).
         found = Q(_WordSimilar(Value(" ".join(words)), F("search_key")))
     rank = Case(
-        When(search_key__startswith=words[0], then=0),
-        When(every_word, then=1),
-        default=2,  # only a typo or a spelling apart
-        output_field=IntegerField(),
+        When(search_key__startswith=words[0], then=0), default=1, output_field=IntegerField()
     )
     return players.filter(found).annotate(found_rank=rank).order_by(*SEARCH_ORDER)
 

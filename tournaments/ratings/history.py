@@ -76,9 +76,14 @@ class Tally:
 def tally(tallies: dict[int, Tally], changes: Iterable[Change]) -> None:
     """Move ``tallies`` on by ``changes`` (in their order)."""
     for change in changes:
-        before = tallies.get(change.player)
-        matches = 1 if before is None else before.matches + 1
-        tallies[change.player] = Tally(change.after, matches, change.delta, change.key[0])
+        tallies[change.player] = next_tally(
+            tallies.get(change.player), change.after, change.delta, change.key[0]
+        )
+
+
+def next_tally(before: Tally | None, after: Standing, delta: float, at: datetime) -> Tally:
+    """A player's place after one more rated match (``before``: None, their first)."""
+    return Tally(after, 1 if before is None else before.matches + 1, delta, at)
 
 
 @dataclass(frozen=True, slots=True)

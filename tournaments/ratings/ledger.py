@@ -38,6 +38,7 @@ from tournaments.ratings.history import (
     Review,
     Standing,
     Tally,
+    next_tally,
     replay,
     tally,
 )
@@ -183,26 +184,26 @@ def _expected_rows(match: RatedMatch, system: str) -> list[tuple[int, float]]:
     return [] if match.drawn and system == "fibs" else sorted(_scores(match))
 
 
-def _after(key: OrderKey | None) -> Q:
+def _order(
+    key: OrderKey | None, compare: str, moment: str = "finished_at", match: str = "match_id"
+) -> Q:
+    """The rows whose order key, (``moment``, ``match``), is ``compare`` ("gt", "gte", "lt")
+    ``key`` (None: every row): the one comparison of the ledger, its checkpoints, its backlog
+    and the matches."""
     if key is None:
         return Q()
-    moment, match_id = key
-    return Q(decided_at__gt=moment) | Q(decided_at=moment, pk__gte=match_id)
-
-
-def _rows_after(rating_list: RatingList, key: OrderKey) -> QuerySet[RatingChange]:
-    moment, match_id = key
-    return RatingChange.objects.filter(rating_list=rating_list).filter(
-        Q(finished_at__gt=moment) | Q(finished_at=moment, match_id__gt=match_id)
+    strict = compare[:2]  # "gte" → "gt": at the moment itself, the match id decides
+    return Q(**{f"{moment}__{strict}": key[0]}) | Q(
+        **{moment: key[0], f"{match}__{compare}": key[1]}
     )
 
 
+def _rows_after(rating_list: RatingList, key: OrderKey) -> QuerySet[RatingChange]:
+    return RatingChange.objects.filter(rating_list=rating_list).filter(_order(key, "gt"))
+
+
 def _rows_from(rating_list: RatingList, key: OrderKey | None) -> QuerySet[RatingChange]:
-    rows = RatingChange.objects.filter(rating_list=rating_list)
-    if key is None:
-        return rows
-    moment, match_id = key
-    return rows.filter(Q(finished_at__gt=moment) | Q(finished_at=moment, match_id__gte=match_id))
+    return RatingChange.objects.filter(rating_list=rating_list).filter(_order(key, "gte"))
 
 
 def _rated_matches(rating_list: RatingList) -> QuerySet[Match]:
@@ -270,15 +271,17 @@ def _as_rated(
 def _tallies_of(rating_list: RatingList, players: Iterable[int]) -> dict[int, Tally]:
     """The cached places of ``players`` (a few: the two of a match)."""
     cached = Rating.objects.filter(rating_list=rating_list, player_id__in=list(players))
-    return {
-        rating.player_id: Tally(
-            Standing(rating.rating, rating.experience),
-            rating.matches,
-            rating.last_delta,
-            rating.last_match_at,
-        )
-        for rating in cached
-    }
+    return {rating.player_id: _tally_of(rating) for rating in cached}
+
+
+def _tally_of(rating: Rating) -> Tally:
+    """A cached rating as the place it holds."""
+    return Tally(
+        Standing(rating.rating, rating.experience),
+        rating.matches,
+        rating.last_delta,
+        rating.last_match_at,
+    )
 
 
 def _tallies_before(rating_list: RatingList, key: OrderKey | None) -> tuple[dict[int, Tally], int]:
@@ -288,34 +291,28 @@ def _tallies_before(rating_list: RatingList, key: OrderKey | None) -> tuple[dict
     tallies: dict[int, Tally] = {}
     if key is None:
         return tallies, 0
-    moment, match_id = key
     checkpoint = (
         RatingCheckpoint.objects.filter(rating_list=rating_list)
-        .filter(Q(finished_at__lt=moment) | Q(finished_at=moment, match_id__lt=match_id))
+        .filter(_order(key, "lt"))
         .order_by("-finished_at", "-match_id")
         .first()
     )
-    rows = RatingChange.objects.filter(rating_list=rating_list).filter(
-        Q(finished_at__lt=moment) | Q(finished_at=moment, match_id__lt=match_id)
-    )
+    rows = RatingChange.objects.filter(rating_list=rating_list).filter(_order(key, "lt"))
     if checkpoint is not None:
         standings = CheckpointStanding.objects.filter(checkpoint=checkpoint).values_list(
             "player_id", "rating", "experience", "matches", "last_delta", "last_match_at"
         )
         for player, rating, experience, matches, delta, last_at in standings.iterator(BATCH):
             tallies[player] = Tally(Standing(rating, experience), matches, delta, last_at)
-        rows = rows.filter(
-            Q(finished_at__gt=checkpoint.finished_at)
-            | Q(finished_at=checkpoint.finished_at, match_id__gt=checkpoint.match_id)
-        )
+        rows = rows.filter(_order((checkpoint.finished_at, checkpoint.match_id), "gt"))
     since: set[int] = set()
     ordered = rows.order_by("finished_at", "match_id").values_list(
         "player_id", "match_id", "finished_at", "after", "experience_after", "delta"
     )
     for player, match, finished_at, after, experience, delta in ordered.iterator(BATCH):
-        before = tallies.get(player)
-        matches = 1 if before is None else before.matches + 1
-        tallies[player] = Tally(Standing(after, experience), matches, delta, finished_at)
+        tallies[player] = next_tally(
+            tallies.get(player), Standing(after, experience), delta, finished_at
+        )
         since.add(match)
     return tallies, len(since)
 
@@ -364,7 +361,7 @@ def _rated_chunks(rating_list: RatingList, key: OrderKey | None) -> Iterator[lis
     query)."""
     rows = (
         _rated_matches(rating_list)
-        .filter(_after(key))
+        .filter(_order(key, "gte", "decided_at", "pk"))
         .order_by("decided_at", "pk")
         .values_list(
             "decided_at",
@@ -389,13 +386,7 @@ def _rated_chunks(rating_list: RatingList, key: OrderKey | None) -> Iterator[lis
 
 def _checkpoints_from(rating_list: RatingList, key: OrderKey | None) -> QuerySet[RatingCheckpoint]:
     """The list's checkpoints that count a match at or after ``key``: stale once it is replayed."""
-    checkpoints = RatingCheckpoint.objects.filter(rating_list=rating_list)
-    if key is None:
-        return checkpoints
-    moment, match_id = key
-    return checkpoints.filter(
-        Q(finished_at__gt=moment) | Q(finished_at=moment, match_id__gte=match_id)
-    )
+    return RatingCheckpoint.objects.filter(rating_list=rating_list).filter(_order(key, "gte"))
 
 
 def _checkpoint(rating_list: RatingList, key: OrderKey, tallies: dict[int, Tally]) -> None:
@@ -428,15 +419,8 @@ def _count_towards_checkpoint(rating_list: RatingList, key: OrderKey, matches: i
     if now < CHECKPOINT_EVERY:
         RatingList.objects.filter(pk=rating_list.pk).update(since_checkpoint=now)
         return
-    tallies = {
-        rating.player_id: Tally(
-            Standing(rating.rating, rating.experience),
-            rating.matches,
-            rating.last_delta,
-            rating.last_match_at,
-        )
-        for rating in Rating.objects.filter(rating_list=rating_list).iterator(BATCH)
-    }
+    cached = Rating.objects.filter(rating_list=rating_list).iterator(BATCH)
+    tallies = {rating.player_id: _tally_of(rating) for rating in cached}
     _checkpoint(rating_list, key, tallies)
     RatingList.objects.filter(pk=rating_list.pk).update(since_checkpoint=0)
 
@@ -651,17 +635,10 @@ def _backlog_done(rating_list: RatingList, key: OrderKey | None, *, only: bool =
     """The work of the (locked) list from ``key`` on is being done: its backlog goes (``only``:
     the work of the one match at ``key``)."""
     rows = RatingBacklog.objects.filter(rating_list=rating_list)
-    if key is None:
-        if not only:
-            rows.delete()
-        return
-    moment, match_id = key
-    if only:
-        rows.filter(finished_at=moment, match_id=match_id).delete()
-    else:
-        rows.filter(
-            Q(finished_at__gt=moment) | Q(finished_at=moment, match_id__gte=match_id)
-        ).delete()
+    if not only:
+        rows.filter(_order(key, "gte")).delete()
+    elif key is not None:
+        rows.filter(finished_at=key[0], match_id=key[1]).delete()
 
 
 def ratings_verify() -> dict[ListKey, OrderKey]:

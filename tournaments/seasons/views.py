@@ -70,8 +70,8 @@ def _own_line(request: HttpRequest, slug: str, season: str) -> str:
     """The signed-in reader's own lines of the table (their linked players'), with the page
     each is on: drawn for them into the shared page."""
     found = season_of(slug, season)
-    table = season_table(found, _season_version(slug, season))
-    mine = {player.pk for player in request.user.players.all()}  # type: ignore[union-attr]
+    table = season_table(found, page_version(request, lambda: _season_version(slug, season)))
+    mine = set(request.user.players.values_list("pk", flat=True))  # type: ignore[union-attr]
     own = [
         (line, index // SEASON_TABLE_PAGE + 1)
         for index, line in enumerate(table.lines)
@@ -92,7 +92,7 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     found = season_of(slug, season)
     table = season_table(found, page_version(request, lambda: _season_version(slug, season)))
     page = pager(request.GET, total=len(table.lines), size=SEASON_TABLE_PAGE)
-    lines = table.lines[page.offset : page.offset + page.size]
+    lines = page.cut(table.lines)
     columns = list(range(len(table.events)))
     if len(table.events) > SEASON_EVENT_COLUMNS:
         asked = request.GET.get("event", "")

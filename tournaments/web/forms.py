@@ -606,8 +606,6 @@ class PlayerByName(forms.CharField):
         if exact is not None:
             return exact
         matches = list(players_found(query=name, among=self.players)[:6])
-        if any(player.found_rank <= 1 for player in matches):  # words found: no typo's guess
-            matches = [player for player in matches if player.found_rank <= 1]
         if len(matches) == 1:
             return matches[0]
         if not matches:

@@ -107,9 +107,7 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
         "tournaments/home.html",
         {
             "running": running,
-            "tournaments": selectors.with_entry_counts(tournaments)[
-                page.offset : page.offset + page.size
-            ],
+            "tournaments": page.cut(selectors.with_entry_counts(tournaments)),
             "pager": page,
             "club": club,
             "statuses": Tournament.Status.choices,
@@ -443,7 +441,7 @@ def player_search_page(request: HttpRequest) -> HttpResponse:
         "tournaments/player_search.html",
         {
             "query": query,
-            "players": found[page.offset : page.offset + page.size] if found is not None else [],
+            "players": page.cut(found) if found is not None else [],
             "pager": page,
         },
     )
@@ -496,7 +494,7 @@ def _own_position(request: HttpRequest, variant: str) -> str:
     system, pairs = _list_of(request, variant)
     ratings = rating_selectors.list_ratings(system=system, variant=variant, pairs=pairs)
     own = ratings.filter(player__user=request.user)  # a user links a player or two
-    rows = rating_selectors.rating_rows(own, of=ratings) if own else []
+    rows = rating_selectors.rating_rows(list(rating_selectors.ordered_ratings(own)), of=ratings)
     size = rating_selectors.RATING_LIST_PAGE
     where = f"?system={system}" + ("&pairs=1" if pairs else "")
     shown = [(row, f"{where}&page={(row.rank - 1) // size + 1}") for row in rows]
@@ -520,11 +518,8 @@ def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
     if query:
         found = ratings.filter(player__in=players_found(query=query).values("pk"))
         page = pager(request.GET, total=found.count(), size=size)
-        window = found.order_by("-rating", "player__display_name", "player_id")
-        rows = rating_selectors.rating_rows(
-            found.filter(pk__in=window.values("pk")[page.offset : page.offset + size]),
-            of=ratings,
-        )
+        found_here = page.cut(rating_selectors.ordered_ratings(found))
+        rows = rating_selectors.rating_rows(list(found_here), of=ratings)
     else:
         page = pager(request.GET, total=ratings.count(), size=size)
         rows = rating_selectors.rating_list(
