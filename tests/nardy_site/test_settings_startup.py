@@ -106,3 +106,22 @@ def test_postgresql_statements_are_prepared_unless_switched_off():
     assert "server_side_binding" not in json.loads(plain.stdout)["DATABASE_OPTIONS"]
     sqlite = json.loads(start_django().stdout)["DATABASE_OPTIONS"]
     assert "server_side_binding" not in sqlite
+
+
+def test_a_wsgi_worker_loads_every_view_and_freezes_what_it_loaded():
+    env = {k: v for k, v in os.environ.items() if k not in OUR_VARIABLES}
+    show = (
+        "import gc, sys, nardy_site.wsgi; "
+        "print(gc.get_freeze_count(), 'tournaments.seasons.views' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", show],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    frozen, views_loaded = result.stdout.split()
+    assert int(frozen) > 50_000 and views_loaded == "True"

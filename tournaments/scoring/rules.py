@@ -47,6 +47,8 @@ def as_fraction(value: Number) -> Fraction:
     >>> as_fraction("2.5"), as_fraction(0.5), as_fraction(Decimal("1.5"))
     (Fraction(5, 2), Fraction(1, 2), Fraction(3, 2))
     """
+    if type(value) is Fraction:
+        return value  # immutable: the same value (standings read tens of thousands)
     try:
         if isinstance(value, float):
             return Fraction(repr(value))

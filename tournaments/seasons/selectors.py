@@ -13,6 +13,7 @@ from tournaments.ratings.models import Rating
 from tournaments.seasons.models import Season
 from tournaments.seasons.table import EventFinish, SeasonRow, season_table
 from tournaments.selectors import STANDINGS_MATCH_FIELDS, places_of, standings_of
+from tournaments.standings import Tiebreak
 
 
 @dataclass(frozen=True)
@@ -64,13 +65,13 @@ def season_events(*, season: Season) -> QuerySet[Tournament]:
 
 
 def season_standings(*, season: Season) -> SeasonTable:
-    """The season's table. Six queries whatever its size: the events, the stages of two-stage
-    events, their entries with the players, their decided matches, and the entries' ratings (two:
-    a standings tie-break may use them). The finish of a round robin or Swiss is its standings'
-    rank; of a bracket, its final place once the bracket is played out; of a two-stage event,
-    the bracket's places for those who went on, then the rest by their stage-1 places (see
-    ``_staged``). Wins are the matches won over the board in every stage (a draw is half; a bye
-    is no match).
+    """The season's table. Seven queries whatever its size: the events, the stages of two-stage
+    events, their entries, their players, their decided matches, and the entries' ratings (two,
+    read only when an event's tie-breaks use them). The finish of a round robin or Swiss
+    is its standings' rank; of a bracket, its final place once the bracket is played out; of a
+    two-stage event, the bracket's places for those who went on, then the rest by their
+    stage-1 places (see ``_staged``). Wins are the matches won over the board in every stage (a
+    draw is half; a bye is no match).
 
     Started events count, the running ones provisionally: a result corrected while an event
     runs (a finished event's results no longer change) shows in the table at once. In a running
@@ -84,16 +85,22 @@ def season_standings(*, season: Season) -> SeasonTable:
             stages[stage.parent_id].append(stage)
     ids = [event.pk for event in counted] + [s.pk for found in stages.values() for s in found]
     entries: dict[int, list[Entry]] = {pk: [] for pk in ids}
-    for entry in Entry.objects.filter(tournament_id__in=ids).select_related("player"):
+    in_events = Entry.objects.filter(tournament_id__in=ids).order_by()  # no order: no joins
+    for entry in in_events:
         entries[entry.tournament_id].append(entry)
+    entrants = Player.objects.filter(pk__in=in_events.values("player_id")).order_by()
+    players = {player.pk: player for player in entrants}
     matches: dict[int, list[tuple[object, ...]]] = {pk: [] for pk in ids}
-    decided = Match.objects.filter(tournament_id__in=ids, status__in=Match.DECIDED).values_list(
-        "tournament_id", "slot", *STANDINGS_MATCH_FIELDS
+    decided = (
+        Match.objects.filter(tournament_id__in=ids, status__in=Match.DECIDED)
+        .order_by()
+        .values_list("tournament_id", "slot", *STANDINGS_MATCH_FIELDS)
     )
     for row in decided:
         matches[row[0]].append(row[1:])
-    ratings = _entry_ratings(ids)
-    players = {entry.player_id: entry.player for found in entries.values() for entry in found}
+    every = [*counted, *(stage for found in stages.values() for stage in found)]
+    by_rating = any(Tiebreak.RATING in tournament.tiebreaks for tournament in every)
+    ratings = _entry_ratings(ids) if by_rating else {}
     finishes = []
     for event in counted:
         if event.first_stage:
@@ -179,17 +186,17 @@ def _finishes(
 ) -> list[EventFinish]:
     """Each entrant's place and wins in a started event (see ``season_standings``)."""
     player_of = {entry.pk: entry.player_id for entry in entries}
-    wins: dict[int, Fraction] = dict.fromkeys(player_of, Fraction(0))
+    halves = dict.fromkeys(player_of, 0)  # wins counted in halves: a draw is one, a win two
     for _slot, _round, home, away, winner, _score_home, _score_away, forfeit in matches:
         if home is None or away is None:
             continue  # a bye
         if forfeit == Match.Forfeit.BOTH:
             continue  # neither came: no win for either
         if winner is None:
-            wins[home] += Fraction(1, 2)  # type: ignore[index]
-            wins[away] += Fraction(1, 2)  # type: ignore[index]
+            halves[home] += 1  # type: ignore[index]
+            halves[away] += 1  # type: ignore[index]
         else:
-            wins[winner] += 1  # type: ignore[index]
+            halves[winner] += 2  # type: ignore[index]
     if event.format in Tournament.ROUND_FORMATS:
         rounds = [row[1:] for row in matches if row[1] is not None]
         places = [
@@ -203,5 +210,6 @@ def _finishes(
         played = {side for row in matches if row[3] is not None for side in (row[2], row[3])}
         places = [(place, entry) for place, entry in places if entry.pk in played]
     return [
-        EventFinish(event.pk, player_of[entry.pk], place, wins[entry.pk]) for place, entry in places
+        EventFinish(event.pk, player_of[entry.pk], place, Fraction(halves[entry.pk], 2))
+        for place, entry in places
     ]

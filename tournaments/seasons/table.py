@@ -18,6 +18,7 @@ season's order, for the chart.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -107,8 +108,7 @@ def season_table(
             raise ValueError(f"event {finish.event} is not one of the season's")
         by_player.setdefault(finish.player, []).append(finish)
     rows = [_row(player, played, order, rule) for player, played in by_player.items()]
-    deepest = max((item.place for row in rows for item in row.events if item), default=0)
-    keys = {row.player: _key(row, deepest) for row in rows}
+    keys = {row.player: _key(row) for row in rows}
     rows.sort(key=lambda row: (keys[row.player], row.player))
     ranked: list[SeasonRow] = []
     for index, row in enumerate(rows):
@@ -156,12 +156,13 @@ def _counted(points: Sequence[Fraction], best_of: int | None) -> set[int]:
     return set(ranked[:best_of])
 
 
-def _key(row: SeasonRow, deepest: int) -> tuple[object, ...]:
-    """The sort key, best first: counted points, countback of places (how many 1st places, 2nd
-    places … down to the ``deepest`` place anyone took), all points."""
-    places = [item.place for item in row.events if item is not None]
-    countback = tuple(-places.count(place) for place in range(1, deepest + 1))
-    return (-row.points, countback, -row.all_points)
+def _key(row: SeasonRow) -> tuple[object, ...]:
+    """The sort key, best first: counted points, countback of places (more 1st places, then
+    more 2nd places …), all points. The countback compares the player's places in ascending
+    order, one at a time: the first that differs decides, the lower place ahead (it is one more
+    of that place), and a list that has ended loses to any place (its end is past them all)."""
+    places = sorted(item.place for item in row.events if item is not None)
+    return (-row.points, (*places, math.inf), -row.all_points)
 
 
 def _fraction(value: Number) -> Fraction:

@@ -71,6 +71,28 @@ def test_countback_reaches_past_a_players_own_deepest_place():
     assert rows[0].rank == 1 and rows[1].rank == 2
 
 
+@given(st.lists(st.lists(st.integers(1, 6), min_size=1, max_size=5), min_size=2, max_size=6))
+def test_countback_compares_how_many_of_each_place_in_turn(places: list[list[int]]) -> None:
+    # No place earns a point: the countback alone orders the players. Its definition, counted
+    # out: more 1st places first, then more 2nd places, and so on down to the 6th.
+    events = list(range(5))
+    finishes = [
+        finish(event, player, place)
+        for player, taken in enumerate(places)
+        for event, place in zip(events, taken, strict=False)
+    ]
+    rows = season_table(events, finishes, Rule(place_points=(0,)))
+
+    def counted_out(player: int) -> tuple[int, ...]:
+        return tuple(-places[player].count(place) for place in range(1, 7))
+
+    expected = sorted(range(len(places)), key=lambda player: (counted_out(player), player))
+    assert [row.player for row in rows] == expected
+    for upper, lower in zip(rows, rows[1:], strict=False):
+        tied = counted_out(upper.player) == counted_out(lower.player)
+        assert (lower.rank == upper.rank) == tied
+
+
 def test_dropped_points_break_a_tie_that_countback_leaves():
     rule = Rule(scoring="wins", best_of=1)
     rows = season_table(
