@@ -72,6 +72,12 @@ class Pager:
         return "?" + "&".join(parts) if parts else "?"
 
 
+def page_of(index: int, size: int) -> int:
+    """The page (from 1) that shows the row at ``index`` (from 0), ``size`` rows a page: where
+    a link to a reader's own row goes."""
+    return index // size + 1
+
+
 def pager(query: QueryDict, *, total: int, size: int) -> Pager:
     """The page ``query`` asks for (``page``; none: the first) of ``total`` rows; 404 past the
     last page (the first always exists, empty or not)."""

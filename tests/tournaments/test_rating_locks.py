@@ -15,7 +15,7 @@ from django.db import connection
 
 from tests.support.races import race
 from tournaments.matches.results import match_result_correct, match_result_record
-from tournaments.models import Match
+from tournaments.models import Match, Round
 from tournaments.ratings import ledger
 from tournaments.ratings.models import RatingChange, RatingHold
 from tournaments.ratings.services import ratings_hold_confirm
@@ -86,3 +86,42 @@ def test_an_organizer_corrects_a_result_while_the_worker_replays_the_list(new_cl
     assert Match.objects.get(pk=club.match.pk).winner_id == club.away.pk
     ledger.ratings_replay(None)  # what the correction enqueued
     assert RatingChange.objects.get(match=club.match, player=club.away.player).score == 1.0
+
+
+def test_a_result_is_recorded_while_the_worker_replays_its_list(new_club, monkeypatch):
+    # The result's transaction adds the list's backlog row: its reference to the list is
+    # checked with a KEY SHARE lock, which the worker's lock on the list must not block, or
+    # every result of a list waits out a replay (a whole list's: half a minute).
+    club = new_club()
+    match_result_record(match=club.match, by=club.organizer, score=(3, 0))
+    ledger.ratings_apply(club.match.pk)  # (done already where tasks run eagerly)
+    second = Match.objects.create(
+        tournament=club.tournament,
+        round=Round.objects.create(tournament=club.tournament, number=2),
+        home=club.home,
+        away=club.away,
+    )
+    write = ledger._write
+    recorded = []  # at each write of the ledger: whether the result was in by then
+
+    def waiting_for_the_result(*args, **kwargs):
+        deadline = time.monotonic() + 10  # (the result, blocked, would wait out all of it)
+        while time.monotonic() < deadline and not decided(second):
+            time.sleep(0.05)
+        recorded.append(decided(second))
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(ledger, "_write", waiting_for_the_result)
+
+    outcomes = race(
+        lambda: ledger.ratings_replay(None),
+        later(lambda: match_result_record(match=second, by=club.organizer, score=(0, 3))),
+    )
+
+    assert outcomes == ["done", "done"]
+    assert recorded[0] is True  # in while the replay still held the list
+    assert RatingChange.objects.filter(match=second).count() == 2  # then rated, in turn
+
+
+def decided(match: Match) -> bool:
+    return Match.objects.filter(pk=match.pk, status__in=Match.DECIDED).exists()

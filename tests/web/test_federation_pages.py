@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -14,6 +15,8 @@ from django.urls import reverse
 
 from tests.support.history import rated_history
 from tournaments import selectors, versions
+from tournaments.clubs.models import Club, Membership
+from tournaments.clubs.selectors import CLUB_MEMBERS_PAGE, CLUB_MEMBERS_SHOWN
 from tournaments.models import Match, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -145,7 +148,6 @@ def test_a_rating_list_is_paged_with_each_rank_of_the_whole_list(client):
 
 
 def test_a_search_in_a_rating_list_and_a_readers_own_place(client):
-    from django.contrib.auth.models import User  # noqa: PLC0415
 
     expected = rated_list(seed=6, players=150, matches=300)
     rank, player_id, name = expected[120]
@@ -193,9 +195,7 @@ def test_rating_lists_cost_the_same_queries_at_two_sizes(client):
 def club_with_events(name: str, events: int, seed: int, players: int = 6):
     """A club that has run ``events`` finished, rated round robins (with entries and decided
     matches), all in one season."""
-    from django.contrib.auth.models import User  # noqa: PLC0415
 
-    from tournaments.clubs.models import Club, Membership  # noqa: PLC0415
     from tournaments.seasons.models import Season  # noqa: PLC0415
 
     owner = User.objects.create_user(f"{name}-owner")
@@ -203,7 +203,6 @@ def club_with_events(name: str, events: int, seed: int, players: int = 6):
     Membership.objects.create(club=club, user=owner, role=Membership.Role.OWNER)
     season = Season.objects.create(club=club, name="2026", slug="s2026")
     history = rated_history(matches=events * 3, players=players, tournaments=events, seed=seed)
-    from tournaments.models import Tournament  # noqa: PLC0415
 
     Tournament.objects.filter(pk__in=[t.pk for t in history.tournaments]).update(
         club=club, season=season
@@ -212,7 +211,6 @@ def club_with_events(name: str, events: int, seed: int, players: int = 6):
 
 
 def test_the_home_page_shows_the_running_then_pages_of_every_tournament(client):
-    from tournaments.models import Tournament  # noqa: PLC0415
 
     club, _ = club_with_events("pages-club", events=120, seed=11)
     newest = list(Tournament.objects.order_by("-created_at", "-pk"))
@@ -230,7 +228,6 @@ def test_the_home_page_shows_the_running_then_pages_of_every_tournament(client):
 
 
 def test_lists_cost_the_same_queries_at_two_sizes(client):
-    from django.contrib.auth.models import User  # noqa: PLC0415
 
     small_club, small_season = club_with_events("small-club", events=4, seed=12)
     small = {
@@ -239,11 +236,13 @@ def test_lists_cost_the_same_queries_at_two_sizes(client):
         "season": queries_of(client, f"/c/{small_club.slug}/s/{small_season.slug}/"),
         "api tournaments": queries_of(client, "/api/v1/tournaments/"),
         "api club": queries_of(client, f"/api/v1/clubs/{small_club.slug}/"),
+        "api club members": queries_of(client, f"/api/v1/clubs/{small_club.slug}/members/"),
         "api players": queries_of(client, "/api/v1/players/"),
     }
     big_club, big_season = club_with_events("big-club", events=70, seed=13)
-    from tournaments.models import Tournament  # noqa: PLC0415
 
+    joined = [User.objects.create_user(f"big-member-{n}") for n in range(60)]
+    Membership.objects.bulk_create(Membership(club=big_club, user=user) for user in joined)
     officer = User.objects.create_user("officer-two-sizes")
     Tournament.objects.update(rated_by=officer, third_place=True)  # once rated_by: a user more
     large = {
@@ -252,13 +251,42 @@ def test_lists_cost_the_same_queries_at_two_sizes(client):
         "season": queries_of(client, f"/c/{big_club.slug}/s/{big_season.slug}/"),
         "api tournaments": queries_of(client, "/api/v1/tournaments/"),
         "api club": queries_of(client, f"/api/v1/clubs/{big_club.slug}/"),
+        "api club members": queries_of(client, f"/api/v1/clubs/{big_club.slug}/members/"),
         "api players": queries_of(client, "/api/v1/players/"),
     }
     assert large == small
 
 
+def test_a_clubs_members_are_listed_a_page_at_a_time(client):
+
+    club, _ = club_with_events("crowded-club", events=1, seed=15)  # its owner: one member
+    organizer = User.objects.create_user("crowded-organizer")
+    Membership.objects.create(club=club, user=organizer, role=Membership.Role.ORGANIZER)
+    joined = [User.objects.create_user(f"crowded-{n:03}") for n in range(118)]
+    Membership.objects.bulk_create(Membership(club=club, user=user) for user in joined)
+
+    detail = client.get(f"/api/v1/clubs/{club.slug}/").json()
+    assert detail["member_count"] == 120 and len(detail["members"]) == CLUB_MEMBERS_SHOWN
+    assert [row["role"] for row in detail["members"][:2]] == ["owner", "organizer"]
+    listed, url = [], f"/api/v1/clubs/{club.slug}/members/"
+    while url:
+        page = client.get(url).json()
+        assert page["count"] == 120 and len(page["results"]) <= CLUB_MEMBERS_PAGE
+        listed += [row["username"] for row in page["results"]]
+        url = page["next"]
+    assert listed == ["crowded-club-owner", "crowded-organizer", *(u.username for u in joined)]
+    assert client.get(f"/api/v1/clubs/{club.slug}/members/?page=4").status_code == 404
+    assert client.get("/api/v1/clubs/no-such-club/members/").status_code == 404
+
+    client.force_login(organizer)
+    members = reverse("club-members", args=[club.slug])
+    third = client.get(members, {"page": 3}).content.decode()
+    rows = third.split('data-role="members"')[1].split("<tbody>")[1].split("</tbody>")[0]
+    assert rows.count("<tr>") == 120 - 2 * CLUB_MEMBERS_PAGE and "crowded-117" in rows
+    assert client.get(members, {"page": 4}).status_code == 404
+
+
 def test_a_seasons_table_is_paged_with_one_events_column_when_there_are_many(client):
-    from django.contrib.auth.models import User  # noqa: PLC0415
 
     from tournaments.seasons import views  # noqa: PLC0415
 

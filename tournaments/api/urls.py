@@ -106,6 +106,7 @@ urlpatterns = [
         clubs.ClubRatings.as_view(),
         name="api-club-ratings",
     ),
+    path("clubs/<slug:slug>/members/", clubs.ClubMembers.as_view(), name="api-club-members"),
     path("clubs/<slug:slug>/members/new", clubs.MemberAdd.as_view(), name="api-member-add"),
     path(
         "clubs/<slug:slug>/members/<int:user_id>/",

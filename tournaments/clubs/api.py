@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,6 +24,7 @@ from tournaments.api.rating_pages import (
 from tournaments.api.serializers import SeasonSerializer
 from tournaments.clubs import selectors, services
 from tournaments.clubs.models import Club, Membership
+from tournaments.clubs.selectors import CLUB_MEMBERS_PAGE, CLUB_MEMBERS_SHOWN
 from tournaments.models import Tournament
 from tournaments.policy import may
 from tournaments.ratings.selectors import list_ratings
@@ -55,7 +58,13 @@ class ClubTournamentSerializer(serializers.ModelSerializer[Tournament]):
 
 
 class ClubDetailSerializer(ClubSerializer):
-    members = MembershipSerializer(many=True, read_only=True)
+    members = MembershipSerializer(
+        many=True,
+        read_only=True,
+        help_text=f"owners, then organizers, then members, by name: the first "
+        f"{CLUB_MEMBERS_SHOWN} (every one: clubs/<slug>/members/, a page at a time)",
+    )
+    member_count = serializers.IntegerField(read_only=True)
     seasons = SeasonSerializer(many=True, read_only=True)
     tournaments = serializers.DictField(
         child=ClubTournamentSerializer(many=True),
@@ -65,7 +74,7 @@ class ClubDetailSerializer(ClubSerializer):
     )
 
     class Meta(ClubSerializer.Meta):
-        fields = [*ClubSerializer.Meta.fields, "members", "seasons", "tournaments"]
+        fields = [*ClubSerializer.Meta.fields, "members", "member_count", "seasons", "tournaments"]
 
 
 class MemberIn(serializers.Serializer[Any]):
@@ -86,7 +95,9 @@ class ClubDetail(APIView):
     def get(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         data: dict[str, Any] = dict(ClubSerializer(club).data)
-        data["members"] = MembershipSerializer(selectors.club_members(club=club), many=True).data
+        members = selectors.club_members(club=club)[:CLUB_MEMBERS_SHOWN]
+        data["members"] = MembershipSerializer(members, many=True).data
+        data["member_count"] = club.memberships.count()
         data["seasons"] = SeasonSerializer(club.seasons.all(), many=True).data
         groups = selectors.club_tournaments(
             club=club, drafts=may(request.user, "club.events", club)
@@ -100,6 +111,23 @@ class ClubDetail(APIView):
             )
         }
         return Response(data)
+
+
+class MemberPages(PageNumberPagination):
+    page_size = CLUB_MEMBERS_PAGE
+
+
+class ClubMembers(generics.ListAPIView[Membership]):
+    """A club's members, owners first, a page at a time."""
+
+    schema = ApiSchema()
+    serializer_class = MembershipSerializer
+    pagination_class = MemberPages
+    queryset = Membership.objects.none()  # the schema's model; a request's club: get_queryset
+
+    def get_queryset(self) -> QuerySet[Membership]:
+        club = get_object_or_404(Club, slug=self.kwargs["slug"])
+        return selectors.club_members(club=club)
 
 
 class ClubRatings(APIView):

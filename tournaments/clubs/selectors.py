@@ -73,6 +73,8 @@ CLUB_RECENT_FINISHED = 10
 CLUB_LEADERS = 10
 #: The members a club's page names (owners and organizers first).
 CLUB_MEMBERS_SHOWN = 50
+#: The members of a page of the members' page (``?page=N``) and of the API's list.
+CLUB_MEMBERS_PAGE = 50
 
 
 @dataclass(frozen=True)
@@ -103,17 +105,16 @@ def club_tournaments(*, club: Club, drafts: bool = False) -> ClubTournaments:
     )
 
 
-def club_members(*, club: Club, limit: int | None = None) -> list[Membership]:
-    """Owners, then organizers, then members, by name, each with their user (the first
-    ``limit`` of them; None: all)."""
+def club_members(*, club: Club) -> QuerySet[Membership]:
+    """Owners, then organizers, then members, by name, each with their user: a page of them is
+    a slice (``CLUB_MEMBERS_SHOWN`` on the club's page, ``CLUB_MEMBERS_PAGE`` on the others)."""
     order = Case(
         When(role=Membership.Role.OWNER, then=0),
         When(role=Membership.Role.ORGANIZER, then=1),
         default=2,
         output_field=IntegerField(),
     )
-    members = club.memberships.select_related("user").order_by(order, Lower("user__username"))
-    return list(members if limit is None else members[:limit])
+    return club.memberships.select_related("user").order_by(order, Lower("user__username"), "pk")
 
 
 def club_players(*, club: Club) -> QuerySet[Player]:

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from nardy_site.page_cache import shared_page
+from nardy_site.paging import pager
 from tournaments.clubs import selectors, services
 from tournaments.clubs.forms import ClubForm, MemberForm
 from tournaments.clubs.models import Club
@@ -63,7 +64,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             "runs": runs,
             "role": club_role(club, request.user),
             "tournaments": selectors.club_tournaments(club=club, drafts=runs),
-            "members": selectors.club_members(club=club, limit=selectors.CLUB_MEMBERS_SHOWN),
+            "members": selectors.club_members(club=club)[: selectors.CLUB_MEMBERS_SHOWN],
             "member_count": club.memberships.count(),
             "seasons": club.seasons.all(),
             "ratings": ratings,
@@ -159,10 +160,12 @@ def _members_page(
     error: TournamentError | None = None,
     status: int = 200,
 ) -> HttpResponse:
+    page = pager(request.GET, total=club.memberships.count(), size=selectors.CLUB_MEMBERS_PAGE)
     context = {
         "club": club,
         "form": form,
-        "members": selectors.club_members(club=club),
+        "members": page.cut(selectors.club_members(club=club)),
+        "pager": page,
         "owner": may(request.user, "club.roles", club),
     }
     if error is not None:

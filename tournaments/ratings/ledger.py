@@ -143,8 +143,10 @@ def ratings_apply(match_id: int) -> str:
 
 def locked_list(pk: int) -> RatingList:
     """Lock a rating list's row: every write to a list's changes and holds takes this lock
-    first, so writers of one list never deadlock (one order: the list, then its rows)."""
-    return RatingList.objects.select_for_update().get(pk=pk)
+    first, so writers of one list never deadlock (one order: the list, then its rows). The
+    lock is FOR NO KEY UPDATE: a row that refers to the list (a result's backlog or audit row)
+    is checked with a KEY SHARE lock, which FOR UPDATE would make wait out a whole replay."""
+    return RatingList.objects.select_for_update(no_key=True).get(pk=pk)
 
 
 def rating_lists_used() -> list[RatingList]:

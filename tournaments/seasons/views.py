@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from nardy_site.page_cache import fresh_or_stale, is_slug, page_number, page_version, shared_page
-from nardy_site.paging import pager
+from nardy_site.paging import page_of, pager
 from tournaments.api.views import spreadsheet_safe
 from tournaments.charts import ResponsiveChart, responsive_chart
 from tournaments.clubs.models import Club
@@ -73,7 +73,7 @@ def _own_line(request: HttpRequest, slug: str, season: str) -> str:
     table = season_table(found, page_version(request, lambda: _season_version(slug, season)))
     mine = set(request.user.players.values_list("pk", flat=True))  # type: ignore[union-attr]
     own = [
-        (line, index // SEASON_TABLE_PAGE + 1)
+        (line, page_of(index, SEASON_TABLE_PAGE))
         for index, line in enumerate(table.lines)
         if line.player.pk in mine
     ]

@@ -28,7 +28,7 @@ from nardy_site.page_cache import (
     page_version,
     shared_page,
 )
-from nardy_site.paging import pager
+from nardy_site.paging import page_of, pager
 from tournaments import selectors, versions
 from tournaments.analysis.selectors import match_analysis, player_pr_history, verdicts_of
 from tournaments.brackets.view import bracket_drawings
@@ -497,7 +497,7 @@ def _own_position(request: HttpRequest, variant: str) -> str:
     rows = rating_selectors.rating_rows(list(rating_selectors.ordered_ratings(own)), of=ratings)
     size = rating_selectors.RATING_LIST_PAGE
     where = f"?system={system}" + ("&pairs=1" if pairs else "")
-    shown = [(row, f"{where}&page={(row.rank - 1) // size + 1}") for row in rows]
+    shown = [(row, f"{where}&page={page_of(row.rank - 1, size)}") for row in rows]
     return render_to_string("tournaments/_rating_own.html", {"rows": shown}, request=request)
 
 
