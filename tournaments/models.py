@@ -156,6 +156,10 @@ class Tournament(models.Model):
 
     #: The formats played in rounds (the others are brackets).
     ROUND_FORMATS = (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN, Format.SWISS)
+    #: Past their draft: what everyone sees. Queries name these (IN) rather than exclude the
+    #: draft: once prepared, PostgreSQL's generic plan took ``status <> $1`` for one row when
+    #: nearly every tournament is finished, and nested-looped joins over all of them (270 ms).
+    PUBLIC = (Status.REGISTRATION, Status.RUNNING, Status.FINISHED)
 
     class Category(models.TextChoices):
         OPEN = "", _("Open: men and women")

@@ -89,8 +89,8 @@ def visible_tournaments(request: Request) -> QuerySet[Tournament]:
             | Q(co_organizers=user)
             | Q(club__memberships__user=user, club__memberships__role__in=RUNS_EVENTS)
         )
-        return tournaments.filter(~Q(status=Tournament.Status.DRAFT) | mine).distinct()
-    return tournaments.exclude(status=Tournament.Status.DRAFT)
+        return tournaments.filter(Q(status__in=Tournament.PUBLIC) | mine).distinct()
+    return tournaments.filter(status__in=Tournament.PUBLIC)
 
 
 def with_etag(request: Request, data: Any) -> Response:

@@ -93,7 +93,7 @@ def club_tournaments(*, club: Club, drafts: bool = False) -> ClubTournaments:
     """The club's tournaments for its page: three queries however many it has run."""
     found = Tournament.objects.filter(club=club, parent__isnull=True)  # stages: on their event
     if not drafts:
-        found = found.exclude(status=Status.DRAFT)
+        found = found.filter(status__in=Tournament.PUBLIC)
     found = found.select_related("season").order_by("-created_at", "-pk")
     current = list(with_entry_counts(found.exclude(status=Status.FINISHED)))
     finished = found.filter(status=Status.FINISHED)

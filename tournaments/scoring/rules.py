@@ -52,6 +52,8 @@ def as_fraction(value: Number) -> Fraction:
     try:
         if isinstance(value, float):
             return Fraction(repr(value))
+        if isinstance(value, Decimal) and value.is_finite():
+            return Fraction(*value.as_integer_ratio())  # (a stored score: half the time)
         return Fraction(value)
     except (ValueError, TypeError, ZeroDivisionError, OverflowError):
         raise ValueError(f"{quoted(value)} is not a number") from None

@@ -76,7 +76,7 @@ def season_standings(*, season: Season) -> SeasonTable:
     Started events count, the running ones provisionally: a result corrected while an event
     runs (a finished event's results no longer change) shows in the table at once. In a running
     round robin or Swiss only those who have played a match have a place yet."""
-    events = list(season_events(season=season).exclude(status=Tournament.Status.DRAFT))
+    events = list(season_events(season=season).filter(status__in=Tournament.PUBLIC))
     started = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
     counted = [event for event in events if event.status in started]
     stages: dict[int, list[Tournament]] = {event.pk: [] for event in counted}
