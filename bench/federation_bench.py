@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import multiprocessing
 import os
 import random
 import signal
@@ -125,7 +126,7 @@ def main() -> None:
     )
     analyze()
     replays(args)
-    pages(world, args.runs)
+    pages_in_a_worker(world, args.runs)
     connections.close_all()
     if not args.skip_burst:
         burst(world, args, env)
@@ -366,6 +367,25 @@ def replay_from_key(args: argparse.Namespace) -> None:
 
 
 # --- 3. The pages -------------------------------------------------------------------------------
+
+
+def pages_in_a_worker(world: dict[str, Any], runs: int) -> None:
+    """``pages`` in a new process, as a gunicorn worker serves them: it loads the site and
+    nothing else, where this one still holds what the seeding and the replays left (its first
+    drawings of a season's table were half as slow again)."""
+    worker = multiprocessing.get_context("spawn").Process(target=_worker_pages, args=(world, runs))
+    worker.start()
+    worker.join()
+    if worker.exitcode != 0:
+        raise SystemExit(f"the pages' process failed ({worker.exitcode})")
+
+
+def _worker_pages(world: dict[str, Any], runs: int) -> None:
+    import django  # noqa: PLC0415
+
+    warnings.filterwarnings("ignore", "No directory at")
+    django.setup()  # (the environment is this script's, inherited)
+    pages(world, runs)
 
 
 def pages(world: dict[str, Any], runs: int) -> None:

@@ -250,6 +250,10 @@ _STEPS: tuple[tuple[TimeUnit, int], ...] = (
 )  # fmt: skip
 
 
+#: The most days a period of each unit has: ``n`` of them in a row hold ``n`` round days.
+_LONGEST_DAYS: dict[TimeUnit, int] = {"day": 1, "month": 31, "year": 366}
+
+
 def _time_ticks(start: float, end: float, most: int) -> list[tuple[float, date, TimeUnit]]:
     """Midnights (UTC) on round days, months or years between ``start`` and ``end``: the
     finest step that gives at most ``most`` ticks. A history within a day or two gets its
@@ -260,7 +264,10 @@ def _time_ticks(start: float, end: float, most: int) -> list[tuple[float, date, 
         if first_day == last_day:
             return [(start, first_day, "day")]
         return [(start, first_day, "day"), (end, last_day, "day")]
+    span = (last_day - first_day).days
     for unit, step in _STEPS:
+        if span // (_LONGEST_DAYS[unit] * step) > most:
+            continue  # as many whole periods fit in the span: each holds a tick (none listed)
         candidates = _round_days(first_day, last_day, unit, step)
         inside = [day for day in candidates if start <= _midnight(day) <= end]
         if len(inside) <= most:
