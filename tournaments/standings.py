@@ -194,7 +194,6 @@ class _Round:
     kind: Kind
     points: Fraction
     unplayed: bool  # a bye or a forfeit: a virtual opponent in the tie-breaks
-    adjusted: Fraction  # its points in others' tie-breaks: unplayed counts as a draw
     game_points_for: Fraction
     game_points_against: Fraction
 
@@ -382,27 +381,26 @@ def _sheets(
             seen.add((me, result.round))
             kind: Kind
             if opponent is None:
-                kind, value, adjusted = "bye", points.bye, points.draw
+                kind, value = "bye", points.bye
             elif result.winner is None and not result.forfeit:
-                kind, value, adjusted = "draw", points.draw, points.draw
+                kind, value = "draw", points.draw
                 sheet.draws += 1
             elif result.winner == me:
-                kind, value, adjusted = "win", points.win, points.win
+                kind, value = "win", points.win
                 sheet.wins += 1
                 sheet.forfeits_won += int(result.forfeit)
             else:  # lost, or neither came to a forfeit
-                kind, value, adjusted = "loss", points.loss, points.loss
+                kind, value = "loss", points.loss
                 sheet.losses += 1
                 sheet.forfeits_lost += int(result.forfeit)
-            if result.forfeit:
-                adjusted = points.draw  # unplayed: a draw in everybody else's tie-breaks
             unplayed = opponent is None or result.forfeit
-            sheet.rounds.append(
-                _Round(result.round, opponent, kind, value, unplayed, adjusted, won, lost)
-            )
+            sheet.rounds.append(_Round(result.round, opponent, kind, value, unplayed, won, lost))
     for sheet in sheets.values():
         sheet.match_points = exact_sum(turn.points for turn in sheet.rounds)
-        sheet.adjusted = exact_sum(turn.adjusted for turn in sheet.rounds)
+        # Unplayed rounds (byes, forfeits) count as draws in everybody else's tie-breaks.
+        sheet.adjusted = exact_sum(
+            points.draw if turn.unplayed else turn.points for turn in sheet.rounds
+        )
         sheet.game_points_for = exact_sum(turn.game_points_for for turn in sheet.rounds)
         sheet.game_points_against = exact_sum(turn.game_points_against for turn in sheet.rounds)
     return sheets
