@@ -31,11 +31,12 @@ SHOW_SETTINGS = (
 )
 
 
-def start_django(**variables: str) -> subprocess.CompletedProcess[str]:
+def start_django(code: str = SHOW_SETTINGS, **variables: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh process with none of our variables but ``variables``."""
     env = {k: v for k, v in os.environ.items() if k not in OUR_VARIABLES}
     env.update(variables, DJANGO_SETTINGS_MODULE="nardy_site.settings")
     return subprocess.run(
-        [sys.executable, "-c", SHOW_SETTINGS],
+        [sys.executable, "-c", code],
         cwd=PROJECT_ROOT,
         env=env,
         capture_output=True,
@@ -109,18 +110,9 @@ def test_postgresql_statements_are_prepared_unless_switched_off():
 
 
 def test_a_wsgi_worker_loads_every_view_and_freezes_what_it_loaded():
-    env = {k: v for k, v in os.environ.items() if k not in OUR_VARIABLES}
-    show = (
+    result = start_django(
         "import gc, sys, nardy_site.wsgi; "
         "print(gc.get_freeze_count(), 'tournaments.seasons.views' in sys.modules)"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", show],
-        cwd=PROJECT_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     frozen, views_loaded = result.stdout.split()
