@@ -44,6 +44,6 @@ lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/mypy --strict games/rules games/engine games/viewer.py tournaments/matches/live/recording.py tournaments/matches/live/clock.py games/analysis tournaments/formats \
+	$(BIN)/mypy --strict games/rules games/engine games/viewer.py tournaments/matches/live/recording.py games/analysis tournaments/formats \
 		tournaments/ratings/elo.py tournaments/ratings/fibs.py tournaments/ratings/glicko2.py tournaments/ratings/history.py \
-		tournaments/scoring tournaments/seasons/table.py tournaments/signups/eligibility.py tournaments/standings.py tournaments/brackets/layout.py tournaments/charts.py tournaments/names.py
+		tournaments/scoring tournaments/seasons/table.py tournaments/eligibility.py tournaments/standings.py tournaments/brackets/layout.py tournaments/charts.py tournaments/names.py

@@ -34,7 +34,7 @@ PURE: dict[str, tuple[str, ...]] = {
     "tournaments/ratings/history.py": TOURNAMENT_MATHS,
     "tournaments/scoring": TOURNAMENT_MATHS,
     "tournaments/seasons/table.py": (),
-    "tournaments/signups/eligibility.py": (),
+    "tournaments/eligibility.py": (),
     "tournaments/standings.py": TOURNAMENT_MATHS,
     "games/viewer.py": ("games.rules",),
     # The Long Nardy engine stands on the rules and gives its figures as the gnubg runner does.
@@ -43,7 +43,7 @@ PURE: dict[str, tuple[str, ...]] = {
     "games/analysis/__init__.py": (),
     "games/analysis/runner.py": (),
     "tournaments/matches/live/recording.py": TOURNAMENT_MATHS,
-    "tournaments/matches/live/clock.py": (),
+    "tournaments/scoring/clock.py": (),
     "tournaments/brackets/layout.py": (),
     "tournaments/charts.py": (),
 }

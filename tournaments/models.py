@@ -11,14 +11,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.rules import Variant as GameVariant
+from tournaments import eligibility
 from tournaments.fields import country_field
 from tournaments.formats import elimination
 from tournaments.formats.swiss import MAX_OUT_AFTER_LOSSES
-from tournaments.matches.live.clock import TimeControl
 from tournaments.names import search_key
 from tournaments.rows import lock
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH, MatchRules
-from tournaments.signups import eligibility
+from tournaments.scoring.clock import TimeControl
 
 
 def birth_year_not_ahead(year: int) -> None:
@@ -68,7 +68,7 @@ class Player(models.Model):
         related_name="players",
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    #: The profile a tournament of a category asks for (``tournaments.signups.eligibility``):
+    #: The profile a tournament of a category asks for (``tournaments.eligibility``):
     #: optional, personal (shown to the player and to who decides who they are, never public).
     gender = models.CharField(
         _("gender"), max_length=6, choices=Gender.choices, blank=True, default=""

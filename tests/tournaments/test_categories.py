@@ -16,7 +16,9 @@ from django.utils import timezone
 
 from tests.web.test_organize import FORM, as_user
 from tests.web.test_signup_pages import text as text_of
+from tournaments import eligibility
 from tournaments.clubs.models import Club, Membership
+from tournaments.eligibility import Problem, Refusal, refusal
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Entry, Player, Tournament
 from tournaments.players.models import IdentityAudit
@@ -30,8 +32,6 @@ from tournaments.services import (
     tournament_update,
 )
 from tournaments.services.entries import NewEntry
-from tournaments.signups import eligibility
-from tournaments.signups.eligibility import Problem, Refusal, refusal
 from tournaments.signups.models import SignUp
 from tournaments.signups.services import signup_approve, signup_request
 

@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from tests.web.test_organize import FORM, as_user
 from tournaments.errors import Conflict, InvalidInput
-from tournaments.matches.live.clock import PRESETS, TimeControl
 from tournaments.models import Player, Tournament
+from tournaments.scoring.clock import PRESETS, TimeControl
 from tournaments.services import (
     entry_register,
     tournament_create,

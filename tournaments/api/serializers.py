@@ -9,9 +9,9 @@ from rest_framework import serializers
 
 from games.models import Game
 from tournaments.clubs.models import Club
-from tournaments.matches.live.clock import KINDS, MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
+from tournaments.scoring.clock import KINDS, MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
 from tournaments.seasons.models import Season
 from tournaments.services import TIEBREAKS, start_notices
 

@@ -37,7 +37,9 @@ Drawn games (the Nard Federation rule of Long Nardy, RULES.md): a drawn game giv
   stand at N − ½: it is past N − 1, so the Crawford rule has started for it.
 
 The modules: ``rules`` (the match rules and the numbers), ``match`` (a match's score from its
-games), ``typed`` (a typed score checked), ``points`` (the tournament points of a match).
+games), ``typed`` (a typed score checked), ``points`` (the tournament points of a match), and
+``clock`` (the time control of a match and its clocks: the match rules of the clock, which the
+tournament keeps beside the others and the recorder runs).
 """
 
 from tournaments.scoring.match import (

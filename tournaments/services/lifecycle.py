@@ -14,12 +14,12 @@ from django.utils.translation import gettext as _
 
 from tournaments.errors import Conflict, InvalidInput
 from tournaments.formats import elimination, round_robin
-from tournaments.matches.live.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, TimeControl
 from tournaments.models import Entry, Match, Round, Tournament
 from tournaments.players.pairs import members_of
 from tournaments.policy import require
 from tournaments.ratings.services import tournament_leaving
 from tournaments.rows import free_slug
+from tournaments.scoring.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, TimeControl
 from tournaments.services.checks import (
     Format,
     Status,

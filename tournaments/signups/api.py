@@ -15,10 +15,10 @@ from rest_framework.views import APIView
 
 from nardy_site.api_errors import ApiSchema
 from tournaments.api.views import visible_tournaments
+from tournaments.eligibility import BIRTH_YEAR_EARLIEST
 from tournaments.models import Entry, Player, Tournament
 from tournaments.policy import may
 from tournaments.signups import selectors, services
-from tournaments.signups.eligibility import BIRTH_YEAR_EARLIEST
 from tournaments.signups.models import SignUp
 
 

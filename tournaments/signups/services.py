@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments.eligibility import Problem, refusal
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Entry, Player, Tournament
 from tournaments.players.ownership import home_club_of_new
@@ -27,7 +28,6 @@ from tournaments.players.pairs import (
 )
 from tournaments.policy import may, require
 from tournaments.rows import locked
-from tournaments.signups.eligibility import Problem, refusal
 from tournaments.signups.models import SignUp
 
 User = AbstractBaseUser | AnonymousUser

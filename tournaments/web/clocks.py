@@ -1,12 +1,12 @@
 """A tournament's time control in words, for its page and the organizer's form (the arithmetic
-of the clocks is ``tournaments.matches.live.clock``)."""
+of the clocks is ``tournaments.scoring.clock``)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.matches.live.clock import PRESETS, Preset, TimeControl
+from tournaments.scoring.clock import PRESETS, Preset, TimeControl
 
 #: The federation's events each preset comes from, as the organizer's form names them.
 PRESET_TITLES = {

@@ -17,13 +17,13 @@ from django.utils.translation import gettext_lazy as _
 
 from nardy_site.forms import QuotingAtMostTheLimit
 from tournaments.clubs.models import Club
-from tournaments.matches.live.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, PRESETS
+from tournaments.eligibility import BIRTH_YEAR_EARLIEST
 from tournaments.models import Entry, Player, Tournament
 from tournaments.players.selectors import players_found
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH
+from tournaments.scoring.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, PRESETS
 from tournaments.seasons.models import Season
 from tournaments.services import SEED_MAX, NewEntry
-from tournaments.signups.eligibility import BIRTH_YEAR_EARLIEST
 from tournaments.web.clocks import preset_choices, preset_of
 
 CLOCK_CUSTOM = "custom"

@@ -22,7 +22,7 @@ from typing import Any
 
 from django.conf import settings
 
-from tournaments.matches.live.clock import Clock, TimeControl
+from tournaments.scoring.clock import Clock, TimeControl
 
 log = logging.getLogger(__name__)
 

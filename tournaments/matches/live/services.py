@@ -50,7 +50,6 @@ from nardy_site.page_cache import fresh_or_stale, store
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput
 from tournaments.matches import results
 from tournaments.matches.live.broadcast import SharedState, clock_basis, clock_fields, publish
-from tournaments.matches.live.clock import Clock, ClockEvent
 from tournaments.matches.live.models import ClockAction, Draft, DraftEntry
 from tournaments.matches.live.recording import (
     SIDE_NAMES,
@@ -71,6 +70,7 @@ from tournaments.matches.rows import MATCH_WITH_PLAYERS, WITH_PLAYERS, match_wit
 from tournaments.models import Match, Tournament
 from tournaments.policy import match_side, may, require
 from tournaments.reasons import reason_in_language
+from tournaments.scoring.clock import Clock, ClockEvent
 
 User = AbstractBaseUser | AnonymousUser
 #: Spectators see an entry at most this late (their pages poll every second).

@@ -1,4 +1,4 @@
-"""The match clock's arithmetic (tournaments.matches.live.clock): delay and increment, pauses,
+"""The match clock's arithmetic (tournaments.scoring.clock): delay and increment, pauses,
 a judge's adjustments and the flag fall, by examples worked by hand and by properties that hold
 for any sequence of events."""
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.matches.live.clock import (
+from tournaments.scoring.clock import (
     PRESETS,
     Clock,
     ClockEvent,
