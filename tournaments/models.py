@@ -7,11 +7,23 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.rules import Variant as GameVariant
 from tournaments import eligibility
+from tournaments.declarations import (
+    ON,
+    Says,
+    Section,
+    Setting,
+    Stages,
+    declared,
+    shown,
+    when_set,
+    yes_no,
+)
 from tournaments.fields import country_field
 from tournaments.formats import elimination
 from tournaments.formats.swiss import MAX_OUT_AFTER_LOSSES
@@ -19,6 +31,13 @@ from tournaments.names import search_key
 from tournaments.rows import lock
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH, MatchRules
 from tournaments.scoring.clock import TimeControl
+from tournaments.words import TIEBREAK_NAMES, clock_text, points_text
+
+#: How a match is played (``Tournament.match_kind``): to a number of points, or as a fixed
+#: number of games.
+MATCH_TO_POINTS, MATCH_OF_GAMES = "points", "games"
+#: The lowest "fewest players" a tournament may name: two play a match.
+MIN_PARTICIPANTS_LOWEST = 2
 
 
 def birth_year_not_ahead(year: int) -> None:
@@ -133,6 +152,105 @@ class Pair(models.Model):
         return (self.first_id, self.second_id)
 
 
+# What the rules summary says of the settings that need more than a yes, a no or a value (each
+# is named by its setting's declaration, below).
+
+
+def _says_pairs(tournament: "Tournament") -> str | None:
+    return gettext("pairs: two players as one side, who may consult") if tournament.pairs else None
+
+
+def _says_casual(tournament: "Tournament") -> str | None:
+    if not tournament.casual:
+        return None
+    if tournament.variant == Tournament.Variant.LONG:
+        return gettext("yes: it does not ask to be rated, and the recorder gives practice hints")
+    return gettext("yes: it does not ask to be rated")
+
+
+def _says_match(tournament: "Tournament") -> str:
+    if tournament.match_length:
+        return gettext("to %(n)s points") % {"n": tournament.match_length}
+    return gettext("%(n)s games") % {"n": tournament.match_games}
+
+
+def _says_federation_draw(tournament: "Tournament") -> str:
+    if not tournament.federation_draw:
+        return gettext("no")
+    return gettext("yes, a drawn game counts %(value)s") % {
+        "value": tournament.get_draw_counts_display()
+    }
+
+
+def _says_dave(tournament: "Tournament") -> str:
+    if not tournament.dave:
+        return gettext("no")
+    dave = str(tournament.get_dave_progression_display())
+    if tournament.max_stake:
+        dave += " " + gettext("(highest stake %(n)s)") % {"n": tournament.max_stake}
+    return dave
+
+
+def _says_clock(tournament: "Tournament") -> str:
+    control = tournament.clock()
+    if control is None:
+        return gettext("none")
+    return gettext("%(clock)s; running out of time loses the match") % {
+        "clock": clock_text(control)
+    }
+
+
+def _says_accepted(tournament: "Tournament") -> str:
+    return gettext("allowed") if tournament.allows_accepted_moves else gettext("not allowed")
+
+
+def _says_swiss_rounds(tournament: "Tournament") -> str | None:
+    if tournament.first_stage:
+        return None  # the first stage's line says it
+    rounds = tournament.swiss_rounds
+    return str(rounds) if rounds else gettext("while two players are still in")
+
+
+def _says_out_after(tournament: "Tournament") -> str | None:
+    out_after = tournament.swiss_out_after_losses
+    if not out_after:
+        return None
+    return ngettext("after %(n)s lost match", "after %(n)s lost matches", out_after) % {
+        "n": out_after
+    }
+
+
+def _says_first_stage(tournament: "Tournament") -> str | None:
+    if tournament.first_stage == Tournament.FirstStage.GROUPS:
+        return gettext("%(groups)s round-robin groups; the top %(advance)s of each go on") % {
+            "groups": tournament.groups, "advance": tournament.advance}  # fmt: skip
+    if tournament.first_stage == Tournament.FirstStage.SWISS:
+        return gettext("a Swiss of %(rounds)s rounds; the top %(advance)s go on") % {
+            "rounds": tournament.swiss_rounds, "advance": tournament.advance}  # fmt: skip
+    return None
+
+
+def _says_tiebreaks(tournament: "Tournament") -> str | None:
+    names = [str(TIEBREAK_NAMES[name]) for name in tournament.tiebreaks if name in TIEBREAK_NAMES]
+    return ", ".join(names) or None
+
+
+def _says_points(tournament: "Tournament") -> str:
+    return gettext("win %(win)s, draw %(draw)s, loss %(loss)s, bye %(bye)s") % {
+        "win": points_text(tournament.points_win),
+        "draw": points_text(tournament.points_draw),
+        "loss": points_text(tournament.points_loss),
+        "bye": points_text(tournament.points_bye),
+    }
+
+
+def _says_age(tournament: "Tournament") -> str | None:
+    if tournament.min_age is None:
+        return None
+    return gettext("%(age)s (counted in the calendar year %(year)s)") % {
+        "age": tournament.min_age, "year": tournament.age_year()}  # fmt: skip
+
+
 class Tournament(models.Model):
     """A tournament: its game, format, status, organizers, match rules and standings rules."""
 
@@ -156,6 +274,10 @@ class Tournament(models.Model):
 
     #: The formats played in rounds (the others are brackets).
     ROUND_FORMATS = (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN, Format.SWISS)
+    #: The formats played as a bracket.
+    ELIMINATION_FORMATS = (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION, Format.CONSOLATION)
+    #: Where standings are kept: the round formats, and the first stage of a two-stage event.
+    STANDINGS_FORMATS = (*ROUND_FORMATS, "groups", "swiss")
     #: Past their draft: what everyone sees. Queries name these (IN) rather than exclude the
     #: draft: once prepared, PostgreSQL's generic plan took ``status <> $1`` for one row when
     #: nearly every tournament is finished, and nested-looped joins over all of them (270 ms).
@@ -196,11 +318,98 @@ class Tournament(models.Model):
         GROUPS = "groups", _("Round-robin groups")
         SWISS = "swiss", _("A Swiss")
 
-    name = models.CharField(_("name"), max_length=200)
+    # The settings: each field is its setting's declaration (``tournaments.declarations``), in
+    # the order of the form's sections and of the rules summary.
+
+    # The event.
+    name = declared(
+        models.CharField(
+            _("name"),
+            max_length=200,
+            help_text=_("As players will see it. The page's address is made from it once."),
+        ),
+        Setting(Section.EVENT, locked=False),
+    )
     slug = models.SlugField(_("slug"), max_length=200, unique=True)
-    variant = models.CharField(_("variant"), max_length=10, choices=Variant.choices)
-    format = models.CharField(
-        _("format"), max_length=30, choices=Format.choices, default=Format.ROUND_ROBIN
+    variant = declared(
+        models.CharField(
+            _("variant"),
+            max_length=10,
+            choices=Variant.choices,
+            help_text=_(
+                "Long Nardy: no hitting, both players move the same way round from their heads. "
+                "Short Nardy: backgammon, with hitting and the bar."
+            ),
+        ),
+        Setting(Section.EVENT, stages=Stages.EVERY, says=Says(_("Game"), shown("variant"))),
+    )
+    #: The pairs discipline (Short Nardy only): every entry is a pair (``Pair``), two players
+    #: who may consult each other and play as one side; pairs are rated on a list of their own.
+    pairs = declared(
+        models.BooleanField(
+            _("pairs"),
+            default=False,
+            help_text=_(
+                "The pairs discipline: each entry is a pair of two players who play as one side "
+                "and may consult each other during the match. Pairs are rated on a list of their "
+                "own; the players' own ratings do not move. Short Nardy only."
+            ),
+        ),
+        Setting(
+            Section.EVENT,
+            applies={"variant": ("short",)},
+            refused=_("There are no pairs in Long Nardy: pairs play Short Nardy."),
+            stages=Stages.EVERY,
+            says=Says(_("Discipline"), _says_pairs),
+        ),
+    )
+    format = declared(
+        models.CharField(
+            _("format"),
+            max_length=30,
+            choices=Format.choices,
+            default=Format.ROUND_ROBIN,
+            help_text=_(
+                "Round robin: everyone plays everyone (double: twice). Swiss: a set number of "
+                "rounds; players with equal scores meet, nobody twice. Single elimination: one "
+                "loss and out. Double elimination: out after the second loss. Main and "
+                "consolation: losers of the main bracket play on in a consolation bracket."
+            ),
+        ),
+        Setting(Section.EVENT, says=Says(_("Format"), shown("format"))),
+    )
+    rating_system = declared(
+        models.CharField(
+            _("rating system"),
+            max_length=10,
+            choices=RatingSystem.choices,
+            default=RatingSystem.FIBS,
+            help_text=_(
+                "How the matches change the players' ratings. FIBS: the backgammon servers' "
+                "formula; longer matches count more and new players' ratings move faster. Elo: "
+                "the chess formula, the same weight for every match whatever its length."
+            ),
+        ),
+        Setting(
+            Section.EVENT,
+            stages=Stages.EVERY,
+            says=Says(_("Rating system"), shown("rating_system")),
+        ),
+    )
+    #: Casual: the tournament does not ask to be rated, and in Long Nardy the recorder gives
+    #: the engine's practice hint; one that asks never does (``live.services.hints_given``).
+    casual = declared(
+        models.BooleanField(
+            _("casual: not asking to be rated"),
+            default=False,
+            help_text=_(
+                "A casual event does not ask to be rated: in Long Nardy the recorder shows each "
+                "player the engine's practice hint after a play. An event that asks to be rated "
+                "never shows hints; a rating officer sees which matches had them before "
+                "approving it."
+            ),
+        ),
+        Setting(Section.EVENT, stages=Stages.EVERY, says=Says(_("Casual"), _says_casual)),
     )
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
@@ -241,91 +450,376 @@ class Tournament(models.Model):
         related_name="tournaments",
     )
 
-    # Match rules: a match is played to N points or as a fixed number of games.
-    match_length = models.PositiveSmallIntegerField(
-        _("match to points"),
-        null=True,
-        blank=True,
-        default=5,
-        validators=[MinValueValidator(1), MaxValueValidator(MAX_MATCH_LENGTH)],
+    # Match rules: a match is played to N points or as a fixed number of games (``match_kind``;
+    # the form asks which, and how many).
+    match_length = declared(
+        models.PositiveSmallIntegerField(
+            _("match to points"),
+            null=True,
+            blank=True,
+            default=5,
+            validators=[MinValueValidator(1), MaxValueValidator(MAX_MATCH_LENGTH)],
+        ),
+        Setting(
+            Section.MATCH,
+            stages=Stages.EVERY,
+            says=Says(_("Match"), _says_match),
+            form=("match_kind", "match_size"),
+        ),
     )
-    match_games = models.PositiveSmallIntegerField(
-        _("fixed number of games"),
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(1), MaxValueValidator(MAX_MATCH_LENGTH)],
+    match_games = declared(
+        models.PositiveSmallIntegerField(
+            _("fixed number of games"),
+            null=True,
+            blank=True,
+            validators=[MinValueValidator(1), MaxValueValidator(MAX_MATCH_LENGTH)],
+        ),
+        Setting(Section.MATCH, stages=Stages.EVERY, form=()),
     )
-    koks = models.BooleanField(_("koks (triple game, Short Nardy)"), default=False)
-    no_hit_and_hide = models.BooleanField(_("no hit-and-hide (Short Nardy)"), default=False)
-    federation_draw = models.BooleanField(_("Federation draw rule (Long Nardy)"), default=False)
-    #: The pairs discipline (Short Nardy only): every entry is a pair (``Pair``), two players
-    #: who may consult each other and play as one side; pairs are rated on a list of their own.
-    pairs = models.BooleanField(_("pairs"), default=False)
+    koks = declared(
+        models.BooleanField(
+            _("koks (triple game, Short Nardy)"),
+            default=False,
+            help_text=_(
+                "A triple game (3 points): the loser has borne off no checker and still has one "
+                "on the bar or in the winner's home. Short Nardy only."
+            ),
+        ),
+        Setting(
+            Section.MATCH,
+            applies={"variant": ("short",)},
+            refused=_("Koks and no hit-and-hide are Short Nardy rules."),
+            stages=Stages.EVERY,
+            says=Says(_("Koks (triple game)"), yes_no("koks")),
+        ),
+    )
+    no_hit_and_hide = declared(
+        models.BooleanField(
+            _("no hit-and-hide (Short Nardy)"),
+            default=False,
+            help_text=_(
+                "A checker that has hit may not, later in the same turn, stop on a point with "
+                "another checker of its own. Hitting and moving on to an empty point, covering "
+                "with another checker, or bearing off stay allowed. A house rule; Short Nardy "
+                "only."
+            ),
+        ),
+        Setting(
+            Section.MATCH,
+            applies={"variant": ("short",)},
+            refused=_("Koks and no hit-and-hide are Short Nardy rules."),
+            stages=Stages.EVERY,
+            says=Says(_("No hit-and-hide"), yes_no("no_hit_and_hide")),
+        ),
+    )
+    federation_draw = declared(
+        models.BooleanField(
+            _("Federation draw rule (Long Nardy)"),
+            default=False,
+            help_text=_(
+                "When the player who started the game bears off the last checker first, the "
+                "opponent gets one last turn; if it bears off all its remaining checkers in that "
+                "turn, the game is drawn. Long Nardy only."
+            ),
+        ),
+        Setting(
+            Section.MATCH,
+            applies={"variant": ("long",)},
+            refused=_("The Federation draw rule is a Long Nardy rule."),
+            stages=Stages.EVERY,
+            says=Says(_("Federation draw rule"), _says_federation_draw),
+        ),
+    )
+    draw_counts = declared(
+        models.CharField(
+            _("a drawn game counts"),
+            max_length=4,
+            choices=DrawCounts.choices,
+            default=DrawCounts.HALF,
+            help_text=_(
+                "What a drawn game (Federation draw rule) adds to each player's match score: "
+                "half a point or one point. Long Nardy with the Federation draw rule only."
+            ),
+        ),
+        Setting(
+            Section.MATCH,
+            applies={"variant": ("long",), "federation_draw": ON},
+            stages=Stages.EVERY,
+        ),
+    )
+    block_check = declared(
+        models.CharField(
+            _("six-block check (Long Nardy)"),
+            max_length=4,
+            choices=BlockCheck.choices,
+            default=BlockCheck.STEP,
+            help_text=_(
+                "Long Nardy's rule: nobody may hold six points in a row unless an opponent "
+                "checker is already past them. After every checker move: no single move of the "
+                "roll may make such a block (in some order of the moves). At the end of the "
+                "turn: only the position after the whole roll counts. Long Nardy only."
+            ),
+        ),
+        Setting(
+            Section.MATCH,
+            applies={"variant": ("long",)},
+            stages=Stages.EVERY,
+            says=Says(_("Six-block check"), shown("block_check")),
+        ),
+    )
+    dave = declared(
+        models.BooleanField(
+            _("dave (doubling)"),
+            default=True,
+            help_text=_(
+                "Doubling the stake: before rolling, a player holding the right may raise the "
+                "stake. The opponent accepts (and then alone holds the right) or declines and "
+                "loses the game at the stake before the offer."
+            ),
+        ),
+        Setting(
+            Section.MATCH,
+            stages=Stages.EVERY,
+            says=Says(_("Dave (doubling)"), _says_dave),
+        ),
+    )
+    dave_progression = declared(
+        models.CharField(
+            _("dave progression"),
+            max_length=10,
+            choices=Progression.choices,
+            default=Progression.GEOMETRIC,
+            help_text=_(
+                "How the stake rises with each dave: doubling (1, 2, 4, 8 …) or by one "
+                "(1, 2, 3, 4 …). Only with dave."
+            ),
+        ),
+        Setting(Section.MATCH, applies={"dave": ON}, stages=Stages.EVERY),
+    )
+    max_stake = declared(
+        models.PositiveIntegerField(
+            _("highest stake"),
+            null=True,
+            blank=True,
+            validators=[MinValueValidator(1), MaxValueValidator(DEFAULT_TOP_STAKE)],
+            help_text=format_lazy(
+                _("The highest stake dave may reach, 1 to {most}. Empty: {most}. Only with dave."),
+                most=DEFAULT_TOP_STAKE,
+            ),
+        ),
+        Setting(Section.MATCH, applies={"dave": ON}, stages=Stages.EVERY),
+    )
+    crawford = declared(
+        models.BooleanField(
+            _("Crawford rule"),
+            default=True,
+            help_text=_(
+                "In the one game right after a player first comes within one point of winning the "
+                "match, nobody may offer dave. Only with dave in a match to points."
+            ),
+        ),
+        Setting(
+            Section.MATCH,
+            applies={"dave": ON, "match_kind": (MATCH_TO_POINTS,)},
+            stages=Stages.EVERY,
+            says=Says(_("Crawford rule"), yes_no("crawford")),
+        ),
+    )
+
+    # At the table.
+    #: A clock per player for the whole match, as ``TimeControl.as_json`` gives it (the API's
+    #: contract), or None: no clock. Running out of time loses the match.
+    time_control = declared(
+        models.JSONField(_("time control"), null=True, blank=True, default=None),
+        Setting(
+            Section.TABLE,
+            stages=Stages.EVERY,
+            says=Says(_("Clock"), _says_clock),
+            form=("clock", "clock_kind", "clock_minutes", "clock_seconds"),
+        ),
+    )
     #: An incomplete or illegal play stands when the opponent accepts it (seed 001). Empty: as
     #: the game's rules, allowed in Long Nardy (seed 001 says so) and not in Short Nardy (its
     #: seeds do not have it): ``allows_accepted_moves``.
-    accepted_moves = models.BooleanField(
-        _("moves the opponent accepts"), null=True, blank=True, default=None
+    accepted_moves = declared(
+        models.BooleanField(
+            _("moves the opponent accepts"),
+            null=True,
+            blank=True,
+            default=None,
+            help_text=_(
+                "An incomplete or illegal play stands when the opponent accepts it (Long Nardy's "
+                "rules, seed 001); otherwise the opponent may demand the correct move. The record "
+                "keeps it marked as accepted. By the game's rules: allowed in Long Nardy, not in "
+                "Short Nardy."
+            ),
+        ),
+        Setting(
+            Section.TABLE,
+            stages=Stages.EVERY,
+            says=Says(_("Illegal moves the opponent accepts"), _says_accepted),
+        ),
     )
-    draw_counts = models.CharField(
-        _("a drawn game counts"), max_length=4, choices=DrawCounts.choices, default=DrawCounts.HALF
-    )
-    block_check = models.CharField(
-        _("six-block check (Long Nardy)"),
-        max_length=4,
-        choices=BlockCheck.choices,
-        default=BlockCheck.STEP,
-    )
-    dave = models.BooleanField(_("dave (doubling)"), default=True)
-    dave_progression = models.CharField(
-        _("dave progression"),
-        max_length=10,
-        choices=Progression.choices,
-        default=Progression.GEOMETRIC,
-    )
-    max_stake = models.PositiveIntegerField(
-        _("highest stake"),
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(1), MaxValueValidator(DEFAULT_TOP_STAKE)],
-    )
-    crawford = models.BooleanField(_("Crawford rule"), default=True)
-    #: A clock per player for the whole match, as ``TimeControl.as_json`` gives it (the API's
-    #: contract), or None: no clock. Running out of time loses the match.
-    time_control = models.JSONField(_("time control"), null=True, blank=True, default=None)
 
     # Format options.
-    swiss_rounds = models.PositiveSmallIntegerField(_("Swiss rounds"), null=True, blank=True)
+    swiss_rounds = declared(
+        models.PositiveSmallIntegerField(
+            _("Swiss rounds"),
+            null=True,
+            blank=True,
+            help_text=_(
+                "How many rounds are played. Swiss only: needed there unless players are out "
+                "after a number of lost matches, when it may be left empty to play on while two "
+                "players remain."
+            ),
+        ),
+        Setting(
+            Section.FORMAT,
+            applies={"format|first_stage": ("swiss",)},
+            says=Says(_("Swiss rounds"), _says_swiss_rounds),
+        ),
+    )
     #: A Swiss player is paired no more once they have lost this many matches (the federation's
     #: own cups: 3); with no ``swiss_rounds`` the Swiss goes on while two players remain.
-    swiss_out_after_losses = models.PositiveSmallIntegerField(
-        _("out after lost matches (Swiss)"),
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(1), MaxValueValidator(MAX_OUT_AFTER_LOSSES)],
+    swiss_out_after_losses = declared(
+        models.PositiveSmallIntegerField(
+            _("out after lost matches (Swiss)"),
+            null=True,
+            blank=True,
+            validators=[MinValueValidator(1), MaxValueValidator(MAX_OUT_AFTER_LOSSES)],
+            help_text=_(
+                "A player who has lost this many matches is paired no more and keeps their place "
+                "in the standings (the federation's cups: 3). Empty: nobody is out. A one-stage "
+                "Swiss only."
+            ),
+        ),
+        Setting(
+            Section.FORMAT,
+            applies={"format": ("swiss",), "first_stage": ("",)},
+            refused=_("Out after a number of lost matches is an option of a one-stage Swiss."),
+            says=Says(_("A player is out"), _says_out_after),
+        ),
     )
-    third_place = models.BooleanField(_("third-place match"), default=False)
-    grand_final = models.CharField(
-        _("grand final"), max_length=10, choices=GrandFinal.choices, default=GrandFinal.RESET
+    third_place = declared(
+        models.BooleanField(
+            _("third-place match"),
+            default=False,
+            help_text=_(
+                "The two semi-final losers play a match for third place (needs at least four "
+                "players). Single elimination only."
+            ),
+        ),
+        Setting(
+            Section.FORMAT,
+            applies={"format": ("single-elimination",)},
+            stages=Stages.BRACKET,
+            says=Says(_("Third-place match"), yes_no("third_place")),
+        ),
     )
-    consolation_kind = models.CharField(
-        _("consolation bracket"),
-        max_length=20,
-        choices=ConsolationKind.choices,
-        default=ConsolationKind.FIRST_ROUND,
+    grand_final = declared(
+        models.CharField(
+            _("grand final"),
+            max_length=10,
+            choices=GrandFinal.choices,
+            default=GrandFinal.RESET,
+            help_text=_(
+                "How the winners' and the losers' bracket champions meet. With a reset match: "
+                "if the losers' bracket champion wins the final, both have lost once and a "
+                "second match decides. A single match: one match decides. None: no final; the "
+                "winners' bracket champion is first. Double elimination only."
+            ),
+        ),
+        Setting(
+            Section.FORMAT,
+            applies={"format": ("double-elimination",)},
+            stages=Stages.BRACKET,
+            says=Says(_("Grand final"), shown("grand_final")),
+        ),
     )
-    last_chance = models.BooleanField(_("last-chance bracket"), default=False)
-
+    consolation_kind = declared(
+        models.CharField(
+            _("consolation bracket"),
+            max_length=20,
+            choices=ConsolationKind.choices,
+            default=ConsolationKind.FIRST_ROUND,
+            help_text=_(
+                "Who plays in the consolation bracket. First-round losers: those who lose their "
+                "first match of the main bracket. Progressive: the losers of every main round "
+                "but the final drop in. Main and consolation only."
+            ),
+        ),
+        Setting(
+            Section.FORMAT,
+            applies={"format": ("consolation",)},
+            stages=Stages.BRACKET,
+            says=Says(_("Consolation bracket"), shown("consolation_kind")),
+        ),
+    )
+    last_chance = declared(
+        models.BooleanField(
+            _("last-chance bracket"),
+            default=False,
+            help_text=_(
+                "The consolation bracket's first-round losers play on in a third bracket. Main "
+                "and consolation only."
+            ),
+        ),
+        Setting(
+            Section.FORMAT,
+            applies={"format": ("consolation",)},
+            stages=Stages.BRACKET,
+            says=Says(_("Last-chance bracket"), yes_no("last_chance")),
+        ),
+    )
     # Two stages: groups (round robins) or a Swiss first, then ``format``'s bracket for the top
     # players. The stages are tournaments of their own, with this one as their ``parent``.
-    first_stage = models.CharField(
-        _("first stage"), max_length=10, choices=FirstStage.choices, default="", blank=True
+    first_stage = declared(
+        models.CharField(
+            _("first stage"),
+            max_length=10,
+            choices=FirstStage.choices,
+            default="",
+            blank=True,
+            help_text=_(
+                "Two stages: round-robin groups (dealt by snake from the seeds, players of one "
+                "club kept apart) or a Swiss first, then the bracket of the format above for "
+                "the top players, cross-seeded (A1 meets B2, B1 meets A2 …). You build the "
+                "bracket when stage 1 is over. Elimination formats only."
+            ),
+        ),
+        Setting(
+            Section.FORMAT,
+            applies={"format": tuple(ELIMINATION_FORMATS)},
+            says=Says(_("First stage"), _says_first_stage),
+        ),
     )
-    groups = models.PositiveSmallIntegerField(
-        _("groups"), null=True, blank=True, validators=[MinValueValidator(2), MaxValueValidator(26)]
+    groups = declared(
+        models.PositiveSmallIntegerField(
+            _("groups"),
+            null=True,
+            blank=True,
+            validators=[MinValueValidator(2), MaxValueValidator(26)],
+            help_text=_("How many groups (2 to 26). Round-robin groups only."),
+        ),
+        Setting(
+            Section.FORMAT,
+            applies={"format": tuple(ELIMINATION_FORMATS), "first_stage": ("groups",)},
+        ),
     )
-    advance = models.PositiveSmallIntegerField(
-        _("players who go on"), null=True, blank=True, validators=[MinValueValidator(1)]
+    advance = declared(
+        models.PositiveSmallIntegerField(
+            _("players who go on"),
+            null=True,
+            blank=True,
+            validators=[MinValueValidator(1)],
+            help_text=_(
+                "How many players go on to the bracket: from each group, or from the Swiss."
+            ),
+        ),
+        Setting(
+            Section.FORMAT,
+            applies={"format": tuple(ELIMINATION_FORMATS), "first_stage": ("groups", "swiss")},
+        ),
     )
     parent = models.ForeignKey(
         "self",
@@ -338,54 +832,198 @@ class Tournament(models.Model):
     stage = models.PositiveSmallIntegerField(_("stage"), null=True, blank=True)
     group = models.CharField(_("group"), max_length=2, blank=True)
 
-    # Who may play (the sport rules' events are for men or for women, from an age).
-    category = models.CharField(
-        _("category"), max_length=5, choices=Category.choices, blank=True, default=""
+    # Standings (where there are standings: the round formats, or a first stage).
+    tiebreaks = declared(
+        models.JSONField(
+            _("tie-break order"),
+            default=list,
+            blank=True,
+            help_text=_(
+                "Players level on points are split by these, first to last. Buchholz: the sum "
+                "of the opponents' scores; cut 1 leaves out the lowest, median the highest and "
+                "the lowest. Sonneborn-Berger: the scores of the opponents beaten, plus half the "
+                "scores of those drawn with. Direct encounter: the points the tied players "
+                "scored against each other (only when all of them met). Matches won. Game "
+                "points difference: game points won minus lost. Rating: the player's rating. "
+                "Round robin and Swiss only."
+            ),
+        ),
+        Setting(
+            Section.STANDINGS,
+            applies={"format|first_stage": STANDINGS_FORMATS},
+            stages=Stages.EVERY,
+            says=Says(_("Tie-breaks"), _says_tiebreaks),
+        ),
     )
-    min_age = models.PositiveSmallIntegerField(
-        _("minimum age"),
-        null=True,
-        blank=True,
-        validators=[
-            MinValueValidator(eligibility.MIN_AGE_LOWEST),
-            MaxValueValidator(eligibility.MIN_AGE_HIGHEST),
-        ],
+    points_win = declared(
+        models.DecimalField(
+            _("points for a win"),
+            max_digits=4,
+            decimal_places=1,
+            default=1,
+            help_text=_("Tournament points for winning a match."),
+        ),
+        Setting(
+            Section.STANDINGS,
+            applies={"format|first_stage": STANDINGS_FORMATS},
+            stages=Stages.EVERY,
+            says=Says(_("Match points"), _says_points),
+        ),
+    )
+    points_draw = declared(
+        models.DecimalField(
+            _("points for a draw"),
+            max_digits=4,
+            decimal_places=1,
+            default=Decimal("0.5"),
+            help_text=_(
+                "Tournament points for a drawn match (only a match of a fixed number of games "
+                "can be drawn)."
+            ),
+        ),
+        Setting(
+            Section.STANDINGS,
+            applies={"format|first_stage": STANDINGS_FORMATS, "match_kind": (MATCH_OF_GAMES,)},
+            stages=Stages.EVERY,
+        ),
+    )
+    points_loss = declared(
+        models.DecimalField(
+            _("points for a loss"),
+            max_digits=4,
+            decimal_places=1,
+            default=0,
+            help_text=_("Tournament points for losing a match."),
+        ),
+        Setting(
+            Section.STANDINGS,
+            applies={"format|first_stage": STANDINGS_FORMATS},
+            stages=Stages.EVERY,
+        ),
+    )
+    points_bye = declared(
+        models.DecimalField(
+            _("points for a bye"),
+            max_digits=4,
+            decimal_places=1,
+            default=1,
+            help_text=_(
+                "Tournament points for a round without an opponent, when the number of players "
+                "is odd."
+            ),
+        ),
+        Setting(
+            Section.STANDINGS,
+            applies={"format|first_stage": STANDINGS_FORMATS},
+            stages=Stages.EVERY,
+        ),
+    )
+
+    # Who may play (the sport rules' events are for men or for women, from an age).
+    category = declared(
+        models.CharField(
+            _("category"),
+            max_length=5,
+            choices=Category.choices,
+            blank=True,
+            default="",
+            help_text=_(
+                "The sport rules hold events for men and for women separately. A sign-up, or an "
+                "entry you make, is refused for a player of the other gender or whose profile "
+                "does not give it."
+            ),
+        ),
+        Setting(Section.WHO, stages=Stages.EVERY, says=Says(_("Category"), when_set("category"))),
+    )
+    min_age = declared(
+        models.PositiveSmallIntegerField(
+            _("minimum age"),
+            null=True,
+            blank=True,
+            validators=[
+                MinValueValidator(eligibility.MIN_AGE_LOWEST),
+                MaxValueValidator(eligibility.MIN_AGE_HIGHEST),
+            ],
+            help_text=_(
+                "The youngest age that may play (the sport rules: 10), counted in the calendar "
+                "year: the year of the start, or this year without one. A player whose profile "
+                "has no birth year is refused. Empty: any age."
+            ),
+        ),
+        Setting(Section.WHO, stages=Stages.EVERY, says=Says(_("Minimum age"), _says_age)),
     )
 
     # Sign-up and check-in.
-    self_signup = models.BooleanField(_("players sign up themselves"), default=False)
-    capacity = models.PositiveIntegerField(
-        _("places"), null=True, blank=True, validators=[MinValueValidator(2)]
+    starts_at = declared(
+        models.DateTimeField(
+            _("starts at"),
+            null=True,
+            blank=True,
+            help_text=_("When play begins: shown on the sign-up page; the check-in is before it."),
+        ),
+        Setting(Section.SIGNUP),
     )
-    signup_approval = models.BooleanField(_("sign-ups need approval"), default=False)
-    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
-    checkin_minutes = models.PositiveSmallIntegerField(
-        _("check-in opens (minutes before the start)"),
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(5), MaxValueValidator(24 * 60)],
+    self_signup = declared(
+        models.BooleanField(
+            _("players sign up themselves"),
+            default=False,
+            help_text=_(
+                "Players sign up themselves on the tournament's sign-up page (its link can be "
+                "shared) while the registration is open. You can still enter players yourself."
+            ),
+        ),
+        Setting(Section.SIGNUP),
+    )
+    min_participants = declared(
+        models.PositiveIntegerField(
+            _("fewest players"),
+            null=True,
+            blank=True,
+            validators=[MinValueValidator(MIN_PARTICIPANTS_LOWEST)],
+            help_text=_(
+                "The start is refused while fewer players are entered (the federation's events "
+                "name one in their regulations). Empty: two are enough."
+            ),
+        ),
+        Setting(Section.SIGNUP, says=Says(_("Fewest players"), when_set("min_participants"))),
+    )
+    capacity = declared(
+        models.PositiveIntegerField(
+            _("places"),
+            null=True,
+            blank=True,
+            validators=[MinValueValidator(2)],
+            help_text=_(
+                "The most players; later sign-ups go on a waiting list, which moves up by itself "
+                "when someone withdraws. Empty: no limit."
+            ),
+        ),
+        Setting(Section.SIGNUP, applies={"self_signup": ON}),
+    )
+    signup_approval = declared(
+        models.BooleanField(
+            _("sign-ups need approval"),
+            default=False,
+            help_text=_("Each sign-up waits for an organizer's approval."),
+        ),
+        Setting(Section.SIGNUP, applies={"self_signup": ON}),
+    )
+    checkin_minutes = declared(
+        models.PositiveSmallIntegerField(
+            _("check-in opens (minutes before the start)"),
+            null=True,
+            blank=True,
+            validators=[MinValueValidator(5), MaxValueValidator(24 * 60)],
+            help_text=_(
+                "Players confirm they came from this many minutes before the start (5 to 1440); "
+                "whoever has not checked in when you start is withdrawn, and you see who before "
+                "starting. Needs the start time. Empty: no check-in."
+            ),
+        ),
+        Setting(Section.SIGNUP),
     )
 
-    # Standings and ratings.
-    tiebreaks = models.JSONField(_("tie-break order"), default=list, blank=True)
-    points_win = models.DecimalField(
-        _("points for a win"), max_digits=4, decimal_places=1, default=1
-    )
-    points_draw = models.DecimalField(
-        _("points for a draw"), max_digits=4, decimal_places=1, default=Decimal("0.5")
-    )
-    points_loss = models.DecimalField(
-        _("points for a loss"), max_digits=4, decimal_places=1, default=0
-    )
-    points_bye = models.DecimalField(
-        _("points for a bye"), max_digits=4, decimal_places=1, default=1
-    )
-    rating_system = models.CharField(
-        _("rating system"), max_length=10, choices=RatingSystem.choices, default=RatingSystem.FIBS
-    )
-    #: Casual: the tournament does not ask to be rated, and in Long Nardy the recorder gives
-    #: the engine's practice hint; one that asks never does (``live.services.hints_given``).
-    casual = models.BooleanField(_("casual: not asking to be rated"), default=False)
+    # Ratings.
     # A tournament's results count on its rating list only once a rating officer of the list
     # approves it (``tournaments.ratings.services``): one organizer's typo or bad faith stays out of
     # everyone's list. ``rated_by`` is empty for the tournaments rated before approvals existed.
@@ -454,6 +1092,12 @@ class Tournament(models.Model):
         if self.accepted_moves is not None:
             return self.accepted_moves
         return self.variant == self.Variant.LONG
+
+    @property
+    def match_kind(self) -> str:
+        """How a match is played: to points (``MATCH_TO_POINTS``) or as a fixed number of games
+        (``MATCH_OF_GAMES``)."""
+        return MATCH_OF_GAMES if self.match_games is not None else MATCH_TO_POINTS
 
     def clock(self) -> TimeControl | None:
         """The time control, checked (``validate_rules`` refused any other value)."""

@@ -50,6 +50,7 @@ ADDED = {
         "accepted_moves": None,
         "pairs": False,
         "casual": False,
+        "min_participants": None,
     },
     "tournaments.match": {
         "forfeit": "",

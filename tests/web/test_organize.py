@@ -10,8 +10,10 @@ from django.db.models import Q
 from django.urls import reverse
 
 from tournaments import services
+from tournaments.errors import Conflict
 from tournaments.matches import results
 from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.services import tournament_update
 from tournaments.web.forms import TournamentForm
 
 pytestmark = pytest.mark.django_db
@@ -222,21 +224,31 @@ def test_an_edit_that_does_not_fit_is_refused_and_changes_nothing(client, olga, 
     assert (draft.format, draft.swiss_rounds) == ("round-robin", None)
 
 
-def test_after_the_start_the_rules_are_shown_locked_and_a_post_is_a_conflict(client, site):
+def test_after_the_start_the_rules_are_shown_locked_and_only_the_name_changes(client, site):
     tournament = site.tournament
     organizer = as_user(client, site.organizer)
     url = reverse("tournament-edit", args=[tournament.slug])
 
     shown = organizer.get(url)
-    posted = organizer.post(url, {**FORM, "match_size": "11"})
+    posted = organizer.post(url, {**FORM, "name": "Club Cup 2026", "match_size": "11"})
 
     assert shown.status_code == 200 and shown.context["locked"]
-    assert all(field.disabled for field in shown.context["form"].fields.values())
+    fields = shown.context["form"].fields
+    assert [name for name, field in fields.items() if not field.disabled] == ["name"]
     assert "its rules are locked" in page_text(shown)
-    assert posted.status_code == 409
-    assert "its rules are locked" in page_text(posted)
+    assert posted.status_code == 302
     tournament.refresh_from_db()
-    assert tournament.match_length == 3
+    assert (tournament.name, tournament.match_length) == ("Club Cup 2026", 3)
+
+
+def test_after_the_start_a_rule_changed_by_a_program_is_a_conflict(site):
+    tournament = site.tournament
+
+    with pytest.raises(Conflict, match="its rules are locked"):
+        tournament_update(tournament=tournament, by=site.organizer, name="New", match_length=11)
+
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.match_length) == ("Club Cup", 3)
 
 
 def test_an_outsider_cannot_see_or_change_the_rules(client, outsider, draft):

@@ -9,11 +9,13 @@ from rest_framework import serializers
 
 from games.models import Game
 from tournaments.clubs.models import Club
+from tournaments.declarations import settings_of
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.scoring.clock import KINDS, MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
 from tournaments.seasons.models import Season
-from tournaments.services import TIEBREAKS, start_notices
+from tournaments.services import start_notices
+from tournaments.words import TIEBREAKS
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
@@ -136,33 +138,18 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
 
     class Meta:
         model = Tournament
+        #: Every declared setting (``tournaments.declarations``) is a field, with its model
+        #: field's type, limits and help; the rest is read only.
         fields = [
-            "id", "slug", "name", "variant", "format", "status", "organizer",
-            "match_length", "match_games", "koks", "no_hit_and_hide", "federation_draw",
-            "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
-            "time_control", "accepted_moves", "accepted_moves_allowed", "pairs", "swiss_rounds",
-            "swiss_out_after_losses", "third_place", "grand_final",
-            "consolation_kind", "last_chance", "tiebreaks", "points_win", "points_draw",
-            "points_loss", "points_bye", "category", "min_age", "rating_system", "casual", "rated",
-            "rated_by", "rated_at", "created_at", "notices", "club",
-            "season", "starts_at", "self_signup", "capacity", "signup_approval",
-            "checkin_minutes", "first_stage", "groups", "advance", "parent", "stage", "group",
+            "id", "slug", "status", "organizer",
+            *(item.name for item in settings_of(Tournament)),
+            "accepted_moves_allowed", "rated", "rated_by", "rated_at", "created_at", "notices",
+            "club", "season", "parent", "stage", "group",
         ]  # fmt: skip
         read_only_fields = [
             "id", "status", "organizer", "rated_at", "created_at", "stage", "group",
         ]  # fmt: skip
-        extra_kwargs = {
-            "slug": {"required": False},
-            "category": {
-                "help_text": 'Who may play: men or women ("": open). A sign-up or an entry is '
-                "refused for a player of the other gender or whose profile does not give it"
-            },
-            "min_age": {
-                "help_text": "The youngest age that may play (null: any), counted in the "
-                "calendar year: a player's age is the year of starts_at (else this year) minus "
-                "their birth year. A player whose profile has no birth year is refused"
-            },
-        }
+        extra_kwargs = {"slug": {"required": False}}
 
     def get_notices(self, tournament: Tournament) -> list[str]:
         known: dict[int, list[str]] | None = self.context.get("notices")

@@ -28,7 +28,6 @@ from tournaments.services.entries import (
 from tournaments.services.lifecycle import (
     EDITABLE_SETTINGS,
     EDITABLE_STATUSES,
-    TIEBREAKS,
     start_notices,
     start_notices_of,
     swiss_round_pair,
@@ -47,7 +46,6 @@ __all__ = [
     "ENTRIES_CSV_COLUMNS",
     "ENTRIES_CSV_MAX_BYTES",
     "SEED_MAX",
-    "TIEBREAKS",
     "NewEntry",
     "entries_from_csv",
     "entries_import_csv",

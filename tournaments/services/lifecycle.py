@@ -4,7 +4,7 @@ finished, and deleted."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
+from tournaments.declarations import settings_of
 from tournaments.errors import Conflict, InvalidInput
 from tournaments.formats import elimination, round_robin
 from tournaments.models import Entry, Match, Round, Tournament
@@ -43,6 +44,10 @@ from tournaments.signups.services import (
     promote_waiting,
     signups_at_start,
 )
+from tournaments.words import TIEBREAKS
+
+#: The tournament's declared settings (``tournaments.declarations``).
+SETTINGS = settings_of(Tournament)
 
 
 def tournament_create(*, organizer: User, name: str, variant: str, **settings: Any) -> Tournament:
@@ -75,6 +80,11 @@ def tournament_start(*, tournament: Tournament, by: User) -> Tournament:
     entries = seeded(tournament)
     if len(entries) < 2:
         raise Conflict(_("A tournament needs at least two players."))
+    if tournament.min_participants is not None and len(entries) < tournament.min_participants:
+        raise Conflict(
+            _("The tournament needs at least %(fewest)s players and %(count)s are entered.")
+            % {"fewest": tournament.min_participants, "count": len(entries)}
+        )
     tournament.status = Status.RUNNING
     tournament.save(update_fields=["status"])
     if tournament.first_stage:
@@ -219,18 +229,21 @@ def validate_rules(tournament: Tournament) -> None:
         raise InvalidInput(_("A match is played to a number of points or as a number of games."))
     if tournament.match_length == 0 or tournament.match_games == 0:
         raise InvalidInput(_("A match has at least one point or one game."))
-    long_only = tournament.federation_draw
-    short_only = tournament.koks or tournament.no_hit_and_hide
-    if tournament.variant == Tournament.Variant.SHORT and long_only:
-        raise InvalidInput(_("The Federation draw rule is a Long Nardy rule."))
-    if tournament.variant == Tournament.Variant.LONG and short_only:
-        raise InvalidInput(_("Koks and no hit-and-hide are Short Nardy rules."))
-    if tournament.pairs and tournament.variant == Tournament.Variant.LONG:
-        raise InvalidInput(_("There are no pairs in Long Nardy: pairs play Short Nardy."))
+    for item in SETTINGS:  # a value where the setting does not apply, when that is refused
+        refused = item.setting.refused
+        value = getattr(tournament, item.name)
+        if refused and value != item.default and not item.applies(_value_of(tournament)):
+            raise InvalidInput(refused)
     first_stage_validate(tournament)
     if tournament.checkin_minutes is not None and tournament.starts_at is None:
         raise InvalidInput(_("A check-in needs the start time: it opens before it."))
     _validate_swiss(tournament)
+    fewest, places = tournament.min_participants, tournament.capacity
+    if fewest is not None and places is not None and tournament.self_signup and fewest > places:
+        raise InvalidInput(
+            _("The fewest players (%(fewest)s) is more than the places (%(places)s).")
+            % {"fewest": fewest, "places": places}
+        )
     try:
         TimeControl.from_json(tournament.time_control)
     except ValueError:
@@ -248,43 +261,31 @@ def validate_rules(tournament: Tournament) -> None:
         )
 
 
+def _value_of(tournament: Tournament) -> Callable[[str], Any]:
+    """The values a setting's conditions name, read off the tournament."""
+    return lambda name: getattr(tournament, name)
+
+
 def _validate_swiss(tournament: Tournament) -> None:
     """A Swiss ends after its rounds, or, when it drops its losers, when fewer than two remain."""
-    if tournament.swiss_out_after_losses is not None:
-        if tournament.format != Format.SWISS or tournament.first_stage:
-            raise InvalidInput(
-                _("Out after a number of lost matches is an option of a one-stage Swiss.")
-            )
-    elif tournament.format == Format.SWISS and not tournament.swiss_rounds:
+    if tournament.swiss_out_after_losses is None and (
+        tournament.format == Format.SWISS and not tournament.swiss_rounds
+    ):
         raise InvalidInput(
             _("Say how many rounds the Swiss tournament has, or after how many lost matches a "
               "player is out.")
         )  # fmt: skip
 
 
-TIEBREAKS = (
-    "buchholz", "buchholz-cut-1", "median-buchholz", "sonneborn-berger", "direct-encounter",
-    "wins", "game-points-difference", "rating",
-)  # fmt: skip
-
-
 #: While a tournament is in one of these its rules may change; the start locks them.
 EDITABLE_STATUSES = (Status.DRAFT, Status.REGISTRATION)
 
 
-#: What ``tournament_update`` may change: not the slug (links are out), the status or organizers.
-EDITABLE_SETTINGS = frozenset(
-    {
-        "name", "variant", "format", "rating_system", "casual", "match_length", "match_games",
-        "koks", "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
-        "dave_progression", "max_stake", "crawford", "time_control", "accepted_moves", "pairs",
-        "swiss_rounds",
-        "swiss_out_after_losses", "third_place", "grand_final", "consolation_kind",
-        "last_chance", "tiebreaks", "points_win", "points_draw", "points_loss", "points_bye",
-        "category", "min_age", "self_signup", "capacity", "signup_approval", "starts_at",
-        "checkin_minutes", "first_stage", "groups", "advance",
-    }
-)  # fmt: skip
+#: What ``tournament_update`` may change: the declared settings (not the slug, whose links are
+#: out, the status or the organizers).
+EDITABLE_SETTINGS = frozenset(item.name for item in SETTINGS)
+#: What the start locks: every setting but those declared open (the name).
+LOCKED_SETTINGS = frozenset(item.name for item in SETTINGS if item.setting.locked)
 
 
 @transaction.atomic
@@ -296,7 +297,8 @@ def tournament_update(*, tournament: Tournament, by: User, **settings: Any) -> T
         raise TypeError(f"not an editable setting: {', '.join(sorted(unknown))}")
     tournament = locked_tournament(tournament)
     require(by, "tournament.run", tournament)
-    if tournament.status not in EDITABLE_STATUSES:
+    changed = {name for name, value in settings.items() if getattr(tournament, name) != value}
+    if tournament.status not in EDITABLE_STATUSES and changed & LOCKED_SETTINGS:
         raise Conflict(_("The tournament has started: its rules are locked."))
     who_may_play = _who_may_play(tournament)
     changes_pairs = "pairs" in settings and settings["pairs"] != tournament.pairs
@@ -311,7 +313,8 @@ def tournament_update(*, tournament: Tournament, by: User, **settings: Any) -> T
         for entry in tournament.entries.select_related("player").order_by("pk"):
             for player in members_of(entry.player):
                 category_check(tournament=tournament, player=player, by=by)
-    promote_waiting(tournament)  # there may be more places
+    if tournament.status in EDITABLE_STATUSES:
+        promote_waiting(tournament)  # there may be more places
     return tournament
 
 

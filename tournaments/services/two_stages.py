@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from tournaments.declarations import Stages, settings_of
 from tournaments.errors import Conflict, InvalidInput
 from tournaments.formats import groups as grouping
 from tournaments.models import Entry, Match, Player, Tournament
@@ -15,13 +16,11 @@ from tournaments.services.checks import Format
 FirstStage = Tournament.FirstStage
 
 
-#: What a stage takes over from its event.
+#: What a stage takes over from its event: the settings every stage inherits (their
+#: declarations say so), the event's rating approval, its organizer and its club.
 INHERITED = (
-    "variant", "rating_system", "match_length", "match_games", "koks", "no_hit_and_hide",
-    "federation_draw", "draw_counts", "block_check", "dave", "dave_progression", "max_stake",
-    "crawford", "time_control", "accepted_moves", "tiebreaks", "points_win", "points_draw",
-    "points_loss", "points_bye", "category", "min_age", "rated", "rated_by", "rated_at",
-    "organizer", "club",
+    *(item.name for item in settings_of(Tournament) if item.setting.stages == Stages.EVERY),
+    "rated", "rated_by", "rated_at", "organizer", "club",
 )  # fmt: skip
 
 

@@ -4,7 +4,7 @@ the values to a service, which checks how the rules fit together and says what i
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -17,36 +17,20 @@ from django.utils.translation import gettext_lazy as _
 
 from nardy_site.forms import QuotingAtMostTheLimit
 from tournaments.clubs.models import Club
+from tournaments.declarations import Section, applies, settings_of
 from tournaments.eligibility import BIRTH_YEAR_EARLIEST
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import MATCH_OF_GAMES, MATCH_TO_POINTS, Entry, Player, Tournament
 from tournaments.players.selectors import players_found
-from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH
+from tournaments.scoring import MAX_MATCH_LENGTH
 from tournaments.scoring.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, PRESETS
 from tournaments.seasons.models import Season
 from tournaments.services import SEED_MAX, NewEntry
 from tournaments.web.clocks import preset_choices, preset_of
+from tournaments.words import TIEBREAK_NAMES
 
 CLOCK_CUSTOM = "custom"
-MATCH_TO_POINTS = "points"
-MATCH_OF_GAMES = "games"
-#: The formats played as a bracket (the others in rounds).
-ELIMINATION_FORMATS = tuple(
-    f for f in Tournament.Format if f not in Tournament.ROUND_FORMATS
-)  # fmt: skip
-#: Where standings are kept: the round formats, and the first stage of a two-stage event.
-STANDINGS_FORMATS = (*Tournament.ROUND_FORMATS, "groups", "swiss")
-
-#: The tie-breaks by their stored names, with a short name for the organizer.
-TIEBREAK_CHOICES = [
-    ("buchholz", _("Buchholz")),
-    ("buchholz-cut-1", _("Buchholz cut 1")),
-    ("median-buchholz", _("Median Buchholz")),
-    ("sonneborn-berger", _("Sonneborn-Berger")),
-    ("direct-encounter", _("Direct encounter")),
-    ("wins", _("Matches won")),
-    ("game-points-difference", _("Game points difference")),
-    ("rating", _("Rating")),
-]
+#: The tournament's declared settings (``tournaments.declarations``): the form is made of them.
+SETTINGS = settings_of(Tournament)
 
 
 class OrderedSelects(forms.Widget):
@@ -179,254 +163,57 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
     )
     tiebreaks = OrderedChoicesField(
         label=_("Tie-break order"),
-        choices=TIEBREAK_CHOICES,
+        choices=list(TIEBREAK_NAMES.items()),
         required=False,
-        help_text=_(
-            "Players level on points are split by these, first to last. Buchholz: the sum of the "
-            "opponents' scores; cut 1 leaves out the lowest, median the highest and the lowest. "
-            "Sonneborn-Berger: the scores of the opponents beaten, plus half the scores of those "
-            "drawn with. Direct encounter: the points the tied players scored against each other "
-            "(only when all of them met). Matches won. Game points difference: game points won "
-            "minus lost. Rating: the player's rating. Round robin and Swiss only."
-        ),
+        help_text=Tournament._meta.get_field("tiebreaks").help_text,
     )
 
     class Meta:
         model = Tournament
-        fields = [
-            "name", "variant", "pairs", "format", "rating_system", "casual",
-            "koks", "no_hit_and_hide", "federation_draw", "draw_counts", "block_check", "dave",
-            "dave_progression", "max_stake", "crawford", "accepted_moves",
-            "swiss_rounds", "swiss_out_after_losses", "third_place", "grand_final",
-            "consolation_kind", "last_chance", "tiebreaks", "points_win", "points_draw",
-            "points_loss", "points_bye", "category", "min_age",
-            "starts_at", "self_signup", "capacity", "signup_approval", "checkin_minutes",
-            "first_stage", "groups", "advance",
-        ]  # fmt: skip
+        #: The settings that are form fields of their own (the match's length and the clock
+        #: are asked by the form's own fields); labels and help come from the model.
+        fields = [item.name for item in SETTINGS if item.setting.form is None]
         widgets = {
             "variant": forms.RadioSelect,
             "starts_at": forms.DateTimeInput(
                 attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
             ),
         }
-        help_texts = {
-            "name": _("As players will see it. The page's address is made from it once."),
-            "variant": _(
-                "Long Nardy: no hitting, both players move the same way round from their heads. "
-                "Short Nardy: backgammon, with hitting and the bar."
-            ),
-            "format": _(
-                "Round robin: everyone plays everyone (double: twice). Swiss: a set number of "
-                "rounds; players with equal scores meet, nobody twice. Single elimination: one "
-                "loss and out. Double elimination: out after the second loss. Main and "
-                "consolation: losers of the main bracket play on in a consolation bracket."
-            ),
-            "rating_system": _(
-                "How the matches change the players' ratings. FIBS: the backgammon servers' "
-                "formula; longer matches count more and new players' ratings move faster. Elo: "
-                "the chess formula, the same weight for every match whatever its length."
-            ),
-            "casual": _(
-                "A casual event does not ask to be rated: in Long Nardy the recorder shows each "
-                "player the engine's practice hint after a play. An event that asks to be rated "
-                "never shows hints; a rating officer sees which matches had them before "
-                "approving it."
-            ),
-            "pairs": _(
-                "The pairs discipline: each entry is a pair of two players who play as one side "
-                "and may consult each other during the match. Pairs are rated on a list of their "
-                "own; the players' own ratings do not move. Short Nardy only."
-            ),
-            "koks": _(
-                "A triple game (3 points): the loser has borne off no checker and still has one "
-                "on the bar or in the winner's home. Short Nardy only."
-            ),
-            "no_hit_and_hide": _(
-                "A checker that has hit may not, later in the same turn, stop on a point with "
-                "another checker of its own. Hitting and moving on to an empty point, covering "
-                "with another checker, or bearing off stay allowed. A house rule; Short Nardy "
-                "only."
-            ),
-            "federation_draw": _(
-                "When the player who started the game bears off the last checker first, the "
-                "opponent gets one last turn; if it bears off all its remaining checkers in that "
-                "turn, the game is drawn. Long Nardy only."
-            ),
-            "draw_counts": _(
-                "What a drawn game (Federation draw rule) adds to each player's match score: "
-                "half a point or one point. Long Nardy with the Federation draw rule only."
-            ),
-            "block_check": _(
-                "Long Nardy's rule: nobody may hold six points in a row unless an opponent "
-                "checker is already past them. After every checker move: no single move of the "
-                "roll may make such a block (in some order of the moves). At the end of the "
-                "turn: only the position after the whole roll counts. Long Nardy only."
-            ),
-            "dave": _(
-                "Doubling the stake: before rolling, a player holding the right may raise the "
-                "stake. The opponent accepts (and then alone holds the right) or declines and "
-                "loses the game at the stake before the offer."
-            ),
-            "dave_progression": _(
-                "How the stake rises with each dave: doubling (1, 2, 4, 8 …) or by one "
-                "(1, 2, 3, 4 …). Only with dave."
-            ),
-            "max_stake": format_lazy(
-                _("The highest stake dave may reach, 1 to {most}. Empty: {most}. Only with dave."),
-                most=DEFAULT_TOP_STAKE,
-            ),
-            "accepted_moves": _(
-                "An incomplete or illegal play stands when the opponent accepts it (Long Nardy's "
-                "rules, seed 001); otherwise the opponent may demand the correct move. The record "
-                "keeps it marked as accepted. By the game's rules: allowed in Long Nardy, not in "
-                "Short Nardy."
-            ),
-            "crawford": _(
-                "In the one game right after a player first comes within one point of winning the "
-                "match, nobody may offer dave. Only with dave in a match to points."
-            ),
-            "swiss_rounds": _(
-                "How many rounds are played. Swiss only: needed there unless players are out "
-                "after a number of lost matches, when it may be left empty to play on while two "
-                "players remain."
-            ),
-            "swiss_out_after_losses": _(
-                "A player who has lost this many matches is paired no more and keeps their place "
-                "in the standings (the federation's cups: 3). Empty: nobody is out. A one-stage "
-                "Swiss only."
-            ),
-            "third_place": _(
-                "The two semi-final losers play a match for third place (needs at least four "
-                "players). Single elimination only."
-            ),
-            "grand_final": _(
-                "How the winners' and the losers' bracket champions meet. With a reset match: "
-                "if the losers' bracket champion wins the final, both have lost once and a "
-                "second match decides. A single match: one match decides. None: no final; the "
-                "winners' bracket champion is first. Double elimination only."
-            ),
-            "consolation_kind": _(
-                "Who plays in the consolation bracket. First-round losers: those who lose their "
-                "first match of the main bracket. Progressive: the losers of every main round "
-                "but the final drop in. Main and consolation only."
-            ),
-            "last_chance": _(
-                "The consolation bracket's first-round losers play on in a third bracket. Main "
-                "and consolation only."
-            ),
-            "category": _(
-                "The sport rules hold events for men and for women separately. A sign-up, or an "
-                "entry you make, is refused for a player of the other gender or whose profile "
-                "does not give it."
-            ),
-            "min_age": _(
-                "The youngest age that may play (the sport rules: 10), counted in the calendar "
-                "year: the year of the start, or this year without one. A player whose profile "
-                "has no birth year is refused. Empty: any age."
-            ),
-            "starts_at": _(
-                "When play begins: shown on the sign-up page; the check-in is before it."
-            ),
-            "self_signup": _(
-                "Players sign up themselves on the tournament's sign-up page (its link can be "
-                "shared) while the registration is open. You can still enter players yourself."
-            ),
-            "capacity": _(
-                "The most players; later sign-ups go on a waiting list, which moves up by itself "
-                "when someone withdraws. Empty: no limit."
-            ),
-            "signup_approval": _("Each sign-up waits for an organizer's approval."),
-            "checkin_minutes": _(
-                "Players confirm they came from this many minutes before the start (5 to 1440); "
-                "whoever has not checked in when you start is withdrawn, and you see who before "
-                "starting. Needs the start time. Empty: no check-in."
-            ),
-            "first_stage": _(
-                "Two stages: round-robin groups (dealt by snake from the seeds, players of one "
-                "club kept apart) or a Swiss first, then the bracket of the format above for "
-                "the top players, cross-seeded (A1 meets B2, B1 meets A2 …). You build the "
-                "bracket when stage 1 is over. Elimination formats only."
-            ),
-            "groups": _("How many groups (2 to 26). Round-robin groups only."),
-            "advance": _(
-                "How many players go on to the bracket: from each group, or from the Swiss."
-            ),
-            "points_win": _("Tournament points for winning a match."),
-            "points_draw": _(
-                "Tournament points for a drawn match (only a match of a fixed number of games "
-                "can be drawn)."
-            ),
-            "points_loss": _("Tournament points for losing a match."),
-            "points_bye": _(
-                "Tournament points for a round without an opponent, when the number of players "
-                "is odd."
-            ),
-        }
 
-    #: When a field applies, by the values of the fields it depends on (all must hold; a checkbox
-    #: counts as "on" when ticked). The page shows only the fields that apply to the chosen game
-    #: and format (``static/nardy/site.js``); a field that does not apply is ignored when the
-    #: form is posted, whatever it says: its default is kept (``clean``).
-    APPLIES_WHEN: dict[str, dict[str, tuple[str, ...]]] = {
-        "koks": {"variant": ("short",)},
-        "pairs": {"variant": ("short",)},
-        "no_hit_and_hide": {"variant": ("short",)},
-        "federation_draw": {"variant": ("long",)},
-        "draw_counts": {"variant": ("long",), "federation_draw": ("on",)},
-        "block_check": {"variant": ("long",)},
-        "dave_progression": {"dave": ("on",)},
-        "max_stake": {"dave": ("on",)},
-        "crawford": {"dave": ("on",), "match_kind": (MATCH_TO_POINTS,)},
+    #: When a field applies, by the values of the fields it depends on: each setting's
+    #: declaration, and the clock's own fields. The page shows only the fields that apply
+    #: (``static/nardy/site.js``); a field that does not apply is ignored when the form is
+    #: posted, whatever it says: its default is kept (``clean``).
+    APPLIES_WHEN: dict[str, Mapping[str, tuple[str, ...]]] = {
+        **{item.name: item.setting.applies for item in SETTINGS if item.setting.applies},
         "clock_kind": {"clock": (CLOCK_CUSTOM,)},
         "clock_minutes": {"clock": (CLOCK_CUSTOM,)},
         "clock_seconds": {"clock": (CLOCK_CUSTOM,)},
-        "swiss_rounds": {"format|first_stage": ("swiss",)},
-        "swiss_out_after_losses": {"format": ("swiss",)},
-        "third_place": {"format": ("single-elimination",)},
-        "grand_final": {"format": ("double-elimination",)},
-        "consolation_kind": {"format": ("consolation",)},
-        "last_chance": {"format": ("consolation",)},
-        "first_stage": {"format": ELIMINATION_FORMATS},
-        "groups": {"format": ELIMINATION_FORMATS, "first_stage": ("groups",)},
-        "advance": {"format": ELIMINATION_FORMATS, "first_stage": ("groups", "swiss")},
-        "tiebreaks": {"format|first_stage": STANDINGS_FORMATS},
-        "points_win": {"format|first_stage": STANDINGS_FORMATS},
-        "points_draw": {"format|first_stage": STANDINGS_FORMATS, "match_kind": (MATCH_OF_GAMES,)},
-        "points_loss": {"format|first_stage": STANDINGS_FORMATS},
-        "points_bye": {"format|first_stage": STANDINGS_FORMATS},
-        "capacity": {"self_signup": ("on",)},
-        "signup_approval": {"self_signup": ("on",)},
     }
 
-    #: The form's sections, as the page shows them.
+    #: The form's sections, as the page shows them: each setting's section, in the order of
+    #: the declarations (a new tournament's club and season come after its name).
     FIELDSETS = [
         (
-            _("The event"),
-            ["name", "club_season", "variant", "pairs", "format", "rating_system", "casual"],
-        ),
-        (
-            _("Match rules"),
+            section.label,
             [
-                "match_kind", "match_size", "koks", "no_hit_and_hide", "federation_draw",
-                "draw_counts", "block_check", "dave", "dave_progression", "max_stake", "crawford",
+                name
+                for item in SETTINGS
+                if item.setting.section == section
+                for name in (
+                    (*item.form_fields(), "club_season")
+                    if item.name == "name"
+                    else item.form_fields()
+                )
             ],
-        ),
-        (
-            _("At the table"),
-            ["clock", "clock_kind", "clock_minutes", "clock_seconds", "accepted_moves"],
-        ),
-        (
-            _("Format options"),
-            ["swiss_rounds", "swiss_out_after_losses", "third_place", "grand_final",
-             "consolation_kind", "last_chance", "first_stage", "groups", "advance"],
-        ),
-        (_("Standings"), ["tiebreaks", "points_win", "points_draw", "points_loss", "points_bye"]),
-        (_("Who may play"), ["category", "min_age"]),
-        (
-            _("Sign-up and check-in"),
-            ["starts_at", "self_signup", "capacity", "signup_approval", "checkin_minutes"],
-        ),
-    ]  # fmt: skip
+        )
+        for section in Section
+    ]
+
+    #: The form's fields of the settings the start locks.
+    LOCKED = frozenset(
+        name for item in SETTINGS if item.setting.locked for name in item.form_fields()
+    )
 
     def __init__(
         self,
@@ -475,8 +262,8 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
             self.initial.setdefault("clock_minutes", control.base_seconds // 60)
             self.initial.setdefault("clock_seconds", control.per_move_seconds)
         if locked:  # disabled fields keep the stored values whatever is posted
-            for field in self.fields.values():
-                field.disabled = True
+            for name, field in self.fields.items():
+                field.disabled = name in self.LOCKED or name == "club_season"
         for name, when in self.APPLIES_WHEN.items():  # for the page's script (fields.html)
             if name in self.fields:
                 self.fields[name].applies_when = json.dumps(  # type: ignore[attr-defined]
@@ -484,13 +271,8 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
                 )
 
     def applies(self, name: str, values: dict[str, Any]) -> bool:
-        """Whether field ``name`` applies when the fields it depends on have ``values`` (a
-        controlling field that is not there does not hold a condition back: a locked form)."""
-        for controls, allowed in self.APPLIES_WHEN.get(name, {}).items():
-            found = [_as_choice(values.get(control)) for control in controls.split("|")]
-            if not any(value in allowed for value in found):
-                return False
-        return True
+        """Whether field ``name`` applies when the fields it depends on have ``values``."""
+        return applies(self.APPLIES_WHEN.get(name, {}), values.get)
 
     def clean(self) -> dict[str, Any]:
         """Every field is checked as posted; those that do not apply to the chosen game and
@@ -551,15 +333,6 @@ def _time_control(data: dict[str, Any]) -> dict[str, Any] | None:
         "base_seconds": data["clock_minutes"] * 60,
         "per_move_seconds": data["clock_seconds"],
     }
-
-
-def _as_choice(value: Any) -> str:
-    """A field's cleaned value as the page compares it: a ticked box is "on"."""
-    if value is True:
-        return "on"
-    if value is False or value is None:
-        return ""
-    return str(value)
 
 
 def _default(name: str) -> Any:

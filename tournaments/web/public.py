@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -14,10 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy
 
 from games.rules import GameError
 from nardy_site.page_cache import (
@@ -34,6 +33,7 @@ from tournaments.analysis.selectors import match_analysis, player_pr_history, ve
 from tournaments.brackets.view import bracket_drawings
 from tournaments.charts import responsive_chart
 from tournaments.clubs.models import Club
+from tournaments.declarations import summary_of
 from tournaments.matches.board import accepted_plays, board_frames
 from tournaments.matches.live.services import (
     being_recorded,
@@ -48,7 +48,6 @@ from tournaments.ratings import selectors as rating_selectors
 from tournaments.services import start_notices
 from tournaments.stages.selectors import event_stages
 from tournaments.standings import StandingRow, deciding_tiebreaks
-from tournaments.web.clocks import clock_text
 from tournaments.web.common import (
     cached_part,
     has_bracket,
@@ -56,6 +55,7 @@ from tournaments.web.common import (
     tournament_header,
     tournament_of,
 )
+from tournaments.words import TIEBREAK_NAMES
 
 Format = Tournament.Format
 logger = logging.getLogger(__name__)
@@ -545,18 +545,6 @@ def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
 # --- Shared by the pages -----------------------------------------------------------------------
 
 
-TIEBREAK_NAMES = {
-    "buchholz": pgettext_lazy("tie-break", "Buchholz"),
-    "buchholz-cut-1": pgettext_lazy("tie-break", "Buchholz cut 1"),
-    "median-buchholz": pgettext_lazy("tie-break", "Median Buchholz"),
-    "sonneborn-berger": pgettext_lazy("tie-break", "Sonneborn–Berger"),
-    "direct-encounter": pgettext_lazy("tie-break", "Direct encounter"),
-    "wins": pgettext_lazy("tie-break", "Wins"),
-    "game-points-difference": pgettext_lazy("tie-break", "Game points difference"),
-    "rating": pgettext_lazy("tie-break", "Rating"),
-}
-
-
 @dataclass(frozen=True)
 class StandingLine:
     """A line of the standings table: the row, its entry, and the tie-breaks that decided its
@@ -582,93 +570,9 @@ def standing_lines(standings: list[selectors.Standing]) -> list[StandingLine]:
 
 
 def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:
-    """The tournament's rules in plain words, one fact a line, for its page and its print."""
-    yes, no = _("yes"), _("no")
-    facts = [
-        (_("Game"), tournament.get_variant_display()),
-        (_("Format"), tournament.get_format_display()),
-    ]
-    if tournament.first_stage == Tournament.FirstStage.GROUPS:
-        stage = _("%(groups)s round-robin groups; the top %(advance)s of each go on") % {
-            "groups": tournament.groups, "advance": tournament.advance}  # fmt: skip
-        facts.append((_("First stage"), stage))
-    elif tournament.first_stage == Tournament.FirstStage.SWISS:
-        stage = _("a Swiss of %(rounds)s rounds; the top %(advance)s go on") % {
-            "rounds": tournament.swiss_rounds, "advance": tournament.advance}  # fmt: skip
-        facts.append((_("First stage"), stage))
-    if tournament.category:
-        facts.append((_("Category"), tournament.get_category_display()))
-    if tournament.min_age is not None:
-        age = _("%(age)s (counted in the calendar year %(year)s)") % {
-            "age": tournament.min_age, "year": tournament.age_year()}  # fmt: skip
-        facts.append((_("Minimum age"), age))
-    if tournament.match_length:
-        facts.append((_("Match"), _("to %(n)s points") % {"n": tournament.match_length}))
-    else:
-        facts.append((_("Match"), _("%(n)s games") % {"n": tournament.match_games}))
-    if tournament.variant == Tournament.Variant.SHORT:
-        if tournament.pairs:
-            facts.append((_("Discipline"), _("pairs: two players as one side, who may consult")))
-        facts.append((_("Koks (triple game)"), yes if tournament.koks else no))
-        facts.append((_("No hit-and-hide"), yes if tournament.no_hit_and_hide else no))
-    else:
-        counts = {"value": tournament.get_draw_counts_display()}
-        draw = (
-            _("yes, a drawn game counts %(value)s") % counts if tournament.federation_draw else no
-        )
-        facts.append((_("Federation draw rule"), draw))
-        facts.append((_("Six-block check"), tournament.get_block_check_display()))
-    accepted = _("allowed") if tournament.allows_accepted_moves else _("not allowed")
-    facts.append((_("Illegal moves the opponent accepts"), accepted))
-    if tournament.dave:
-        dave = tournament.get_dave_progression_display()
-        if tournament.max_stake:
-            dave += " " + _("(highest stake %(n)s)") % {"n": tournament.max_stake}
-        facts.append((_("Dave (doubling)"), dave))
-        facts.append((_("Crawford rule"), yes if tournament.crawford else no))
-    else:
-        facts.append((_("Dave (doubling)"), no))
-    if control := tournament.clock():
-        clock = _("%(clock)s; running out of time loses the match") % {"clock": clock_text(control)}
-        facts.append((_("Clock"), clock))
-    else:
-        facts.append((_("Clock"), _("none")))
-    if tournament.format == Format.SWISS:
-        rounds = tournament.swiss_rounds
-        facts.append(
-            (_("Swiss rounds"), str(rounds) if rounds else _("while two players are still in"))
-        )
-        if out_after := tournament.swiss_out_after_losses:
-            out = ngettext("after %(n)s lost match", "after %(n)s lost matches", out_after) % {
-                "n": out_after
-            }
-            facts.append((_("A player is out"), out))
-    if tournament.format == Format.SINGLE_ELIMINATION:
-        facts.append((_("Third-place match"), yes if tournament.third_place else no))
-    if tournament.format == Format.DOUBLE_ELIMINATION:
-        facts.append((_("Grand final"), tournament.get_grand_final_display()))
-    if tournament.format == Format.CONSOLATION:
-        facts.append((_("Consolation bracket"), tournament.get_consolation_kind_display()))
-        facts.append((_("Last-chance bracket"), yes if tournament.last_chance else no))
-    if not has_bracket(tournament):
-        points = _("win %(win)s, draw %(draw)s, loss %(loss)s, bye %(bye)s") % {
-            "win": _number(tournament.points_win),
-            "draw": _number(tournament.points_draw),
-            "loss": _number(tournament.points_loss),
-            "bye": _number(tournament.points_bye),
-        }
-        facts.append((_("Match points"), points))
-        if tournament.tiebreaks:
-            names = ", ".join(str(TIEBREAK_NAMES[name]) for name in tournament.tiebreaks)
-            facts.append((_("Tie-breaks"), names))
-    facts.append((_("Rating system"), tournament.get_rating_system_display()))
-    if tournament.casual:
-        casual = _("yes: it does not ask to be rated")
-        if tournament.variant == Tournament.Variant.LONG:
-            casual = _("yes: it does not ask to be rated, and the recorder gives practice hints")
-        facts.append((_("Casual"), casual))
-    facts.append((_("Rated"), rated_summary(tournament)))
-    return [(str(label), str(value)) for label, value in facts]
+    """The tournament's rules in plain words, one fact a line, for its page and its print: what
+    each setting's declaration says (``tournaments.declarations``), and whether it is rated."""
+    return [*summary_of(tournament), (str(_("Rated")), str(rated_summary(tournament)))]
 
 
 def rated_summary(tournament: Tournament) -> str:
@@ -788,7 +692,3 @@ BRACKET_NAMES = {
     "last-chance": gettext_lazy("Last-chance bracket"),
     "third-place": gettext_lazy("Third-place match"),
 }
-
-
-def _number(value: Decimal) -> str:
-    return number_format(value.normalize())

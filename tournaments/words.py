@@ -1,0 +1,47 @@
+"""A tournament's values in words, as every page and the rules summary say them (translated):
+the clock, a number of points, the tie-breaks' names."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
+
+from tournaments.scoring.clock import TimeControl
+
+#: The tie-breaks a tournament may name, in the order the form offers them, with their names.
+TIEBREAK_NAMES = {
+    "buchholz": pgettext_lazy("tie-break", "Buchholz"),
+    "buchholz-cut-1": pgettext_lazy("tie-break", "Buchholz cut 1"),
+    "median-buchholz": pgettext_lazy("tie-break", "Median Buchholz"),
+    "sonneborn-berger": pgettext_lazy("tie-break", "Sonneborn–Berger"),
+    "direct-encounter": pgettext_lazy("tie-break", "Direct encounter"),
+    "wins": pgettext_lazy("tie-break", "Wins"),
+    "game-points-difference": pgettext_lazy("tie-break", "Game points difference"),
+    "rating": pgettext_lazy("tie-break", "Rating"),
+}
+TIEBREAKS = tuple(TIEBREAK_NAMES)
+
+
+def clock_text(control: TimeControl) -> str:
+    """ "14 min + 8 s a move (delay)": the base time of each player and the allowance a move."""
+    minutes, seconds = divmod(control.base_seconds, 60)
+    if not minutes:
+        base = _("%(seconds)s s") % {"seconds": seconds}
+    elif not seconds:
+        base = _("%(minutes)s min") % {"minutes": minutes}
+    else:
+        base = _("%(minutes)s min %(seconds)s s") % {"minutes": minutes, "seconds": seconds}
+    kind = _("delay") if control.kind == "delay" else _("increment")
+    return _("%(base)s + %(move)s s a move (%(kind)s)") % {
+        "base": base,
+        "move": control.per_move_seconds,
+        "kind": kind,
+    }
+
+
+def points_text(value: Decimal) -> str:
+    """A number of points as the reader's language writes it, without trailing zeros: 1, 0,5."""
+    return number_format(value.normalize())
