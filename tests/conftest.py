@@ -158,9 +158,11 @@ def throwaway_default_queue() -> Iterator[None]:
         forget_queue(queue)
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture(autouse=True, scope="session")
 def fast_password_hashing() -> Iterator[None]:
-    """Tests make many users: hash their passwords the cheap way (never in production)."""
+    """Tests make many users: hash their passwords the cheap way (never in production). For the
+    whole session: the rows a module shares (``tests.support.shared_rows``) are made before any
+    test's own fixtures."""
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
 

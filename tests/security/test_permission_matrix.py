@@ -29,7 +29,6 @@ from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import transaction
 from django.db.models import F
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
@@ -43,6 +42,7 @@ from nardy_site.accounts.models import ApiToken
 from tests.security.conftest import TOURNAMENT_FORM
 from tests.security.permission_world import PERSONAS, World, build
 from tests.support.database import changed_tables, database_state
+from tests.support.shared_rows import rows_for_the_module
 from tournaments.matches.live import services as live
 from tournaments.matches.results import match_result_record
 from tournaments.models import Entry, Match, Round, Tournament
@@ -414,9 +414,7 @@ ROWS = api_rows() + site_rows()
 
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker) -> Iterator[World]:
-    with django_db_blocker.unblock(), transaction.atomic():
-        yield build()
-        transaction.set_rollback(True)
+    yield from rows_for_the_module(django_db_blocker, build)
 
 
 # --- Every write has a row ----------------------------------------------------------------------

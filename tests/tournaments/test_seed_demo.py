@@ -1,6 +1,7 @@
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from io import StringIO
 from pathlib import Path
 
@@ -8,9 +9,11 @@ import pytest
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.test import override_settings
 
 from games.models import Game
 from games.rules import action_from_json, replay_game
+from tests.support.shared_rows import rows_for_the_module
 from tournaments.clubs.models import Club
 from tournaments.demo import (
     DEMO_CLUB_SLUG,
@@ -34,12 +37,26 @@ def seed_demo() -> str:
     return out.getvalue()
 
 
+def seeded_by_a_newcomer() -> str:
+    """The seed as ``make run`` makes it on a newcomer's machine (DEBUG on: the demo accounts
+    get the printed password); its output."""
+    with override_settings(DEBUG=True):
+        return seed_demo()
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker) -> Iterator[str]:
+    """The demo seeded once for the module's tests (each in a savepoint of its own); the seed's
+    output."""
+    yield from rows_for_the_module(django_db_blocker, seeded_by_a_newcomer)
+
+
 def counts() -> tuple[int, ...]:
     return tuple(model.objects.count() for model in (Player, Tournament, Entry, Match, Game))
 
 
-def test_it_creates_a_club_with_tournaments_in_every_state():
-    output = seed_demo()
+def test_it_creates_a_club_with_tournaments_in_every_state(demo):
+    output = demo
 
     assert Player.objects.count() == 16
     by_slug = {t.slug: t for t in Tournament.objects.all()}
@@ -72,8 +89,7 @@ def test_it_creates_a_club_with_tournaments_in_every_state():
     assert friday.starts_at.weekday() == 4 and friday.checkin_opens_at() < friday.starts_at
 
 
-def test_every_demo_game_is_a_full_legal_record():
-    seed_demo()
+def test_every_demo_game_is_a_full_legal_record(demo):
     robin = Tournament.objects.get(slug=DEMO_TOURNAMENT_SLUG)
     variant = robin.game_variant()
     games = Game.objects.filter(match__tournament=robin)
@@ -83,8 +99,7 @@ def test_every_demo_game_is_a_full_legal_record():
         assert (outcome.ending.value, outcome.points) == (game.ending, game.points)
 
 
-def test_running_it_again_creates_nothing():
-    seed_demo()
+def test_running_it_again_creates_nothing(demo):
     first = counts()
 
     output = seed_demo()
@@ -93,19 +108,8 @@ def test_running_it_again_creates_nothing():
     assert "0 players created" in output and "none (all were there already)" in output
 
 
-def test_it_keeps_existing_players_and_enters_them():
-    Player.objects.create(display_name="Anna Berzina", club="Riga Nardy", country="LV")
-
-    seed_demo()
-
-    anna = Player.objects.get(display_name="Anna Berzina")
-    assert anna.club == "Riga Nardy"
-    assert anna.tournaments.count() == 5  # and the Friday Open's sign-up
-
-
-def test_with_debug_on_the_demo_accounts_log_in_with_the_printed_password(settings):
-    settings.DEBUG = True
-    output = seed_demo()
+def test_with_debug_on_the_demo_accounts_log_in_with_the_printed_password(demo):
+    output = demo
 
     for username in (DEMO_ORGANIZER, DEMO_RATING_OFFICER, DEMO_PLAYER_USER):
         assert f"{username}" in output and DEMO_PASSWORD in output
@@ -113,10 +117,8 @@ def test_with_debug_on_the_demo_accounts_log_in_with_the_printed_password(settin
     assert Player.objects.get(user__username=DEMO_PLAYER_USER).display_name == "Anna Berzina"
 
 
-def test_with_debug_off_no_demo_account_has_a_known_password(settings):
-    settings.DEBUG = True
-    seed_demo()  # a newcomer's run first: known passwords
-    settings.DEBUG = False
+def test_with_debug_off_no_demo_account_has_a_known_password(demo, settings):
+    settings.DEBUG = False  # after a newcomer's run (``demo``): known passwords
 
     output = seed_demo()
 
