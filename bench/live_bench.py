@@ -223,7 +223,8 @@ def seed(args: argparse.Namespace) -> list[Board]:
     from games.rules import action_to_json  # noqa: PLC0415
     from games.rules.selfplay import random_match  # noqa: PLC0415
     from nardy_site.accounts.models import ApiToken  # noqa: PLC0415
-    from tournaments.matches.live.services import live_act, live_state  # noqa: PLC0415
+    from tournaments.matches.live.services import live_act  # noqa: PLC0415
+    from tournaments.matches.live.state import live_state  # noqa: PLC0415
     from tournaments.models import Match, Player  # noqa: PLC0415
     from tournaments.services import (  # noqa: PLC0415
         entry_register,

@@ -114,3 +114,22 @@ def test_every_package_is_measured(package):
     """The graph sees the code (a renamed package would keep every contract vacuously)."""
     graph = grimp.build_graph(*PACKAGES)
     assert len(graph.find_children(package)) >= 5
+
+
+#: The modules that write or read for others (services, selectors, the recorder's parts): they
+#: speak in the services' errors (``tournaments.errors``), never in HTTP's.
+SERVICE_MODULES = sorted(
+    path
+    for pattern in ("**/services.py", "**/services/*.py", "**/selectors.py")
+    for path in (PROJECT_ROOT / "tournaments").glob(pattern)
+) + [
+    PROJECT_ROOT / "tournaments" / "matches" / "live" / f"{name}.py"
+    for name in ("drafts", "state", "clocks", "hints")
+]
+
+
+@pytest.mark.parametrize("path", SERVICE_MODULES, ids=lambda path: path.stem)
+def test_no_service_module_speaks_http(path):
+    text = path.read_text()
+    assert "django.http" not in text and "Http404" not in text, path
+    assert "rest_framework" not in text, path

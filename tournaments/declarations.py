@@ -49,8 +49,9 @@ class Section(enum.Enum):
     SIGNUP = "signup"
 
     @property
-    def label(self) -> str:
-        return str(SECTION_LABELS[self])
+    def label(self) -> str | Promise:
+        """Its legend, translated when it is shown (lazily: the form's sections are made once)."""
+        return SECTION_LABELS[self]
 
 
 SECTION_LABELS = {

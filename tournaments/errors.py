@@ -1,7 +1,8 @@
 """The errors a user can cause in the tournament services, each with a message for that user.
 
 Views and the API map them to one response shape: ``InvalidInput`` → 400, ``NotAllowed`` → 403,
-``Conflict`` → 409 (the action does not fit the tournament's or the match's state),
+``NotFound`` → 404 (no such thing, or none the user may see), ``Conflict`` → 409 (the action
+does not fit the tournament's or the match's state),
 ``IllegalGameRecord`` → 422 (a play breaks the rules: where and why). Whatever raised one changed
 nothing.
 """
@@ -32,6 +33,13 @@ class NotAllowed(TournamentError):
 
     status = 403
     code = "not_allowed"
+
+
+class NotFound(TournamentError):
+    """No such thing, or none this user may see (a draft tournament's match, to its readers)."""
+
+    status = 404
+    code = "not_found"
 
 
 class Conflict(TournamentError):

@@ -236,12 +236,15 @@ def _says_tiebreaks(tournament: "Tournament") -> str | None:
 
 
 def _says_points(tournament: "Tournament") -> str:
-    return gettext("win %(win)s, draw %(draw)s, loss %(loss)s, bye %(bye)s") % {
+    points = {
         "win": points_text(tournament.points_win),
         "draw": points_text(tournament.points_draw),
         "loss": points_text(tournament.points_loss),
         "bye": points_text(tournament.points_bye),
     }
+    if tournament.match_kind == MATCH_TO_POINTS:  # a match to points is never drawn
+        return gettext("win %(win)s, loss %(loss)s, bye %(bye)s") % points
+    return gettext("win %(win)s, draw %(draw)s, loss %(loss)s, bye %(bye)s") % points
 
 
 def _says_age(tournament: "Tournament") -> str | None:
@@ -397,7 +400,7 @@ class Tournament(models.Model):
         ),
     )
     #: Casual: the tournament does not ask to be rated, and in Long Nardy the recorder gives
-    #: the engine's practice hint; one that asks never does (``live.services.hints_given``).
+    #: the engine's practice hint; one that asks never does (``live.hints.hints_given``).
     casual = declared(
         models.BooleanField(
             _("casual: not asking to be rated"),
@@ -1320,6 +1323,10 @@ class Match(models.Model):
     #: The recorder offered the engine's practice hint while the match was played: the rating
     #: officer sees it before approving the tournament.
     hinted = models.BooleanField(_("recorded with practice hints"), default=False)
+    #: Being recorded at the table now: a recording with entries that has not become the
+    #: result. Kept by the recorder (``matches.live.drafts.mark_recording``); the result flow
+    #: refuses another result meanwhile, and the pages point spectators at it.
+    recording = models.BooleanField(_("being recorded at the table"), default=False)
     dispute_note = models.TextField(_("dispute"), blank=True)
     #: Decided by forfeit: no games, no score, never rated (the standings mark it +/−).
     forfeit = models.CharField(

@@ -19,8 +19,8 @@ from nardy_site.accounts.authentication import _TOKEN_WITH_USER
 from nardy_site.accounts.models import ApiToken, digest
 from nardy_site.joined import Compiled
 from tournaments.matches import results
+from tournaments.matches.live.drafts import locked_draft
 from tournaments.matches.live.models import Draft
-from tournaments.matches.live.services import _locked_draft
 from tournaments.models import Match
 from tournaments.web.common import match_of
 
@@ -49,7 +49,7 @@ def test_the_draft_comes_with_its_match_tournament_and_players_in_one_query(
     ).get(pk=draft.pk)
 
     with transaction.atomic(), django_assert_num_queries(1):
-        found = _locked_draft(world.match.pk)
+        found = locked_draft(world.match.pk)
         assert found is not None
         read_along = [
             found.match,
@@ -84,7 +84,7 @@ def test_a_missing_side_is_none_as_select_related_has_it(world):
     )
     Draft.objects.create(match=match)
     with transaction.atomic():
-        found = _locked_draft(match.pk)
+        found = locked_draft(match.pk)
     assert found is not None
     assert found.match.away is None and found.match.away_id is None
     assert found.match.home.player.display_name == "carl"
@@ -92,7 +92,7 @@ def test_a_missing_side_is_none_as_select_related_has_it(world):
 
 def test_a_match_without_a_draft_gives_none(world):
     with transaction.atomic():
-        assert _locked_draft(world.match.pk) is None
+        assert locked_draft(world.match.pk) is None
 
 
 def test_a_token_comes_with_its_user(world):

@@ -57,6 +57,7 @@ ADDED = {
         "lost_on_time": "",
         "confirm_side": None,
         "hinted": False,
+        "recording": False,  # but the matches recorded now: ``forward``
     },  # fmt: skip
     "tournaments.player": {"gender": "", "birth_year": None},
     "tournaments.ratinglist": {"pairs": False, "since_checkpoint": 0},
@@ -98,9 +99,19 @@ def forward(old: list[dict]) -> list[dict]:
     the draft's last write by its last writer, and the game in progress is rebuilt later."""
     moved = []
     row = 0
+    recorded = {
+        item["fields"]["match"]
+        for item in old
+        if item["model"] == "live.draft"
+        and item["fields"]["entries"]
+        and not item["fields"]["finished"]
+    }
+    assert recorded, "the dump has a match being recorded"
     for item in old:
         if item["model"] != "live.draft":
             fields = {**item["fields"], **ADDED.get(item["model"], {})}
+            if item["model"] == "tournaments.match" and item["pk"] in recorded:
+                fields["recording"] = True  # marked by the migration
             if item["model"] == "tournaments.player":  # the search key, made from the name
                 fields["search_key"] = search_key(fields["display_name"])
             moved.append({**item, "fields": fields})

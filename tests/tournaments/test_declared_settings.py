@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from tests.web.test_organize import FORM, as_user
 from tournaments.api.serializers import TournamentSerializer
@@ -70,6 +71,14 @@ def test_the_form_shows_every_declared_setting_once_in_its_section():
     assert [legend for legend, _names in TournamentForm.FIELDSETS] == [
         section.label for section in Section
     ]
+
+
+def test_the_sections_are_named_in_the_readers_language(client, olga):
+    with translation.override("ru"):
+        assert str(TournamentForm.FIELDSETS[0][0]) == "Турнир"
+    as_user(client, olga)
+    page = client.get(reverse("tournament-create"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "<legend>Турнир</legend>" in page
 
 
 def test_the_page_script_reads_each_settings_conditions_from_its_declaration():
@@ -159,6 +168,10 @@ def test_after_the_start_the_name_may_change_and_no_rule(olga):
     enter(cup, olga, 2)
     cup = tournament_start(tournament=cup, by=olga)
 
+    page = Client()
+    page.force_login(olga)
+    overview = page.get(reverse("tournament", args=[cup.slug])).content.decode()
+    assert 'data-action="rename"' in overview
     renamed = tournament_update(tournament=cup, by=olga, name="Spring Cup", match_length=3)
     with pytest.raises(Conflict, match="locked"):
         tournament_update(tournament=cup, by=olga, match_length=5)

@@ -262,3 +262,26 @@ def test_two_simultaneous_confirmations_give_one(new_club):
     assert outcomes == ["conflict", "done"]
     club.match.refresh_from_db()
     assert club.match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED)
+
+
+def test_who_follows_a_decided_result_reads_the_match_as_saved(club):
+    """``result_decided`` is sent once the match is saved: a follower that reads it from the
+    database sees the decided status and score, for a first result, a confirmation, a
+    resolution and a correction alike."""
+    from tournaments.matches.signals import result_decided  # noqa: PLC0415
+
+    seen: list[tuple[str, Decimal | None, bool]] = []
+
+    def follower(sender, match, by, first, **kwargs):
+        stored = Match.objects.get(pk=match.pk)
+        seen.append((stored.status, stored.score_home, stored.decided_at is not None and first))
+
+    result_decided.connect(follower)
+    try:
+        match = match_result_record(match=club.match, by=club.anna, score=(3, 1))
+        match_result_confirm(match=match, by=club.boris)
+        match_result_correct(match=match, by=club.organizer, score=(2, 3))
+    finally:
+        result_decided.disconnect(follower)
+
+    assert seen == [(Match.Status.CONFIRMED, 3, True), (Match.Status.FINAL, 2, False)]

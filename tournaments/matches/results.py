@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
@@ -30,7 +31,6 @@ from games.services import (
 )
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
 from tournaments.matches.guards import require_stage_one_open
-from tournaments.matches.live.models import Draft
 from tournaments.matches.signals import result_cleared, result_decided
 from tournaments.models import Match, Tournament
 from tournaments.policy import may, require
@@ -71,6 +71,7 @@ def match_result_record(
     forfeit: str | None = None,
     lost_on_time: str = "",
     confirm_side: int | None = None,
+    times: Sequence[Sequence[dict[str, Any]]] | None = None,
 ) -> Match:
     """Record a match's result: a plain ``score`` (home, away), the ``games``, a .mat text, the
     games' ``outcomes`` without their moves (entered game by game), or a ``forfeit`` (the side
@@ -81,6 +82,8 @@ def match_result_record(
     result is final at once. ``confirm_side`` (1 home, 2 away, 0 an organizer only): the result
     is reported whoever records it, and waits for that side's word (a play accepted as made was
     entered by its own mover's account: its opponent never agreed at the table).
+    ``times``: for each of the ``games``, when each of its actions was entered and the clocks
+    then (the recorder's), kept as the games' ``times``.
     """
     with transaction.atomic():
         match = _locked(match)
@@ -92,7 +95,7 @@ def match_result_record(
         require_playable(match)
         if match.status != Match.Status.SCHEDULED:
             raise Conflict(_("A result of this match was already reported."))
-        if Draft.objects.filter(match=match, finished=False).exists():
+        if match.recording:
             raise Conflict(
                 _(
                     "This match is being recorded move by move: an organizer discards the "
@@ -103,7 +106,7 @@ def match_result_record(
             tournament, score=score, games=games, mat=mat, outcomes=outcomes, forfeit=forfeit,
             bracket=bool(match.slot), lost_on_time=lost_on_time,
         )  # fmt: skip
-        _store(match, result, validated)
+        _store(match, result, validated, times)
         final = organizer and confirm_side is None
         match.status = Match.Status.FINAL if final else Match.Status.REPORTED
         match.confirm_side = confirm_side
@@ -111,9 +114,9 @@ def match_result_record(
         match.reported_at = timezone.now()
         if match.status in Match.DECIDED:
             _decided(match, by)
-        match.save()
-        if match.status in Match.DECIDED:
             _advance(match)
+        else:
+            match.save()
         return match
 
 
@@ -128,7 +131,6 @@ def match_result_confirm(*, match: Match, by: User) -> Match:
         match.confirmed_by = by  # type: ignore[assignment]
         match.confirmed_at = timezone.now()
         _decided(match, by)
-        match.save()
         _advance(match)
         return match
 
@@ -239,7 +241,6 @@ def _require_nothing_built_on(match: Match) -> None:
             later
             for later in Match.objects.filter(tournament_id=match.tournament_id)
             .exclude(pk=match.pk)
-            .select_related("live_draft")
             .order_by("pk")
             if match.slot in later.feeder_slots()
         ]
@@ -263,10 +264,7 @@ def _require_nothing_built_on(match: Match) -> None:
 
 
 def _played_or_recorded(match: Match) -> bool:
-    if match.status != Match.Status.SCHEDULED:
-        return True
-    draft = getattr(match, "live_draft", None)  # the recording at the table, if any
-    return draft is not None and draft.recording
+    return match.status != Match.Status.SCHEDULED or match.recording
 
 
 def _locked(match: Match) -> Match:
@@ -290,15 +288,16 @@ def _finalize(match: Match, by: User) -> None:
     match.confirmed_by = by  # type: ignore[assignment]
     match.confirmed_at = timezone.now()
     _decided(match, by)
-    match.save()
 
 
 def _decided(match: Match, by: User) -> None:
-    """A decided result keeps the moment it was first decided: its place in rating history,
-    also when it is corrected. Who follows results hears of it (``signals.result_decided``)."""
+    """Save the decided result, then announce it (``signals.result_decided``): who follows
+    results reads the match as it now is. It keeps the moment it was first decided: its place
+    in rating history, also when it is corrected."""
     first = match.decided_at is None
     if first:
         match.decided_at = timezone.now()
+    match.save()
     result_decided.send(sender=Match, match=match, by=by, first=first)
 
 
@@ -454,7 +453,17 @@ def _decimal(value: Fraction) -> Decimal:
     return Decimal(value.numerator) / Decimal(value.denominator)
 
 
-def _store(match: Match, result: Result, validated: Sequence[ValidatedGame]) -> None:
+def _store(
+    match: Match,
+    result: Result,
+    validated: Sequence[ValidatedGame],
+    times: Sequence[Sequence[dict[str, Any]]] | None = None,
+) -> None:
+    """The result on the match and its games as rows, with their move times when given (one
+    list a game, a time an action)."""
+    kept = [list(game_times) for game_times in times] if times is not None else None
+    if kept is not None and [len(t) for t in kept] != [len(g.actions) for g in validated]:
+        raise ValueError("the move times are one list a game, one time an action")
     match.score_home, match.score_away = result.home, result.away
     match.winner_id = {1: match.home_id, 2: match.away_id, None: None}[result.winner]
     match.forfeit = result.forfeit
@@ -471,8 +480,9 @@ def _store(match: Match, result: Result, validated: Sequence[ValidatedGame]) -> 
             value=game.outcome.value,
             stake=game.outcome.stake,
             points=game.outcome.points,
+            times=kept[index] if kept is not None else [],
         )
-        for game in validated
+        for index, game in enumerate(validated)
     )
     if any(game.actions for game in validated):
         from tournaments.matches.tasks import board_frames_prepare  # noqa: PLC0415

@@ -2,7 +2,8 @@
 and the analysis subscribe in their own apps (``tournaments.ratings.apps``,
 ``tournaments.analysis.apps``), so the result flow imports neither of them.
 
-Each signal is sent inside the transaction that changes the result, after its games are stored:
+Each signal is sent inside the transaction that changes the result, after the match and its
+games are saved (a subscriber that reads the match from the database sees its new status):
 a subscriber writes its own rows in that transaction (the rating list's audit trail is written
 exactly when the result is) and enqueues its tasks for after the commit
 (``tournaments.queue.enqueue``), so nothing runs for a result that is rolled back. Subscribers

@@ -35,11 +35,7 @@ from tournaments.charts import responsive_chart
 from tournaments.clubs.models import Club
 from tournaments.declarations import summary_of
 from tournaments.matches.board import accepted_plays, board_frames
-from tournaments.matches.live.services import (
-    being_recorded,
-    is_being_recorded,
-    matches_being_recorded,
-)
+from tournaments.matches.live.state import is_being_recorded, matches_being_recorded
 from tournaments.matches.rows import games_of
 from tournaments.models import Entry, Match, Tournament
 from tournaments.players.selectors import player_actions, player_with_club, players_found
@@ -665,7 +661,6 @@ class _GroupRows:
                 if number is None:
                     wanted |= Q(round__isnull=True, bracket=bracket, bracket_round=bracket_round)
             matches = matches.filter(wanted)
-        matches = matches.annotate(recording=being_recorded())
         for match in matches.select_related("round", "home__player", "away__player").order_by("pk"):
             number = match.round.number if match.round else None
             group = (number, match.bracket, match.bracket_round)

@@ -17,7 +17,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -30,7 +30,8 @@ from nardy_site import throttle
 from nardy_site.api_errors import error_responses
 from tournaments.api.actions import Action
 from tournaments.api.views import visible_tournaments
-from tournaments.matches.live import follow, services
+from tournaments.errors import NotFound
+from tournaments.matches.live import follow, services, state
 from tournaments.matches.live.broadcast import SharedState
 from tournaments.models import Match, Tournament
 from tournaments.policy import may
@@ -264,7 +265,10 @@ def _shared_response(shared: SharedState, given: set[str]) -> HttpResponse:
 
 def _readable_shared(request: HttpRequest | Request, pk: int) -> SharedState:
     """The match's shared state, for a reader who may see the match (404 otherwise)."""
-    shared = services.live_shared(match_id=pk)
+    try:
+        shared = state.live_shared(match_id=pk)
+    except NotFound as missing:
+        raise Http404(missing.message) from None
     if not shared.public:
         get_object_or_404(Match.objects.filter(tournament__in=visible_tournaments(request)), pk=pk)  # type: ignore[arg-type]
     return shared

@@ -13,7 +13,7 @@ Waiting costs a connection, not a thread, so the waiting is done in an event loo
 * The hub learns of each write from the writer: ``publish`` is called on commit with the new
   shared state, sent over Redis pub/sub (``LIVE_FOLLOW_REDIS_URL``, the cache's Redis) to every
   follow server, and handed to the event loops of this process. It also asks the shared state
-  again (``services.live_shared``) when what it knows is ``RECHECK_SECONDS`` old, so a change
+  again (``state.live_shared``) when what it knows is ``RECHECK_SECONDS`` old, so a change
   made by another path (a result typed by an organizer) or a message lost while Redis was away
   is seen that late at worst.
 * The Django view of the same URL (``api.live_next``) waits the same way under ASGI, and under
@@ -37,9 +37,9 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
-from django.http import Http404
 
-from tournaments.matches.live import broadcast, services
+from tournaments.errors import NotFound
+from tournaments.matches.live import broadcast, state
 from tournaments.matches.live.broadcast import SharedState
 
 log = logging.getLogger(__name__)
@@ -160,8 +160,8 @@ async def follow(
 def _fetch_now(match_id: int) -> SharedState | None:
     close_old_connections()
     try:
-        return services.live_shared(match_id=match_id)
-    except Http404:
+        return state.live_shared(match_id=match_id)
+    except NotFound:
         return None
     finally:
         close_old_connections()

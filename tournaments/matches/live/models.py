@@ -64,8 +64,8 @@ class Draft(models.Model):
 
     @property
     def recording(self) -> bool:
-        """Being recorded now: it has entries, and they have not become the match's result
-        (``services.being_recorded`` asks the same of a query)."""
+        """Being recorded now: it has entries, and they have not become the match's result (the
+        match keeps it as its mark, ``Match.recording``: ``drafts.mark_recording``)."""
         return self.ply > 0 and not self.finished
 
 

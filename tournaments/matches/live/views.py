@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.html import json_script
 
-from tournaments.matches.live import services
+from tournaments.matches.live.state import live_state
 from tournaments.policy import may
 from tournaments.web.common import match_of
 
@@ -21,7 +21,7 @@ def match_record_page(request: HttpRequest, pk: int) -> HttpResponse:
     context = {"tournament": match.tournament, "match": match}
     if not may(request.user, "match.record", match):
         return render(request, "live/record_refused.html", context, status=403)
-    state = services.live_state(match_id=match.pk)
+    state = live_state(match_id=match.pk)
     return render(
         request,
         "live/record.html",

@@ -99,10 +99,16 @@ def test_a_self_play_match_recorded_through_the_api_becomes_the_reported_result(
     games = record_self_play(site, match, client_of(reporter), seed=5)
 
     match.refresh_from_db()
-    assert match.status == Match.Status.REPORTED
+    assert match.status == Match.Status.REPORTED and not match.recording
     assert Draft.objects.get(match=match).finished
     stored = list(Game.objects.filter(match=match).order_by("number"))
     assert len(stored) == len(games)
+    # The result flow kept when each action was entered (the entries that are not actions,
+    # the rolls and who starts, are steps of the recording).
+    times = [row.times for row in stored]
+    assert [len(kept) for kept in times] == [len(row.actions) for row in stored]
+    entered = [kept["at"] for kept in sum(times, [])]
+    assert entered == sorted(entered)
     for game, row in zip(games, stored, strict=True):
         assert row.white == game.white
         assert [action_from_json(action) for action in row.actions] == list(game.actions)
@@ -228,17 +234,41 @@ def test_a_stale_revision_is_refused_even_at_the_same_ply():
     assert stale.json()["error"]["details"]["state"]["dice"] == "42"
 
 
+def recording(match: Match) -> bool:
+    """The match's mark, as the result flow and the pages read it."""
+    return Match.objects.get(pk=match.pk).recording
+
+
+def test_the_match_is_marked_while_its_recording_has_entries():
+    site = make_site()
+    match = site.match("Anna", "Boris")
+    anna = client_of(site.players["Anna"])
+    assert client_of(None).get(api(match)).status_code == 200 and not recording(match)
+    revision = Tournament.objects.get(pk=match.tournament_id).revision
+    post(anna, match, 0, {"dice": "31"})
+    assert recording(match)  # the tournament's pages are drawn again, pointing at it
+    assert Tournament.objects.get(pk=match.tournament_id).revision > revision
+    post(anna, match, 1, {"dice": "31", "play": "8/5 6/5"})
+    anna.post(f"{api(match)}/undo", {"ply": 2}, "application/json")
+    assert recording(match)
+    anna.post(f"{api(match)}/undo", {"ply": 1}, "application/json")
+    assert not recording(match)  # back to no entry: nothing is being recorded
+    post(anna, match, 0, {"dice": "42"})
+    assert recording(match)
+
+
 def test_while_a_recording_exists_no_other_result_is_reported_until_it_is_discarded():
     site = make_site()
     match = site.match("Anna", "Boris")
     anna = client_of(site.players["Anna"])
     post(anna, match, 0, {"dice": "31"})
+    assert recording(match)
     report = anna.post(f"/api/v1/matches/{match.pk}/result", {"score": [3, 0]}, "application/json")
     assert report.status_code == 409
     assert "recorded move by move" in report.json()["error"]["message"]
     olga = client_of(site.organizer)
     assert olga.delete(api(match)).status_code == 204
-    assert not Draft.objects.filter(match=match).exists()
+    assert not Draft.objects.filter(match=match).exists() and not recording(match)
     assert olga.delete(api(match)).status_code == 409
     state = client_of(None).get(api(match)).json()
     assert state["ply"] == 0 and state["recording"] is False

@@ -17,7 +17,7 @@ from games.models import Game
 from games.services import games_from_mat
 from tests.web.conftest import Site, make_site
 from tournaments.matches.live import api as live_api
-from tournaments.matches.live import broadcast, services
+from tournaments.matches.live import broadcast, state
 from tournaments.matches.live.models import ClockAction, Draft
 from tournaments.matches.records import match_mat_text
 from tournaments.models import Match
@@ -45,7 +45,7 @@ class ServerClock:
 def server_clock(monkeypatch) -> ServerClock:
     clock = ServerClock()
     fake_time = types.SimpleNamespace(time=clock.time)
-    for module in (services, live_api, broadcast):
+    for module in (state, live_api, broadcast):
         monkeypatch.setattr(module, "time", fake_time)
     monkeypatch.setattr("django.utils.timezone.now", clock.now)
     return clock
@@ -263,7 +263,7 @@ def test_the_follow_servers_copy_reads_the_clocks_at_each_answer(timed, server_c
     answers reads them at its own moment, as Django's do."""
     table = Table(timed, server_clock)
     table.at(0).enter({"first": 1})
-    shared = services.live_shared(match_id=table.match.pk)
+    shared = state.live_shared(match_id=table.match.pk)
     _match_id, copy = broadcast.decode(broadcast.encode(table.match.pk, shared))
     assert copy == shared
 

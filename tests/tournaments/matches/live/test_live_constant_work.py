@@ -13,6 +13,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
+import tournaments.matches.live.drafts as drafts
 import tournaments.matches.live.services as services
 from games.rules import Turn
 from games.rules.selfplay import random_match
@@ -26,7 +27,8 @@ from tournaments.matches.live.recording import (
     entry_to_json,
     state_json,
 )
-from tournaments.matches.live.services import live_act, live_state, live_undo
+from tournaments.matches.live.services import live_act, live_undo
+from tournaments.matches.live.state import live_state
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +56,8 @@ def parsed(monkeypatch) -> list[int]:
         calls[0] += 1
         return real(data)
 
-    monkeypatch.setattr(services, "entry_from_json", counting)
+    for module in (services, drafts):  # the entry posted, and the draft's entries read again
+        monkeypatch.setattr(module, "entry_from_json", counting)
     return calls
 
 

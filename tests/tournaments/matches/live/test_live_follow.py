@@ -19,7 +19,8 @@ from django.test import Client, override_settings
 from nardy_site.asgi import application
 from tests.web.conftest import make_site
 from tournaments.matches.live import broadcast, follow
-from tournaments.matches.live.services import live_act, live_shared
+from tournaments.matches.live.services import live_act
+from tournaments.matches.live.state import live_shared
 from tournaments.models import Match, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -80,6 +80,7 @@ def test_a_player_takes_back_a_resignation_that_decided_the_match_and_play_goes_
     state = decide_by_resignation(anna, match)
     match.refresh_from_db()
     assert match.status == Match.Status.REPORTED and match.games.count() == 1
+    assert not match.recording
     until = state["take_back_until"]
     assert until is not None and state["recording"] is False
 
@@ -90,7 +91,7 @@ def test_a_player_takes_back_a_resignation_that_decided_the_match_and_play_goes_
     assert (state["ply"], state["finished"], state["recording"]) == (2, False, True)
     assert state["match_status"] == "scheduled" and state["take_back_until"] is None
     match.refresh_from_db()
-    assert match.status == Match.Status.SCHEDULED
+    assert match.status == Match.Status.SCHEDULED and match.recording
     assert match.score_home is None and match.winner_id is None and match.reported_by is None
     assert not Game.objects.filter(match=match).exists()
     draft = Draft.objects.get(match=match)
