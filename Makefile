@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(INSTALLED): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,oracle]'
+	$(BIN)/python -m pip install --quiet --no-compile -e '.[dev,oracle]'
 	touch $@
 
 install: $(INSTALLED)

@@ -1,5 +1,5 @@
 """A tournament's values in words, as every page and the rules summary say them (translated):
-the clock, a number of points, the tie-breaks' names."""
+the clock, a number of points, the tie-breaks' names; and a name as a spreadsheet cell."""
 
 from __future__ import annotations
 
@@ -45,3 +45,9 @@ def clock_text(control: TimeControl) -> str:
 def points_text(value: Decimal) -> str:
     """A number of points as the reader's language writes it, without trailing zeros: 1, 0,5."""
     return number_format(value.normalize())
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A cell a spreadsheet will not run as a formula (OWASP "CSV injection"): text starting
+    with = + - @ or a tab/CR gets a leading apostrophe."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -1,21 +1,34 @@
 """Reading through the API: what anyone may see, lists with filters, standings and rating lists
 with ETags."""
 
+from collections.abc import Iterator
+
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
+from tests.support.shared_rows import rows_for_the_module
 from tournaments.demo import DEMO_TOURNAMENT_SLUG
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def demo(db):
+def demo_seeded() -> None:
     call_command("seed_demo", verbosity=0)
     # Rating tasks run on commit, which a test's transaction never reaches: replay them here.
     call_command("ratings_recompute", verbosity=0)
+
+
+@pytest.fixture(scope="module")
+def demo_once(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """The demo club, seeded once for the module's readers (each test in a savepoint)."""
+    yield from rows_for_the_module(django_db_blocker, demo_seeded)
+
+
+@pytest.fixture
+def demo(demo_once, db) -> None:
+    """The demo club, for one test."""
 
 
 def test_anyone_reads_public_tournaments_but_drafts_only_their_organizers(client):

@@ -112,7 +112,7 @@ def test_postgresql_statements_are_prepared_unless_switched_off():
 def test_a_wsgi_worker_loads_every_view_and_freezes_what_it_loaded():
     result = start_django(
         "import gc, sys, nardy_site.wsgi; "
-        "print(gc.get_freeze_count(), 'tournaments.seasons.views' in sys.modules)"
+        "print(gc.get_freeze_count(), 'tournaments.web.seasons' in sys.modules)"
     )
     assert result.returncode == 0, result.stderr
     frozen, views_loaded = result.stdout.split()

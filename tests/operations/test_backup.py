@@ -16,11 +16,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import transaction
 
 from games.models import Game
 from games.rules import action_from_json, replay_game
 from games.rules.matfile import check_match, read_match, replay_record
+from tests.support.shared_rows import rows_for_the_module
 from tournaments.backup import FORMAT, VERSION, tournament_export, tournament_import
 from tournaments.backup.document import SETTINGS
 from tournaments.demo import DEMO_TOURNAMENT_SLUG, demo_data_seed
@@ -44,11 +44,12 @@ DEMO_SLUGS = [
 def demo_club(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
     """The demo club with its ratings, made once for the module and rolled back after it (each
     test runs in a savepoint inside, as with ``TestCase.setUpTestData``)."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        demo_data_seed()
-        ratings_replay(None)  # the seed's rating tasks wait for a commit that never comes
-        yield
-        transaction.set_rollback(True)
+    yield from rows_for_the_module(django_db_blocker, _demo_with_ratings)
+
+
+def _demo_with_ratings() -> None:
+    demo_data_seed()
+    ratings_replay(None)  # the seed's rating tasks wait for a commit that never comes
 
 
 @pytest.fixture

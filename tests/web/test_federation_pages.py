@@ -288,7 +288,7 @@ def test_a_clubs_members_are_listed_a_page_at_a_time(client):
 
 def test_a_seasons_table_is_paged_with_one_events_column_when_there_are_many(client):
 
-    from tournaments.seasons import views  # noqa: PLC0415
+    from tournaments.web import seasons as views  # noqa: PLC0415
 
     club, season = club_with_events("season-club", events=16, seed=14, players=60)
     url = f"/c/{club.slug}/s/{season.slug}/"

@@ -89,7 +89,22 @@ class TimeControlField(serializers.JSONField):
     by the tournament's services with the other rules."""
 
 
-class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+class TournamentFields(serializers.ModelSerializer[Tournament]):
+    """A serializer of a tournament's fields: each setting's help (on its declaration) is its
+    field's description, but a choice that is never empty keeps its bare reference to its enum
+    in the schema (a description beside it would wrap the reference in ``allOf``, and change
+    the types that clients generated from the schema have)."""
+
+    def build_standard_field(
+        self, field_name: str, model_field: Any
+    ) -> tuple[type, dict[str, Any]]:
+        field_class, kwargs = super().build_standard_field(field_name, model_field)
+        if "choices" in kwargs and not kwargs.get("allow_blank") and not kwargs.get("allow_null"):
+            kwargs.pop("help_text", None)
+        return field_class, kwargs
+
+
+class TournamentSerializer(TournamentFields):
     organizer = serializers.CharField(source="organizer.username", read_only=True, default=None)
     rated = serializers.BooleanField(
         read_only=True, help_text="Its results count on its rating list (an officer approved it)"

@@ -3,14 +3,8 @@ from django.urls import path, re_path
 from games.api import PositionPlaysView, RecordValidateView
 from nardy_site.accounts.api import TokenList, TokenRevoke
 from nardy_site.api_errors import not_found
-from tournaments.analysis import api as analysis
-from tournaments.api import actions, views
-from tournaments.clubs import api as clubs
-from tournaments.matches.live.api import MatchLive, MatchLiveClock, MatchLiveUndo, live_next
-from tournaments.players import api as players
-from tournaments.seasons import api as seasons
-from tournaments.signups import api as signups
-from tournaments.stages import api as stages
+from tournaments.api import actions, analysis, clubs, players, seasons, signups, stages, views
+from tournaments.api.live import MatchLive, MatchLiveClock, MatchLiveUndo, live_next
 
 SYSTEM_AND_VARIANT = "<str:system>/<str:variant>"
 

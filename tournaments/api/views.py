@@ -61,6 +61,7 @@ from tournaments.ratings.selectors import (
 from tournaments.selectors import bracket_places, tournament_standings
 from tournaments.services import start_notices_of
 from tournaments.versions import tournament_version
+from tournaments.words import spreadsheet_safe
 
 
 def standing_rows(tournament: Tournament, *, refresh: float = 0) -> list[dict[str, Any]]:
@@ -414,9 +415,3 @@ class PlacesCsv(APIView):
         for place, entry in bracket_places(tournament=tournament):
             writer.writerow([place, spreadsheet_safe(entry.player.display_name), entry.seed])
         return response
-
-
-def spreadsheet_safe(text: str) -> str:
-    """A cell a spreadsheet will not run as a formula (OWASP "CSV injection"): text starting
-    with = + - @ or a tab/CR gets a leading apostrophe."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -6,13 +6,8 @@ from django.urls import path
 from django.views.decorators.http import require_safe as read
 from django.views.generic import RedirectView
 
-from tournaments.analysis import views as analysis
-from tournaments.clubs import views as clubs
-from tournaments.matches.live.views import match_record_page
-from tournaments.players import views as players
-from tournaments.seasons import views as seasons
-from tournaments.signups import views as signups
-from tournaments.web import organize, public, results
+from tournaments.web import analysis, clubs, organize, players, public, results, seasons, signups
+from tournaments.web.live import match_record_page
 
 urlpatterns = [
     path("", read(public.tournament_list_page), name="home"),

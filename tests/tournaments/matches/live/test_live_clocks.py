@@ -16,7 +16,7 @@ from django.test import Client
 from games.models import Game
 from games.services import games_from_mat
 from tests.web.conftest import Site, make_site
-from tournaments.matches.live import api as live_api
+from tournaments.api import live as live_api
 from tournaments.matches.live import broadcast, state
 from tournaments.matches.live.models import ClockAction, Draft
 from tournaments.matches.records import match_mat_text

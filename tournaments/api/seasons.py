@@ -17,12 +17,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nardy_site.api_errors import ApiSchema, error_responses
-from tournaments.api.serializers import SeasonSerializer
+from tournaments.api.serializers import SeasonSerializer, TournamentFields
 from tournaments.clubs.models import Club
 from tournaments.models import Tournament
-from tournaments.seasons import services, views
+from tournaments.seasons import services
 from tournaments.seasons.selectors import SeasonLine
 from tournaments.seasons.table import EventPoints
+from tournaments.web import seasons as views
 
 
 class EventPointsSerializer(serializers.Serializer[EventPoints]):
@@ -52,7 +53,7 @@ class SeasonRowSerializer(serializers.Serializer[SeasonLine]):
     )
 
 
-class SeasonEventSerializer(serializers.ModelSerializer[Tournament]):
+class SeasonEventSerializer(TournamentFields):
     class Meta:
         model = Tournament
         fields = ["id", "slug", "name", "variant", "format", "status"]

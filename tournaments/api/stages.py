@@ -13,14 +13,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nardy_site.api_errors import ApiSchema
-from tournaments.api.serializers import TournamentSerializer
+from tournaments.api.serializers import TournamentFields, TournamentSerializer
 from tournaments.api.views import visible_tournaments
 from tournaments.models import Tournament
 from tournaments.stages import services
 from tournaments.stages.selectors import Qualifier, event_stages
 
 
-class StageSerializer(serializers.ModelSerializer[Tournament]):
+class StageSerializer(TournamentFields):
     class Meta:
         model = Tournament
         fields = ["id", "slug", "name", "stage", "group", "format", "status"]

@@ -16,17 +16,17 @@ from django.utils.translation import gettext as _
 
 from nardy_site.page_cache import fresh_or_stale, is_slug, page_number, page_version, shared_page
 from nardy_site.paging import page_of, pager
-from tournaments.api.views import spreadsheet_safe
 from tournaments.charts import ResponsiveChart, responsive_chart
 from tournaments.clubs.models import Club
 from tournaments.errors import InvalidInput, TournamentError
 from tournaments.policy import may
 from tournaments.seasons import selectors, services
-from tournaments.seasons.forms import EventForm, SeasonForm
 from tournaments.seasons.models import Season
 from tournaments.seasons.selectors import SeasonLine, SeasonTable
 from tournaments.seasons.table import EventPoints
 from tournaments.web.common import posts, refused, require_runs_to_view
+from tournaments.web.season_forms import EventForm, SeasonForm
+from tournaments.words import spreadsheet_safe
 
 FORM_TEMPLATE = "seasons/season_form.html"
 

@@ -21,7 +21,7 @@ from tournaments.api.rating_pages import (
     RATING_PAGE_RESPONSES,
     rating_page,
 )
-from tournaments.api.serializers import SeasonSerializer
+from tournaments.api.serializers import SeasonSerializer, TournamentFields
 from tournaments.clubs import selectors, services
 from tournaments.clubs.models import Club, Membership
 from tournaments.clubs.selectors import CLUB_MEMBERS_PAGE, CLUB_MEMBERS_SHOWN
@@ -48,7 +48,7 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
         extra_kwargs = {"name": {"validators": []}}
 
 
-class ClubTournamentSerializer(serializers.ModelSerializer[Tournament]):
+class ClubTournamentSerializer(TournamentFields):
     season = serializers.IntegerField(source="season_id", allow_null=True)
     entry_count = serializers.IntegerField()
 

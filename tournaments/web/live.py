@@ -1,6 +1,6 @@
 """The recorder page of a match (``/m/<id>/record/``): a phone board next to the real one. The
 page only draws and sends: every entry goes through the live API
-(``tournaments.matches.live.api``) and the engine decides what may be entered."""
+(``tournaments.api.live``) and the engine decides what may be entered."""
 
 from __future__ import annotations
 

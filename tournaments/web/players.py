@@ -21,10 +21,10 @@ from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Player
 from tournaments.players import selectors, services
 from tournaments.players.audit import identity_trail
-from tournaments.players.forms import PlayerProfileForm, PlayerRenameForm
 from tournaments.players.models import IdentityAudit, PlayerClaim
 from tournaments.policy import RULES, may
 from tournaments.web.common import posts, refused
+from tournaments.web.player_forms import PlayerProfileForm, PlayerRenameForm
 
 
 @login_required

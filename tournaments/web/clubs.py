@@ -16,11 +16,11 @@ from django.utils.translation import gettext as _
 from nardy_site.page_cache import shared_page
 from nardy_site.paging import pager
 from tournaments.clubs import selectors, services
-from tournaments.clubs.forms import ClubForm, MemberForm
 from tournaments.clubs.models import Club
 from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Tournament
 from tournaments.policy import club_role, may
+from tournaments.web.club_forms import ClubForm, MemberForm
 from tournaments.web.common import posts, refused, require_runs_to_view
 
 FORM_TEMPLATE = "clubs/club_form.html"
