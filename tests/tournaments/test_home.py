@@ -1,21 +1,21 @@
+from collections.abc import Iterator
+
 import pytest
 
+from tests.support.shared_rows import rows_for_the_module
 from tournaments.demo import DEMO_TOURNAMENT_NAME, demo_data_seed
 
 pytestmark = pytest.mark.django_db
 
 
-def test_it_says_what_the_service_is_and_that_there_are_no_tournaments_yet(client):
-    response = client.get("/")
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """The demo club, seeded once for the module's tests (each in a savepoint of its own).
+    The home page with no tournament at all is ``test_home_empty``."""
+    yield from rows_for_the_module(django_db_blocker, demo_data_seed)
 
-    assert response.status_code == 200
-    assert b"A tournament service for Long Nardy and Short Nardy clubs" in response.content
-    assert b"No tournaments yet." in response.content
 
-
-def test_it_lists_tournaments_with_their_player_counts(client):
-    demo_data_seed()
-
+def test_it_lists_tournaments_with_their_player_counts(client, demo):
     response = client.get("/")
 
     tournaments = {t.name: t.entry_count for t in response.context["tournaments"]}
@@ -25,9 +25,7 @@ def test_it_lists_tournaments_with_their_player_counts(client):
     assert DEMO_TOURNAMENT_NAME in response.content.decode()
 
 
-def test_it_speaks_russian_when_the_browser_asks_for_it(client):
-    demo_data_seed()
-
+def test_it_speaks_russian_when_the_browser_asks_for_it(client, demo):
     response = client.get("/", headers={"accept-language": "ru"})
 
     page = response.content.decode()
