@@ -25,6 +25,7 @@ ticked box is ``"on"``, an empty one or an empty value ``""`` (``as_choice``).
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -123,23 +124,29 @@ class Declared:
     def default(self) -> Any:
         return self.field.get_default()
 
-    def applies(self, value_of: Callable[[str], Any]) -> bool:
-        """Whether the setting applies when the settings it depends on have the values
-        ``value_of`` gives."""
-        return applies(self.setting.applies, value_of)
+    def applies_to(self, instance: models.Model) -> bool:
+        """Whether the setting applies to ``instance``, as its other settings now are."""
+        return applies(self.setting.applies, lambda name: getattr(instance, name))
 
     def form_fields(self) -> tuple[str, ...]:
         """The names of the form's fields that stand for it."""
         return (self.name,) if self.setting.form is None else self.setting.form
 
 
-def settings_of(model: type[models.Model]) -> list[Declared]:
-    """The model's declared settings, in the order of its fields."""
-    return [
+@functools.cache
+def settings_of(model: type[models.Model]) -> tuple[Declared, ...]:
+    """The model's declared settings, in the order of its fields (read once: the fields are
+    made when the model is)."""
+    return tuple(
         Declared(model_field.name, model_field, model_field.setting)
         for model_field in model._meta.get_fields()
         if isinstance(model_field, models.Field) and hasattr(model_field, "setting")
-    ]
+    )
+
+
+def taken_by_stages(model: type[models.Model], stages: Stages) -> tuple[str, ...]:
+    """The names of the settings that these stages of a two-stage event take from it."""
+    return tuple(item.name for item in settings_of(model) if item.setting.stages == stages)
 
 
 def applies(when: Mapping[str, tuple[str, ...]], value_of: Callable[[str], Any]) -> bool:
@@ -188,7 +195,7 @@ def summary_of(instance: models.Model) -> list[tuple[str, str]]:
     lines = []
     for item in settings_of(type(instance)):
         says = item.setting.says
-        if says is None or not item.applies(lambda name: getattr(instance, name)):
+        if says is None or not item.applies_to(instance):
             continue
         value = says.value(instance)
         if value is not None:

@@ -461,8 +461,7 @@ def _store(
 ) -> None:
     """The result on the match and its games as rows, with their move times when given (one
     list a game, a time an action)."""
-    kept = [list(game_times) for game_times in times] if times is not None else None
-    if kept is not None and [len(t) for t in kept] != [len(g.actions) for g in validated]:
+    if times is not None and [len(t) for t in times] != [len(g.actions) for g in validated]:
         raise ValueError("the move times are one list a game, one time an action")
     match.score_home, match.score_away = result.home, result.away
     match.winner_id = {1: match.home_id, 2: match.away_id, None: None}[result.winner]
@@ -480,7 +479,7 @@ def _store(
             value=game.outcome.value,
             stake=game.outcome.stake,
             points=game.outcome.points,
-            times=kept[index] if kept is not None else [],
+            times=list(times[index]) if times is not None else [],
         )
         for index, game in enumerate(validated)
     )

@@ -4,7 +4,7 @@ finished, and deleted."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -232,7 +232,7 @@ def validate_rules(tournament: Tournament) -> None:
     for item in SETTINGS:  # a value where the setting does not apply, when that is refused
         refused = item.setting.refused
         value = getattr(tournament, item.name)
-        if refused and value != item.default and not item.applies(_value_of(tournament)):
+        if refused and value != item.default and not item.applies_to(tournament):
             raise InvalidInput(refused)
     first_stage_validate(tournament)
     if tournament.checkin_minutes is not None and tournament.starts_at is None:
@@ -259,11 +259,6 @@ def validate_rules(tournament: Tournament) -> None:
         raise InvalidInput(
             _("Unknown tie-breaks: %(names)s.") % {"names": ", ".join(sorted(unknown))}
         )
-
-
-def _value_of(tournament: Tournament) -> Callable[[str], Any]:
-    """The values a setting's conditions name, read off the tournament."""
-    return lambda name: getattr(tournament, name)
 
 
 def _validate_swiss(tournament: Tournament) -> None:

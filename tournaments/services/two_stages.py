@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from tournaments.declarations import Stages, settings_of
+from tournaments.declarations import Stages, taken_by_stages
 from tournaments.errors import Conflict, InvalidInput
 from tournaments.formats import groups as grouping
 from tournaments.models import Entry, Match, Player, Tournament
@@ -19,7 +19,7 @@ FirstStage = Tournament.FirstStage
 #: What a stage takes over from its event: the settings every stage inherits (their
 #: declarations say so), the event's rating approval, its organizer and its club.
 INHERITED = (
-    *(item.name for item in settings_of(Tournament) if item.setting.stages == Stages.EVERY),
+    *taken_by_stages(Tournament, Stages.EVERY),
     "rated", "rated_by", "rated_at", "organizer", "club",
 )  # fmt: skip
 

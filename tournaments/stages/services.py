@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments.declarations import Stages, settings_of
+from tournaments.declarations import Stages, taken_by_stages
 from tournaments.errors import Conflict
 from tournaments.models import Tournament
 from tournaments.policy import require
@@ -21,9 +21,7 @@ from tournaments.stages.selectors import qualifiers, stage_one_complete
 Format = Tournament.Format
 FirstStage = Tournament.FirstStage
 #: The bracket's own settings, which stage 2 takes from the event (their declarations say so).
-BRACKET_OPTIONS = tuple(
-    item.name for item in settings_of(Tournament) if item.setting.stages == Stages.BRACKET
-)
+BRACKET_OPTIONS = taken_by_stages(Tournament, Stages.BRACKET)
 
 
 @transaction.atomic
