@@ -89,8 +89,10 @@ def test_the_recorder_is_the_clock_on_a_phone(new_page, log_in, screenshot):
     server = state_of(page, match)["clocks"]
     assert server["running"] == "away"
     # The page's clock is the server's as the page was drawn, counting down since: it may be
-    # ahead of the server's now by the time the page took to come (a busy machine: seconds).
-    assert -1 <= shown - server["away"] <= 1 + (time.monotonic() - reloaded)
+    # ahead of the server's now by the time the page took to come (a busy machine: seconds),
+    # and by less than two for the rounding: the page rounds up (597.07 shows 598), the API
+    # down (596.7 says 596).
+    assert -1 <= shown - server["away"] < 2 + (time.monotonic() - reloaded)
     assert server["away"] < 600  # three seconds and more since Anna's play, two of them delay
 
     # A spectator's page shows the same clocks.
