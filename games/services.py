@@ -21,9 +21,27 @@ from games.rules import (
     actions_as_made,
     replay_game,
 )
+from games.rules.errors import Template
 from games.rules.game import MatchScore
 from games.rules.matfile import MatchFormatError, RecordError, check_match, read_match
 from nardy_site.errors import UserError
+
+# Why a match's games are refused (games.rules.errors).
+WHITE_IS_SIDE_1_OR_2 = Template("white-side-1-or-2", "White is side 1 or 2")
+MATCH_DECIDED = Template(
+    "match-decided",
+    "the match to %(length)s points was already decided",
+    plural="the match to %(length)s points was already decided",
+    count="length",
+)
+OTHER_GAME = Template(
+    "file-other-game", "the file is a %(file)s match, the tournament plays %(tournament)s"
+)
+#: The games' names in a reason.
+VARIANT_NAMES = {
+    "long": Template("variant-long", "Long Nardy"),
+    "short": Template("variant-short", "Short Nardy"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +101,10 @@ def games_validate(
     validated: list[ValidatedGame] = []
     for number, game in enumerate(games, start=1):
         if game.white not in (1, 2):
-            raise IllegalRecordError("White is side 1 or 2", game=number, move=0, side=1)
+            raise IllegalRecordError(WHITE_IS_SIDE_1_OR_2(), game=number, move=0, side=1)
         if score.over:
             raise IllegalRecordError(
-                f"the match to {length} points was already decided",
+                MATCH_DECIDED(length=length),
                 game=number, move=0, side=game.white,
             )  # fmt: skip
         try:
@@ -121,9 +139,8 @@ def games_from_mat(
             error.reason, game=error.game, move=error.move, side=error.player, play=error.play
         ) from None
     if type(record.variant) is not type(variant):
-        raise MatchFormatError(
-            f"the file is a {record.variant.title} match, the tournament plays {variant.title}"
-        )
+        file, tournament = VARIANT_NAMES[record.variant.name], VARIANT_NAMES[variant.name]
+        raise MatchFormatError(OTHER_GAME(file=file(), tournament=tournament()))
     under_our_rules = replace(record, variant=variant, length=length, crawford=crawford)
     checked = check_match(under_our_rules, keep_plays=True)  # the one replay: all we store
     illegal = checked.error

@@ -13,11 +13,60 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules.errors import IllegalPlayError, NotationError, RulesError, clipped, quoted
+from games.rules.errors import (
+    IllegalPlayError,
+    NotationError,
+    Reason,
+    RulesError,
+    Template,
+    clipped,
+    quoted,
+)
 from games.rules.moves import Dice, LegalPlay, check_play, physical_play
 from games.rules.notation import Play, parse_dice
 from games.rules.position import BAR, CHECKERS, OFF, Colour, Position
 from games.rules.variants import LongNardy, Variant
+
+# Why an action of a game is refused, and where (games.rules.errors).
+OFFERED_FIRST = Template(
+    "dave-offered-first", "dave was offered: take or drop comes before the roll"
+)
+NO_OPENING_DOUBLE = Template("no-opening-double", "the first roll of a game is never a double")
+OFFERED_ALREADY = Template(
+    "dave-offered-already", "dave was already offered: take or drop comes next"
+)
+NO_DAVE = Template("no-dave", "dave is not played in this game")
+NO_DAVE_CRAWFORD = Template("no-dave-crawford", "no dave in the Crawford game")
+NO_DAVE_OPENING = Template("no-dave-opening", "no dave before the opening throw")
+NO_DAVE_LAST_TURN = Template(
+    "no-dave-last-turn", "no dave on the last turn after White has borne off"
+)
+NOT_HOLDER = {
+    "white": Template("white-not-holder", "white does not hold the right to offer dave"),
+    "black": Template("black-not-holder", "black does not hold the right to offer dave"),
+}
+STAKE_CAP = Template("stake-cap", "the stake may not exceed %(stake)s")
+NOT_OFFERED = Template("dave-not-offered", "no dave was offered")
+RESIGN_VALUE = Template(
+    "resign-value", "a resignation concedes 1 to %(most)s game values, not %(value)s"
+)
+GAME_OVER = Template("game-over", "the game is already over")
+MATCH_OVER = Template("match-over", "the match is already over")
+NO_ACCEPTING = Template("no-accepting", "an opponent may not accept an illegal play in these rules")
+NOT_AN_ACTION = Template("action-not-object", "a game action is a JSON object, not %(data)s")
+NOT_A_ROLL = Template("action-roll", "a roll is %(example)s, not %(data)s")
+NOT_ACCEPTED = Template("action-accepted", "a play accepted as made says %(example)s, not %(data)s")
+NOT_A_RESIGNATION = Template("action-resign", "a resignation is %(example)s, not %(data)s")
+UNKNOWN_ACTION = Template("action-unknown", "unknown game action %(data)s")
+AT_TURN = Template("at-turn", "turn %(turn)s, %(colour)s%(play)s: %(reason)s")
+AT_GAME_TURN = Template(
+    "at-game-turn", "game %(game)s, turn %(turn)s, %(colour)s%(play)s: %(reason)s"
+)
+#: The colours' names in a reason.
+COLOUR_NAMES = {
+    "white": Template("colour-white", "white"),
+    "black": Template("colour-black", "black"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,18 +141,15 @@ def actions_as_made(actions: Sequence[Action], made: Sequence[LegalPlay]) -> tup
 def action_from_json(data: Any) -> Action:
     """Read what ``action_to_json`` writes; ``NotationError`` says what is wrong otherwise."""
     if not isinstance(data, dict):
-        raise NotationError(f"a game action is a JSON object, not {quoted(data)}")
+        raise NotationError(NOT_AN_ACTION(data=quoted(data)))
     if "dice" in data:
         dice, play = data["dice"], data.get("play", "")
         accepted = data.get("accepted", False)
         if not isinstance(dice, str | list) or not isinstance(play, str):
-            raise NotationError(
-                f"a roll is {{'dice': '64', 'play': '24/18 13/9'}}, not {quoted(data)}"
-            )
+            example = "{'dice': '64', 'play': '24/18 13/9'}"
+            raise NotationError(NOT_A_ROLL(example=example, data=quoted(data)))
         if type(accepted) is not bool:
-            raise NotationError(
-                f'a play accepted as made says "accepted": true, not {quoted(data)}'
-            )
+            raise NotationError(NOT_ACCEPTED(example='"accepted": true', data=quoted(data)))
         return Turn.of(parse_dice(dice), play, accepted=accepted)
     for key, kind in (("double", Double), ("take", Take), ("drop", Drop)):
         if data.get(key) is True:
@@ -111,11 +157,10 @@ def action_from_json(data: Any) -> Action:
     if "resign" in data:
         side, value = data["resign"], data.get("value", 1)
         if side not in ("white", "black") or type(value) is not int:
-            raise NotationError(
-                f'a resignation is {{"resign": "white", "value": 1}}, not {quoted(data)}'
-            )
+            example = '{"resign": "white", "value": 1}'
+            raise NotationError(NOT_A_RESIGNATION(example=example, data=quoted(data)))
         return Resign(Colour(side), value)
-    raise NotationError(f"unknown game action {quoted(data)}")
+    raise NotationError(UNKNOWN_ACTION(data=quoted(data)))
 
 
 class Ending(enum.Enum):
@@ -166,18 +211,22 @@ class GameError(RulesError):
     def __init__(
         self, reason: str, *, action: int, turn: int, side: Colour, play: str = "", game: int = 0
     ) -> None:
-        self.reason = reason
+        super().__init__(reason)
         self.action = action
         self.turn = turn
         self.side = side
         self.play = clipped(play)  # a 100 kB play is not repeated whole (errors.QUOTE_LIMIT)
         self.game = game
-        super().__init__(str(self))
 
-    def __str__(self) -> str:
-        where = f"game {self.game}, " if self.game else ""
-        what = f" {quoted(self.play)}" if self.play else ""
-        return f"{where}turn {self.turn}, {self.side.value}{what}: {self.reason}"
+    @property
+    def said(self) -> Reason:
+        where = {
+            "turn": self.turn,
+            "colour": COLOUR_NAMES[self.side.value](),
+            "play": f" {quoted(self.play)}" if self.play else "",
+            "reason": self.reason,
+        }
+        return AT_GAME_TURN(game=self.game, **where) if self.game else AT_TURN(**where)
 
 
 def game_value(variant: Variant, loser: Sequence[int]) -> int:
@@ -285,7 +334,7 @@ class GameState:
             side = action.side
         try:
             if self.outcome is not None:
-                raise RulesError("the game is already over")
+                raise RulesError(GAME_OVER())
             if isinstance(action, Turn):
                 self.play_turn(action)
             elif isinstance(action, Double):
@@ -295,9 +344,8 @@ class GameState:
             else:
                 self.resign(action)
         except RulesError as error:
-            reason = error.reason if isinstance(error, IllegalPlayError) else str(error)
             raise GameError(
-                reason, action=index, turn=self.turns + 1, side=side, play=_written(action)
+                error.reason, action=index, turn=self.turns + 1, side=side, play=_written(action)
             ) from None
 
     def _made(self, turn: Turn) -> LegalPlay:
@@ -306,7 +354,7 @@ class GameState:
         if not turn.accepted:
             return check_play(self.position, turn.dice, turn.play)
         if not self.variant.accepted_moves:
-            raise RulesError("an opponent may not accept an illegal play in these rules")
+            raise RulesError(NO_ACCEPTING())
         try:
             return check_play(self.position, turn.dice, turn.play)
         except IllegalPlayError:
@@ -315,14 +363,14 @@ class GameState:
     def finish(self, winner: Colour | None, ending: Ending, value: int) -> None:
         self.outcome = Outcome(winner, ending, value, self.stake)
 
-    def roll_refusal(self, dice: Dice) -> str | None:
+    def roll_refusal(self, dice: Dice) -> Reason | None:
         """Why the side on roll may not roll ``dice`` now (None: it may)."""
         if self.outcome is not None:
-            return "the game is already over"
+            return GAME_OVER()
         if self.offered:
-            return "dave was offered: take or drop comes before the roll"
+            return OFFERED_FIRST()
         if self._opening() and dice[0] == dice[1]:
-            return "the first roll of a game is never a double"
+            return NO_OPENING_DOUBLE()
         return None
 
     def play_turn(self, turn: Turn) -> None:
@@ -360,26 +408,26 @@ class GameState:
             and mover is Colour.WHITE
         )
 
-    def double_refusal(self) -> str | None:
+    def double_refusal(self) -> Reason | None:
         """Why the side on roll may not offer dave now (None: it may)."""
         mover = self.position.turn
         dave = self.variant.dave
         if self.outcome is not None:
-            return "the game is already over"
+            return GAME_OVER()
         if self.offered:
-            return "dave was already offered: take or drop comes next"
+            return OFFERED_ALREADY()
         if not dave.enabled:
-            return "dave is not played in this game"
+            return NO_DAVE()
         if self.crawford:
-            return "no dave in the Crawford game"
+            return NO_DAVE_CRAWFORD()
         if self._opening():
-            return "no dave before the opening throw"
+            return NO_DAVE_OPENING()
         if self.last_turn:
-            return "no dave on the last turn after White has borne off"
+            return NO_DAVE_LAST_TURN()
         if mover not in self.holders:
-            return f"{mover.value} does not hold the right to offer dave"
+            return NOT_HOLDER[mover.value]()
         if dave.max_stake is not None and dave.next_stake(self.stake) > dave.max_stake:
-            return f"the stake may not exceed {dave.max_stake}"
+            return STAKE_CAP(stake=dave.max_stake)
         return None
 
     def double(self) -> None:
@@ -390,7 +438,7 @@ class GameState:
 
     def answer(self, take: bool) -> None:
         if not self.offered:
-            raise RulesError("no dave was offered")
+            raise RulesError(NOT_OFFERED())
         self.offered = False
         doubler = self.position.turn
         if take:
@@ -402,7 +450,7 @@ class GameState:
     def resign(self, resign: Resign) -> None:
         if not 1 <= resign.value <= self.variant.max_value:
             most = self.variant.max_value
-            raise RulesError(f"a resignation concedes 1 to {most} game values, not {resign.value}")
+            raise RulesError(RESIGN_VALUE(most=most, value=resign.value))
         self.finish(resign.side.other, Ending.RESIGN, resign.value)
 
     def end_of_record(self) -> Outcome:
@@ -524,15 +572,12 @@ def replay_match(
         if match_game.white not in (1, 2):
             raise ValueError("MatchGame.white is 1 or 2")
         if score.over:
-            raise GameError(
-                "the match is already over", action=0, turn=0, side=Colour.WHITE, game=number
-            )
+            raise GameError(MATCH_OVER(), action=0, turn=0, side=Colour.WHITE, game=number)
         is_crawford = score.start_game()
         try:
             outcome = replay_game(variant, match_game.actions, crawford=is_crawford).outcome
         except GameError as error:
             error.game = number
-            error.args = (str(error),)
             raise
         outcomes.append(outcome)
         score.add(match_game.white, outcome)

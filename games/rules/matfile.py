@@ -18,8 +18,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from games.rules.errors import NotationError, RulesError, clipped, quoted
+from games.rules.errors import NotationError, Reason, RulesError, Template, clipped, quoted
 from games.rules.game import (
+    OFFERED_FIRST,
     Action,
     Double,
     Drop,
@@ -66,14 +67,65 @@ ACCEPTED = "Accepted"
 #: gnubg's name of backgammon (Short Nardy where the triple game, koks, counts).
 BACKGAMMON = "Backgammon"
 
+# Why a text is not a match file, or a game of it is wrong (games.rules.errors).
+NO_GAME = Template("mat-no-game", "no game found: a match file has lines like %(example)s")
+NO_LENGTH = Template("mat-no-length", "no %(example)s line before the first game")
+ACCEPTED_PLACES = Template("mat-accepted-places", "%(key)s lists %(example)s places, not %(value)s")
+ON_OR_OFF = Template("mat-on-or-off", "header %(key)s is %(on)s or %(off)s, not %(value)s")
+NOT_A_NUMBER = Template("mat-not-a-number", "%(key)s is a number, not %(value)s")
+ONE_OR_OTHER = Template("mat-one-or-other", "%(key)s is %(one)s or %(other)s, not %(value)s")
+UNSUPPORTED = Template(
+    "mat-variation", "unsupported variation %(variation)s: %(long)s, %(short)s or %(backgammon)s"
+)
+NO_SCORE_LINE = Template("mat-score-line", "expected the score line %(example)s")
+TOO_MANY_ENTRIES = Template("mat-too-many-entries", "more than two entries on one line: %(text)s")
+UNREADABLE = Template("mat-unreadable", "cannot read %(text)s")
+TOO_MANY_DIGITS = Template("mat-digits", "%(what)s has too many digits")
+AFTER_RESULT = Template("mat-after-result", "nothing may follow the result of the game")
+NO_DAVE_TO_ANSWER = Template(
+    "mat-no-dave-to-answer", "%(entry)s answers no dave offered by the opponent"
+)
+RESIGNED_ALREADY = Template("mat-resigned-already", "the game was already resigned")
+UNREADABLE_ENTRY = Template("mat-unreadable-entry", "cannot read this entry")
+ROLL_AFTER_END = Template("mat-roll-after-end", "no roll may follow the end of the game")
+OTHER_ROLLER = Template("mat-other-roller", "player %(roller)s is on roll, not player %(player)s")
+NOT_DICE = Template("mat-not-dice", "dice are two numbers 1..6, not %(dice)s")
+DAVE_BEFORE_ROLL = Template(
+    "mat-dave-before-roll", "dave is offered by the player on roll, before rolling"
+)
+NEXT_STAKE = Template("mat-next-stake", "the next stake is %(expected)s, not %(stake)s")
+UNRECORDED = Template(
+    "mat-unrecorded", "an unrecorded turn is only allowed just before a resignation"
+)
+MATCH_OVER = Template(
+    "mat-match-over",
+    "the match to %(length)s points was already over",
+    plural="the match to %(length)s points was already over",
+    count="length",
+)
+AT_LINE = Template("at-line", "line %(line)s: %(reason)s")
+AT_MOVE = Template(
+    "at-move", "game %(game)s, move %(move)s, player %(player)s: %(play)s: %(reason)s"
+)
+#: What a number of the file is, in a reason.
+THE_MATCH_LENGTH = Template("mat-the-match-length", "the match length")
+THE_SCORE = Template("mat-the-score", "the score")
+A_MOVE_NUMBER = Template("mat-a-move-number", "a move number")
+THE_STAKE = Template("mat-the-stake", "the stake")
+THE_POINTS = Template("mat-the-points", "the number of points")
+CUBE_LIMIT = Template("mat-cube-limit", "CubeLimit")
+
 
 class MatchFormatError(RulesError):
     """A text that is not a match file at all (``line`` is 1-based, 0 when it is the whole)."""
 
     def __init__(self, reason: str, line: int = 0) -> None:
-        self.reason = reason
+        super().__init__(reason)
         self.line = line
-        super().__init__(f"line {line}: {reason}" if line else reason)
+
+    @property
+    def said(self) -> str:
+        return AT_LINE(line=self.line, reason=self.reason) if self.line else self.reason
 
 
 class RecordError(RulesError):
@@ -84,16 +136,21 @@ class RecordError(RulesError):
     """
 
     def __init__(self, reason: str, *, game: int, move: int, player: int, play: str) -> None:
-        self.reason = reason
+        super().__init__(reason)
         self.game = game
         self.move = move
         self.player = player
         self.play = clipped(play)  # a 100 kB entry is not repeated whole (errors.QUOTE_LIMIT)
-        super().__init__(str(self))
 
-    def __str__(self) -> str:
-        where = f"game {self.game}, move {self.move}, player {self.player}"
-        return f"{where}: {quoted(self.play)}: {self.reason}"
+    @property
+    def said(self) -> Reason:
+        return AT_MOVE(
+            game=self.game,
+            move=self.move,
+            player=self.player,
+            play=quoted(self.play),
+            reason=self.reason,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -177,12 +234,12 @@ def read_match(text: str) -> MatchRecord:
         if header:
             headers.append((header["key"].strip(), header["value"]))
         elif match_length := _LENGTH.fullmatch(line):
-            length = _number(match_length["length"], "the match length", index + 1) or None
+            length = _number(match_length["length"], THE_MATCH_LENGTH, index + 1) or None
         index += 1
     if index == len(lines):
-        raise MatchFormatError("no game found: a match file has lines like ' Game 1'")
+        raise MatchFormatError(NO_GAME(example="' Game 1'"))
     if length is None and not any(_LENGTH.fullmatch(line) for line in lines[:index]):
-        raise MatchFormatError("no 'N point match' line before the first game")
+        raise MatchFormatError(NO_LENGTH(example="'N point match'"))
     variant, crawford, others = _rules_from_headers(headers)
     accepted = _accepted_places(_header(headers, ACCEPTED))
     if accepted:
@@ -205,7 +262,8 @@ def _accepted_places(value: str) -> set[tuple[int, int]]:
     for place in value.split():
         game, _, action = place.partition(".")
         if not (game.isdecimal() and action.isdecimal()):
-            raise MatchFormatError(f'{ACCEPTED} lists "game.action" places, not {quoted(place)}')
+            refused = ACCEPTED_PLACES(key=ACCEPTED, example='"game.action"', value=quoted(place))
+            raise MatchFormatError(refused)
         places.add((int(game), int(action)))
     return places
 
@@ -248,7 +306,7 @@ def _switch(headers: Sequence[tuple[str, str]], key: str, default: bool) -> bool
         return True
     if value in ("off", "no", "false"):
         return False
-    raise MatchFormatError(f'header {key} is "On" or "Off", not {quoted(value)}')
+    raise MatchFormatError(ON_OR_OFF(key=key, on='"On"', off='"Off"', value=quoted(value)))
 
 
 # The headers that set the rules; the writer writes them back from the variant.
@@ -264,12 +322,17 @@ def _rules_from_headers(
     variation = _header(headers, "Variation").strip() or BACKGAMMON
     limit = _header(headers, "CubeLimit").strip()
     if limit and not limit.isdecimal():  # not isdigit: int() does not read "²"
-        raise MatchFormatError(f"CubeLimit is a number, not {quoted(limit)}")
-    cube_limit = _number(limit, "CubeLimit", 0) if limit else 0
+        raise MatchFormatError(NOT_A_NUMBER(key="CubeLimit", value=quoted(limit)))
+    cube_limit = _number(limit, CUBE_LIMIT, 0) if limit else 0
     progression = _header(headers, "DaveProgression").strip().lower() or "geometric"
     if progression not in ("geometric", "arithmetic"):
         raise MatchFormatError(
-            f'DaveProgression is "Geometric" or "Arithmetic", not {quoted(progression)}'
+            ONE_OR_OTHER(
+                key="DaveProgression",
+                one='"Geometric"',
+                other='"Arithmetic"',
+                value=quoted(progression),
+            )
         )
     dave = DaveRules(
         enabled=_switch(headers, "Dave", True),
@@ -287,7 +350,11 @@ def _rules_from_headers(
     elif name == "long nardy":
         block_check = _header(headers, "BlockCheck").strip().lower() or "step"
         if block_check not in ("step", "turn"):
-            raise MatchFormatError(f'BlockCheck is "Step" or "Turn", not {quoted(block_check)}')
+            raise MatchFormatError(
+                ONE_OR_OTHER(
+                    key="BlockCheck", one='"Step"', other='"Turn"', value=quoted(block_check)
+                )
+            )
         variant = LongNardy(
             dave=dave,
             block_check="turn" if block_check == "turn" else "step",
@@ -295,7 +362,12 @@ def _rules_from_headers(
         )
     else:
         raise MatchFormatError(
-            f"unsupported variation {quoted(variation)}: Long Nardy, Short Nardy or Backgammon"
+            UNSUPPORTED(
+                variation=quoted(variation),
+                long="Long Nardy",
+                short="Short Nardy",
+                backgammon=BACKGAMMON,
+            )
         )
     crawford = _switch(headers, "Crawford", True)
     others = [(key, value) for key, value in headers if key not in _RULE_HEADERS]
@@ -332,11 +404,11 @@ class _GameReader:
             reason, game=self.number, move=place.move, player=place.player, play=place.text
         )
 
-    def read_number(self, digits: str, what: str, place: Place) -> int:
+    def read_number(self, digits: str, what: Template, place: Place) -> int:
         try:
             return int(digits)
         except ValueError:  # more digits than int() reads (sys.get_int_max_str_digits)
-            raise self.error(f"{what} has too many digits", place) from None
+            raise self.error(TOO_MANY_DIGITS(what=what()), place) from None
 
     def add(self, action: Action, place: Place) -> None:
         self.actions.append(action)
@@ -344,16 +416,16 @@ class _GameReader:
 
     def read(self, entry: str, place: Place) -> None:
         if self.claim is not None:
-            raise self.error("nothing may follow the result of the game", place)
+            raise self.error(AFTER_RESULT(), place)
         player = place.player
         if roll := _ROLL.fullmatch(entry):
             play = roll["play"].strip()
             self.read_roll(roll["dice"], play, Place(place.move, place.player, play))
         elif double := _DOUBLE.fullmatch(entry):
-            self.read_double(self.read_number(double["stake"], "the stake", place), place)
+            self.read_double(self.read_number(double["stake"], THE_STAKE, place), place)
         elif entry.lower() in ("takes", "drops"):
             if self.offered is None or player == self.roller or self.ended:
-                raise self.error(f"{entry} answers no dave offered by the opponent", place)
+                raise self.error(NO_DAVE_TO_ANSWER(entry=entry), place)
             if entry.lower() == "takes":
                 self.stake = self.offered
                 self.add(Take(), place)
@@ -362,28 +434,28 @@ class _GameReader:
                 self.add(Drop(), place)
             self.offered = None
         elif result := _RESULT.fullmatch(entry):
-            points = self.read_number(result["points"], "the number of points", place)
+            points = self.read_number(result["points"], THE_POINTS, place)
             if result["word"].lower() == "wins":
                 self.claim = Claim(player, points, bool(result["match"]))
             elif self.conceded is not None:
-                raise self.error("the game was already resigned", place)
+                raise self.error(RESIGNED_ALREADY(), place)
             else:
                 self.conceded = (points, place)
                 self.ended = True
         else:
-            raise self.error("cannot read this entry", place)
+            raise self.error(UNREADABLE_ENTRY(), place)
 
     def read_roll(self, dice_text: str, play_text: str, place: Place) -> None:
         player = place.player
         if self.ended:
-            raise self.error("no roll may follow the end of the game", place)
+            raise self.error(ROLL_AFTER_END(), place)
         if self.offered is not None:
-            raise self.error("dave was offered: take or drop comes before the roll", place)
+            raise self.error(OFFERED_FIRST(), place)
         if self.roller is not None and player != self.roller:
-            raise self.error(f"player {self.roller} is on roll, not player {player}", place)
+            raise self.error(OTHER_ROLLER(roller=self.roller, player=player), place)
         high, low = sorted((int(dice_text[0]), int(dice_text[1])), reverse=True)
         if low < 1 or high > 6:
-            raise self.error(f"dice are two numbers 1..6, not {dice_text}", place)
+            raise self.error(NOT_DICE(dice=dice_text), place)
         if self.first is None:
             self.first = player
         self.roller = 3 - player
@@ -394,16 +466,16 @@ class _GameReader:
         try:
             play = Play.parse(play_text)
         except NotationError as error:
-            raise self.error(str(error), place) from None
+            raise self.error(error.reason, place) from None
         self.borne_off[player - 1] += sum(move.target == OFF for move in play.moves)
         self.add(Turn((high, low), play), place)
 
     def read_double(self, stake: int, place: Place) -> None:
         if self.ended or self.roller is None or place.player != self.roller:
-            raise self.error("dave is offered by the player on roll, before rolling", place)
+            raise self.error(DAVE_BEFORE_ROLL(), place)
         expected = self.variant.dave.next_stake(self.stake)
         if stake != expected:
-            raise self.error(f"the next stake is {expected}, not {clipped(str(stake))}", place)
+            raise self.error(NEXT_STAKE(expected=expected, stake=clipped(str(stake))), place)
         self.offered = stake
         self.add(Double(), place)
 
@@ -434,9 +506,7 @@ class _GameReader:
         elif claim is not None and claim_place is not None and not finished:
             self.resign(3 - claim.player, claim.points, claim_place)
         if self.unrecorded is not None and not self.resigned:
-            raise self.error(
-                "an unrecorded turn is only allowed just before a resignation", self.unrecorded
-            )
+            raise self.error(UNRECORDED(), self.unrecorded)
 
 
 def _read_game(
@@ -449,11 +519,12 @@ def _read_game(
     if index < end:
         found = _score_line(lines[index])
         if found is None:
-            raise MatchFormatError("expected the score line 'name : n   name : m'", index + 1)
+            example = "'name : n   name : m'"
+            raise MatchFormatError(NO_SCORE_LINE(example=example), index + 1)
         names, scores, right_column = found
         score = (
-            _number(scores[0], "the score", index + 1),
-            _number(scores[1], "the score", index + 1),
+            _number(scores[0], THE_SCORE, index + 1),
+            _number(scores[1], THE_SCORE, index + 1),
         )
         index += 1
     claim_place: Place | None = None
@@ -501,12 +572,12 @@ def _score_line(line: str) -> tuple[tuple[str, str], tuple[str, str], int] | Non
     return None
 
 
-def _number(digits: str, what: str, line: int) -> int:
+def _number(digits: str, what: Template, line: int) -> int:
     """A number of the file; one of more digits than int() reads is a format error."""
     try:
         return int(digits)
     except ValueError:  # sys.get_int_max_str_digits
-        raise MatchFormatError(f"{what} has too many digits", line) from None
+        raise MatchFormatError(TOO_MANY_DIGITS(what=what()), line) from None
 
 
 def _numbered_parts(line: str, number: int) -> Iterator[tuple[int, int, str]]:
@@ -525,7 +596,7 @@ def _numbered_parts(line: str, number: int) -> Iterator[tuple[int, int, str]]:
         yield 0, 0, line[: marks[0].start()]
     for mark, following in zip(marks, [*marks[1:], None], strict=True):
         end = following.start() if following else len(line)
-        yield _number(mark["number"], "a move number", number), mark.end(), line[mark.end() : end]
+        yield _number(mark["number"], A_MOVE_NUMBER, number), mark.end(), line[mark.end() : end]
 
 
 def _columns(rest: str, offset: int, right_column: int, line: int) -> Iterator[tuple[int, str]]:
@@ -537,12 +608,12 @@ def _columns(rest: str, offset: int, right_column: int, line: int) -> Iterator[t
     starts = [found.start() for found in _ENTRY.finditer(rest)]
     if not starts:
         if rest.strip():
-            raise MatchFormatError(f"cannot read {quoted(rest.strip())}", line)
+            raise MatchFormatError(UNREADABLE(text=quoted(rest.strip())), line)
         return
     if len(starts) > 2:
-        raise MatchFormatError(f"more than two entries on one line: {quoted(rest.strip())}", line)
+        raise MatchFormatError(TOO_MANY_ENTRIES(text=quoted(rest.strip())), line)
     if starts[0] and rest[: starts[0]].strip():
-        raise MatchFormatError(f"cannot read {quoted(rest[: starts[0]].strip())}", line)
+        raise MatchFormatError(UNREADABLE(text=quoted(rest[: starts[0]].strip())), line)
     entries = [rest[a:b].strip() for a, b in zip(starts, [*starts[1:], len(rest)], strict=True)]
     if len(entries) == 2:
         yield 1, entries[0]
@@ -618,7 +689,7 @@ def check_match(record: MatchRecord, *, keep_plays: bool = False) -> MatchCheck:
         if score.over:
             place = game.places[0] if game.places else Place(0, game.first, "")
             error = RecordError(
-                f"the match to {record.length} points was already over",
+                MATCH_OVER(length=record.length),
                 game=number, move=place.move, player=place.player, play=place.text,
             )  # fmt: skip
             return MatchCheck(tuple(checks), tuple(warnings), error)

@@ -15,10 +15,63 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import compress
 from typing import Any
 
-from games.rules.errors import IllegalPlayError, NotationError
+from games.rules.errors import IllegalPlayError, NotationError, Reason, Template
 from games.rules.notation import Move, Play, parse_dice
-from games.rules.position import BAR, CHECKERS, HEAD, OFF, Board, Colour, Position
+from games.rules.position import BAR, CHECKERS, HEAD, NO_BAR, OFF, Board, Colour, Position
 from games.rules.variants import LongNardy, ShortNardy, Variant
+
+# Why a play is refused (games.rules.errors: the site says each in its reader's language).
+BAR_FIRST = Template("bar-first", "a checker on the bar must enter first")
+NO_CHECKER_ON_BAR = Template("no-checker-on-bar", "no checker on the bar")
+NO_CHECKER_ON_POINT = Template("no-checker-on-point", "no checker on point %(point)s")
+HELD = Template("point-held", "point %(point)s is held by the opponent")
+HEAD_ONCE = Template("head-once", "a second checker may not leave the head on this turn")
+NOT_HOME = Template(
+    "bear-off-not-home",
+    "cannot bear off: %(n)s checker is outside the home",
+    plural="cannot bear off: %(n)s checkers are outside the home",
+    count="n",
+)
+HIGHER = Template(
+    "bear-off-higher",
+    "cannot bear off from %(point)s with a %(die)s: a checker stands on a higher point",
+)
+HIDE = Template(
+    "hit-and-hide",
+    "the checker on %(source)s has hit and may not stop on %(target)s beside its own checkers "
+    "(no hit-and-hide)",
+)
+TOO_FEW_DICE = Template(
+    "too-few-dice", "%(most)s of %(all)s dice can be played, this play uses %(used)s"
+)
+HIGHER_DIE = Template("higher-die", "only one die can be played: it must be the %(die)s")
+CANNOT_PLAY = Template("cannot-play", "the dice %(dice)s cannot play %(play)s")
+CANNOT_PLAY_NOTHING = Template("cannot-play-nothing", "the dice %(dice)s cannot play nothing")
+NOT_DOWNWARD = Template("not-downward", "%(move)s does not run from a higher point to a lower one")
+SIX_BLOCK = Template(
+    "six-block", "six-block on points %(first)s\u2013%(last)s with no opponent checker ahead"
+)
+HITS_NOTHING = Template(
+    "hits-nothing", "%(move)s* hits nothing: no opponent checker alone on point %(point)s"
+)
+HIT_UNMARKED = Template(
+    "hit-unmarked", "%(move)s hits a checker on point %(point)s but is not marked with *"
+)
+# A play the opponent accepted as made (physical_play)
+NONE_TO_MOVE_ON_BAR = Template(
+    "none-to-move-on-bar", "there is no checker of the player to move on the bar"
+)
+NONE_TO_MOVE_ON_POINT = Template(
+    "none-to-move-on-point", "there is no checker of the player to move on point %(point)s"
+)
+NO_DICE_LEFT = Template(
+    "no-dice-left",
+    "no dice of the roll left take a checker from %(source)s to %(target)s where a checker "
+    "can stand",
+)
+THE_BAR = Template("the-bar", "the bar")
+OFF_THE_BOARD = Template("off-the-board", "off")
+POINT = Template("point", "point %(point)s")
 
 Dice = tuple[int, int]
 Step = tuple[int, int, bool]  # source, target, hit
@@ -226,26 +279,22 @@ class _Turn:
             position.variant, tuple(self.opp), tuple(self.me), _OTHER[position.turn]
         )
 
-    def explain(self, problem: int, source: int, die: int) -> str:
+    def explain(self, problem: int, source: int, die: int) -> Reason:
         target = source - die
         if problem == _BAR_FIRST:
-            return "a checker on the bar must enter first"
+            return BAR_FIRST()
         if problem == _NO_CHECKER:
-            return "no checker on the bar" if source == BAR else f"no checker on point {source}"
+            return NO_CHECKER_ON_BAR() if source == BAR else NO_CHECKER_ON_POINT(point=source)
         if problem == _HELD:
-            return f"point {target} is held by the opponent"
+            return HELD(point=target)
         if problem == _HEAD:
-            return "a second checker may not leave the head on this turn"
+            return HEAD_ONCE()
         if problem == _NOT_HOME:
-            n = self.outside
-            return f"cannot bear off: {n} checker{'s are' if n > 1 else ' is'} outside the home"
+            return NOT_HOME(n=self.outside)
         if problem == _HIGHER:
-            return f"cannot bear off from {source} with a {die}: a checker stands on a higher point"
+            return HIGHER(point=source, die=die)
         if problem == _HIDE:
-            return (
-                f"the checker on {source} has hit and may not stop on {target} beside its own "
-                "checkers (no hit-and-hide)"
-            )
+            return HIDE(source=source, target=target)
         raise AssertionError(problem)
 
 
@@ -758,7 +807,7 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
         play = Play.parse(play)
     for move in play.moves:
         if not (1 <= move.source <= BAR and OFF <= move.target < move.source):
-            raise NotationError(f"{move} does not run from a higher point to a lower one")
+            raise NotationError(NOT_DOWNWARD(move=str(move)))
     turn = _new_turn(position, dice)
     hide = turn.__class__ is _HidingTurn
     step_blocks, end_blocks = _block_modes(position.variant)
@@ -780,12 +829,12 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
     path: list[Step] = []
     dice_used: list[int] = []
     # The reason of the failed attempt that got furthest (most written moves made), first kept.
-    failure: list[tuple[int, str]] = []
+    failure: list[tuple[int, Reason]] = []
 
-    def refuse(reason: str) -> IllegalPlayError:
+    def refuse(reason: Reason) -> IllegalPlayError:
         return IllegalPlayError(reason, play=str(play), dice=dice)
 
-    def fail(explain: Callable[..., str], *details: Any) -> None:
+    def fail(explain: Callable[..., Reason], *details: Any) -> None:
         """Keep why this attempt failed if it got furthest; the reason is written only then."""
         made = sum(here == move.target for here, move in zip(progress, segments, strict=True))
         if not failure or made > failure[0][0]:
@@ -794,9 +843,9 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
     everything = len(_dice_list(dice))
     most: list[int] = []  # how many dice some legal play uses, found once when needed
     # Why a complete way of making the written moves still broke a rule of the whole turn.
-    rejected: list[str] = []
+    rejected: list[Reason] = []
 
-    def whole_turn_problem() -> str | None:
+    def whole_turn_problem() -> Reason | None:
         if end_blocks:
             block = turn.block_anywhere()
             if block:
@@ -807,10 +856,10 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
         if not most:
             most.append(most_dice_playable(position, dice))
         if most[0] > used:
-            return f"{most[0]} of {everything} dice can be played, this play uses {used}"
+            return TOO_FEW_DICE(most=most[0], all=everything, used=used)
         lower_die_alone = used == 1 and dice[0] != dice[1] and dice_used[0] != max(dice)
         if lower_die_alone and _can_play_alone(position, dice, max(dice)):
-            return f"only one die can be played: it must be the {max(dice)}"
+            return HIGHER_DIE(die=max(dice))
         return None
 
     def realise(left: tuple[int, ...]) -> bool:
@@ -869,7 +918,14 @@ def check_play(position: Position, dice: Dice | str, play: Play | str) -> LegalP
         elif failure and _fits_dice(segments, dice):
             error = refuse(failure[0][1])
         else:
-            error = refuse(f"the dice {dice[0]}-{dice[1]} cannot play {str(play) or 'nothing'}")
+            shown = f"{dice[0]}-{dice[1]}"
+            written = str(play)
+            refused = (
+                CANNOT_PLAY(dice=shown, play=written)
+                if written
+                else CANNOT_PLAY_NOTHING(dice=shown)
+            )
+            error = refuse(refused)
         # One checker's path written in steps that cannot be made in that order may still be a
         # legal play: gnubg exports 5/3/off (4-2) as "5/1 1/off". Plays are equal by their
         # effect, so the joined path (5/off) is tried before the play is refused.
@@ -948,15 +1004,15 @@ def _sub_sequences(dice: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
             yield (die, *more)
 
 
-def _block_reason(block: tuple[int, int]) -> str:
-    return f"six-block on points {block[0]}\u2013{block[1]} with no opponent checker ahead"
+def _block_reason(block: tuple[int, int]) -> Reason:
+    return SIX_BLOCK(first=block[0], last=block[1])
 
 
-def _hit_reason(step: Step, expected: bool) -> str:
+def _hit_reason(step: Step, expected: bool) -> Reason:
     source, target, hit = step
     if expected:
-        return f"{source}/{target}* hits nothing: no opponent checker alone on point {target}"
-    return f"{source}/{target} hits a checker on point {target} but is not marked with *"
+        return HITS_NOTHING(move=f"{source}/{target}", point=target)
+    return HIT_UNMARKED(move=f"{source}/{target}", point=target)
 
 
 def physical_play(position: Position, dice: Dice | str, play: Play | str) -> LegalPlay:
@@ -980,7 +1036,7 @@ def physical_play(position: Position, dice: Dice | str, play: Play | str) -> Leg
     left = list(_dice_list(dice))
     made: list[Move] = []
 
-    def refuse(reason: str) -> IllegalPlayError:
+    def refuse(reason: Reason) -> IllegalPlayError:
         return IllegalPlayError(reason, play=str(play), dice=dice)
 
     def free(point: int) -> bool:
@@ -1007,18 +1063,16 @@ def physical_play(position: Position, dice: Dice | str, play: Play | str) -> Leg
     for move in play.moves:
         source, target = move.source, move.target
         if not (1 <= source <= BAR and OFF <= target < source):
-            raise NotationError(f"{move} does not run from a higher point to a lower one")
+            raise NotationError(NOT_DOWNWARD(move=str(move)))
         if source == BAR and not variant.hitting:
-            raise refuse("Long Nardy has no bar")
+            raise refuse(NO_BAR())
         if not me[source]:
-            where = "on the bar" if source == BAR else f"on point {source}"
-            raise refuse(f"there is no checker of the player to move {where}")
+            if source == BAR:
+                raise refuse(NONE_TO_MOVE_ON_BAR())
+            raise refuse(NONE_TO_MOVE_ON_POINT(point=source))
         dice_used = path(source, target, left)
         if dice_used is None:
-            raise refuse(
-                f"no dice of the roll left take a checker from {_point_name(source)} to "
-                f"{_point_name(target)} where a checker can stand"
-            )
+            raise refuse(NO_DICE_LEFT(source=_point_name(source), target=_point_name(target)))
         here = source
         for die in dice_used:
             left.remove(die)
@@ -1035,5 +1089,5 @@ def physical_play(position: Position, dice: Dice | str, play: Play | str) -> Leg
     return tuple.__new__(LegalPlay, (tuple(_code(*step) for step in made), position, after))
 
 
-def _point_name(point: int) -> str:
-    return "the bar" if point == BAR else "off" if point == OFF else f"point {point}"
+def _point_name(point: int) -> Reason:
+    return THE_BAR() if point == BAR else OFF_THE_BOARD() if point == OFF else POINT(point=point)

@@ -13,8 +13,19 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from games.rules.errors import NotationError, quoted
+from games.rules.errors import NotationError, Template, quoted
 from games.rules.position import BAR, OFF
+
+# Why a play or dice cannot be read (games.rules.errors).
+NOT_TEXT = Template("play-not-text", "a play is text, not %(type)s")
+UNREADABLE_MOVE = Template("unreadable-move", "cannot read %(token)s in play %(play)s")
+NOT_TOWARD_HOME = Template(
+    "not-toward-home", "%(token)s does not move toward home in play %(play)s"
+)
+REPEATS = Template("repeats", "a move repeats 1 to 4 times: %(token)s")
+TOO_MANY_MOVES = Template("too-many-moves", "a roll moves at most 4 times: %(play)s")
+NO_POINT_IN_PLAY = Template("no-point-in-play", "no point %(point)s in play %(play)s")
+NOT_DICE = Template("not-dice", "dice are two numbers 1..6: %(dice)s")
 
 _TOKEN = re.compile(r"(bar|\d{1,2})((?:/(?:off|\d{1,2})\*?)+)(?:\((\d)\))?", re.IGNORECASE)
 _STOP = re.compile(r"/(off|\d{1,2})(\*?)", re.IGNORECASE)
@@ -54,7 +65,7 @@ class Play:
     def parse(cls, text: str) -> Play:
         """Read a play; an empty text (or gnubg's "Cannot Move") is the empty play."""
         if not isinstance(text, str):
-            raise NotationError(f"a play is text, not {type(text).__name__}")
+            raise NotationError(NOT_TEXT(type=type(text).__name__))
         return _parse_play(text)
 
     @classmethod
@@ -66,25 +77,23 @@ class Play:
         for token in stripped.split():
             match = _TOKEN.fullmatch(token)
             if match is None:
-                raise NotationError(f"cannot read {quoted(token)} in play {quoted(text)}")
+                raise NotationError(UNREADABLE_MOVE(token=quoted(token), play=quoted(text)))
             source = _point_number(match.group(1), text)
             chain: list[Move] = []
             for stop in _STOP.finditer(match.group(2)):
                 target = _point_number(stop.group(1), text)
                 if target >= source:
-                    raise NotationError(
-                        f"{quoted(token)} does not move toward home in play {quoted(text)}"
-                    )
+                    raise NotationError(NOT_TOWARD_HOME(token=quoted(token), play=quoted(text)))
                 chain.append(Move(source, target, bool(stop.group(2))))
                 source = target
             repeat = int(match.group(3) or 1)
             if not 1 <= repeat <= 4:
-                raise NotationError(f"a move repeats 1 to 4 times: {quoted(token)}")
+                raise NotationError(REPEATS(token=quoted(token)))
             moves.extend(chain)
             # gnubg writes "6/1*(2)" for two checkers 6/1 of which the first hits the blot.
             moves.extend([move._replace(hit=False) for move in chain] * (repeat - 1))
         if len(moves) > 4:
-            raise NotationError(f"a roll moves at most 4 times: {quoted(text)}")
+            raise NotationError(TOO_MANY_MOVES(play=quoted(text)))
         return cls(tuple(moves))
 
     def __str__(self) -> str:
@@ -175,7 +184,7 @@ def _point_number(name: str, text: str) -> int:
         return OFF
     number = int(lowered)
     if not 0 <= number <= BAR:
-        raise NotationError(f"no point {number} in play {quoted(text)}")
+        raise NotationError(NO_POINT_IN_PLAY(point=number, play=quoted(text)))
     return number
 
 
@@ -187,7 +196,7 @@ def parse_dice(text: str | tuple[int, int] | list[int]) -> tuple[int, int]:
         digits = [c for c in text if not c.isspace() and c not in "-,"]
         # isdecimal, not isdigit: "²" is a digit that int() does not read.
         if len(digits) != 2 or not all(c.isdecimal() for c in digits):
-            raise NotationError(f"dice are two numbers 1..6: {quoted(text)}")
+            raise NotationError(NOT_DICE(dice=quoted(text)))
         values = [int(c) for c in digits]
     else:
         try:
@@ -195,7 +204,7 @@ def parse_dice(text: str | tuple[int, int] | list[int]) -> tuple[int, int]:
         except TypeError:  # not a sequence at all (None, a number): JSON from a client
             values = []
     if len(values) != 2 or not all(_is_die(value) for value in values):
-        raise NotationError(f"dice are two numbers 1..6: {quoted(text)}")
+        raise NotationError(NOT_DICE(dice=quoted(text)))
     return values[0], values[1]
 
 

@@ -14,8 +14,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules.errors import NotationError, quoted
+from games.rules.errors import NotationError, Template, quoted
 from games.rules.variants import Variant, variant_named
+
+# Why a position cannot be read or cannot be (games.rules.errors).
+NO_POINT = Template("no-point", "no point %(point)s")
+ID_LENGTH = Template("position-id-length", "a Position ID has 14 characters: %(id)s")
+ID_NOT_BASE64 = Template("position-id-base64", "not a Position ID (bad base64): %(id)s")
+ID_TOO_MANY = Template("position-id-too-many", "too many checkers in Position ID %(id)s")
+ID_SIDE_TOO_MANY = Template(
+    "position-id-side-too-many", "more than 15 checkers for one side in %(id)s"
+)
+ID_TRAILING = Template("position-id-trailing", "trailing bits in Position ID %(id)s")
+OTHER_VARIANT = Template("position-variant", "position is for %(position)s, not %(variant)s")
+NOT_JSON_POSITION = Template("position-json", "not a position in JSON form: %(error)s")
+POINT_COUNTS = Template("position-point-counts", "each side needs a list of 24 point counts")
+NEGATIVE_COUNTS = Template(
+    "position-negative-counts", "checker counts must be whole numbers, not negative"
+)
+SIDE_COUNTS = Template(
+    "position-side-counts", "a side is 26 non-negative counts: off, points 1..24, bar"
+)
+FIFTEEN = Template("position-fifteen", "each side has 15 checkers, not %(n)s")
+NO_BAR = Template("no-bar", "Long Nardy has no bar")
+BOTH_SIDES = Template("position-both-sides", "point %(point)s holds checkers of both sides")
 
 CHECKERS = 15
 OFF = 0
@@ -93,7 +115,7 @@ class Position:
             board = [0] * 26
             for point, count in points.items():
                 if not 1 <= point <= BAR:
-                    raise NotationError(f"no point {point}")
+                    raise NotationError(NO_POINT(point=point))
                 board[point] = count
             board[OFF] = CHECKERS - sum(board)
             boards.append(tuple(board))
@@ -137,11 +159,11 @@ class Position:
     ) -> Position:
         """Read a gnubg Position ID; ``turn`` names the colour on roll (the ID does not say)."""
         if not isinstance(position_id, str) or len(position_id) != 14:
-            raise NotationError(f"a Position ID has 14 characters: {quoted(position_id)}")
+            raise NotationError(ID_LENGTH(id=quoted(position_id)))
         try:
             key = base64.b64decode(position_id + "==", validate=True)
         except (binascii.Error, ValueError):
-            raise NotationError(f"not a Position ID (bad base64): {quoted(position_id)}") from None
+            raise NotationError(ID_NOT_BASE64(id=quoted(position_id))) from None
         bits = int.from_bytes(key, "little")
         boards: list[list[int]] = []
         for _ in range(2):
@@ -151,17 +173,15 @@ class Position:
                     board[point] += 1
                     bits >>= 1
                     if board[point] > CHECKERS:
-                        raise NotationError(
-                            f"too many checkers in Position ID {quoted(position_id)}"
-                        )
+                        raise NotationError(ID_TOO_MANY(id=quoted(position_id)))
                 bits >>= 1
             placed = sum(board)
             if placed > CHECKERS:
-                raise NotationError(f"more than 15 checkers for one side in {quoted(position_id)}")
+                raise NotationError(ID_SIDE_TOO_MANY(id=quoted(position_id)))
             board[OFF] = CHECKERS - placed
             boards.append(board)
         if bits:
-            raise NotationError(f"trailing bits in Position ID {quoted(position_id)}")
+            raise NotationError(ID_TRAILING(id=quoted(position_id)))
         opponent, mover = boards
         return cls(variant, tuple(mover), tuple(opponent), turn)
 
@@ -187,7 +207,7 @@ class Position:
                 variant = variant_named(data["variant"])
             elif data.get("variant", variant.name) != variant.name:
                 raise NotationError(
-                    f"position is for {quoted(data['variant'])}, not {variant.name!r}"
+                    OTHER_VARIANT(position=quoted(data["variant"]), variant=repr(variant.name))
                 )
             turn = Colour(data["turn"])
             boards = {
@@ -200,7 +220,7 @@ class Position:
             raise
         # AttributeError: not a mapping; RecursionError: a value nested too deeply to name.
         except (AttributeError, KeyError, TypeError, ValueError, RecursionError) as error:
-            raise NotationError(f"not a position in JSON form: {error}") from None
+            raise NotationError(NOT_JSON_POSITION(error=str(error))) from None
         return cls(variant, boards[turn], boards[turn.other], turn)
 
 
@@ -212,21 +232,21 @@ _SET_TURN = Position.__dict__["turn"].__set__
 
 def _board_from_json(points: Sequence[int], bar: int, off: int) -> Board:
     if not isinstance(points, Sequence) or len(points) != 24:
-        raise NotationError("each side needs a list of 24 point counts")
+        raise NotationError(POINT_COUNTS())
     values = [off, *points, bar]
     if any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in values):
-        raise NotationError("checker counts must be whole numbers, not negative")
+        raise NotationError(NEGATIVE_COUNTS())
     return tuple(values)
 
 
 def _validate(variant: Variant, mover: Board, opponent: Board) -> None:
     for board in (mover, opponent):
         if len(board) != 26 or any(count < 0 for count in board):
-            raise NotationError("a side is 26 non-negative counts: off, points 1..24, bar")
+            raise NotationError(SIDE_COUNTS())
         if sum(board) != CHECKERS:
-            raise NotationError(f"each side has 15 checkers, not {sum(board)}")
+            raise NotationError(FIFTEEN(n=sum(board)))
     if not variant.hitting and (mover[BAR] or opponent[BAR]):
-        raise NotationError(f"{variant.title} has no bar")
+        raise NotationError(NO_BAR())  # Long Nardy, the one game without
     for point in range(1, 25):
         if mover[point] and opponent[variant.opponent_point(point)]:
-            raise NotationError(f"point {point} holds checkers of both sides")
+            raise NotationError(BOTH_SIDES(point=point))

@@ -10,7 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
-from games.rules.errors import quoted
+from games.rules.errors import RulesError, Template, quoted
+
+# Why a variant's switches are refused (games.rules.errors).
+UNKNOWN_PROGRESSION = Template("unknown-progression", "unknown dave progression %(value)s")
+STAKE_AT_LEAST_ONE = Template("max-stake-at-least-one", "%(field)s must be at least 1")
+UNKNOWN_BLOCK_CHECK = Template("unknown-block-check", "unknown block check %(value)s")
+UNKNOWN_VARIANT = Template(
+    "unknown-variant", "unknown variant %(value)s: expected %(long)s or %(short)s"
+)
 
 Progression = Literal["geometric", "arithmetic"]
 BlockCheck = Literal["step", "turn"]
@@ -26,9 +34,9 @@ class DaveRules:
 
     def __post_init__(self) -> None:
         if self.progression not in ("geometric", "arithmetic"):
-            raise ValueError(f"unknown dave progression {self.progression!r}")
+            raise RulesError(UNKNOWN_PROGRESSION(value=repr(self.progression)))
         if self.max_stake is not None and self.max_stake < 1:
-            raise ValueError("max_stake must be at least 1")
+            raise RulesError(STAKE_AT_LEAST_ONE(field="max_stake"))
 
     def next_stake(self, stake: int) -> int:
         """The stake after one more accepted dave: 1, 2, 4, 8 … or 1, 2, 3, 4 …"""
@@ -86,7 +94,7 @@ class LongNardy(Variant):
 
     def __post_init__(self) -> None:
         if self.block_check not in ("step", "turn"):
-            raise ValueError(f"unknown block check {self.block_check!r}")
+            raise RulesError(UNKNOWN_BLOCK_CHECK(value=repr(self.block_check)))
 
     @staticmethod
     def opponent_point(point: int) -> int:
@@ -126,4 +134,4 @@ def variant_named(name: str) -> Variant:
         return LongNardy()
     if name == "short":
         return ShortNardy()
-    raise ValueError(f"unknown variant {quoted(name)}: expected 'long' or 'short'")
+    raise RulesError(UNKNOWN_VARIANT(value=quoted(name), long="'long'", short="'short'"))

@@ -1,6 +1,6 @@
-"""The reasons of the rules engine and the scoring in the language of the interface: every
-template has a Russian translation with the values kept, English stays byte-identical, and every
-reason the engine and the scoring give for random bad input is one the table knows."""
+"""The reasons of the rules engine and the scoring in the language of the interface: every code
+has a Russian sentence with the values kept, English stays byte-identical, and every reason the
+engine and the scoring give for random bad input carries a code the catalogue knows."""
 
 from __future__ import annotations
 
@@ -35,23 +35,24 @@ from games.rules import (
     replay_match,
     variant_named,
 )
+from games.rules.errors import TEMPLATES, Reason
 from games.rules.game import Ending, Outcome
 from games.rules.matfile import (
-    MatchFormatError,
+    MATCH_OVER,
     RecordError,
     check_match,
     match_record,
     read_match,
     write_match,
 )
-from games.rules.moves import physical_play
+from games.rules.moves import CANNOT_PLAY_NOTHING, NOT_HOME, physical_play
 from games.rules.notation import parse_dice
 from games.rules.selfplay import random_match, random_turns
 from games.services import IllegalRecordError, RecordedGame, games_from_mat, games_validate
-from tournaments import reasons
 from tournaments.errors import IllegalGameRecord
 from tournaments.matches.results import match_result_record
-from tournaments.reasons import catalogue, reason_in_language, reason_is_known
+from tournaments.reasons import reason_in_language
+from tournaments.reasons.catalogue import CATALOGUE
 from tournaments.scoring import (
     MatchPoints,
     MatchRules,
@@ -62,10 +63,22 @@ from tournaments.scoring import (
     match_score,
     score_from_typed,
 )
+from tournaments.scoring.match import AT_GAME, STAKE_SKIPPED
 
 SHORT, LONG = ShortNardy(), LongNardy()
 #: Words that stay Latin in the Russian interface (as in tests/e2e).
-LATIN_ALLOWED = {"FIBS", "Elo", "CSV", "mat", "REST", "API", "GNU", "Backgammon", "Jellyfish"}
+LATIN_ALLOWED = {
+    "FIBS",
+    "Elo",
+    "CSV",
+    "mat",
+    "REST",
+    "API",
+    "GNU",
+    "Backgammon",
+    "Jellyfish",
+    "CubeLimit",
+}
 LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
@@ -73,30 +86,23 @@ LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
 def refusal(make: Callable[[], object]) -> str:
-    """The text of the error ``make`` raises: the reason of a rule, or the message."""
+    """The reason of the error ``make`` raises (without where it happened)."""
     try:
         make()
-    except (IllegalPlayError, RecordError, MatchFormatError, IllegalRecordError) as error:
+    except (RulesError, IllegalRecordError) as error:
         return error.reason
-    except (RulesError, ValueError) as error:
-        return str(error)
     raise AssertionError("no error")
 
 
-def game_reason(make: Callable[[], object]) -> str:
-    """The reason of the ``GameError`` that ``make`` raises (without where it happened)."""
-    try:
-        make()
-    except RulesError as error:
-        return error.reason  # type: ignore[attr-defined]
-    raise AssertionError("no error")
+game_reason = refusal
 
 
 def game_error(make: Callable[[], object]) -> str:
+    """The whole reason of the error ``make`` raises, where it happened included."""
     try:
         make()
     except RulesError as error:
-        return str(error)
+        return error.said
     raise AssertionError("no error")
 
 
@@ -136,7 +142,7 @@ def record_error(body: str) -> str:
     try:
         read_match(mat(body))
     except RecordError as error:
-        return str(error)
+        return error.said
     raise AssertionError("no error")
 
 
@@ -181,7 +187,7 @@ def examples() -> Iterator[str]:
     yield refusal(lambda: check_play(Position.initial(LONG), (6, 5), "24/18"))
     one_die = position(SHORT, {24: 1}, {12: 2, 3: 13})
     yield refusal(lambda: check_play(one_die, (6, 5), "24/19"))
-    yield "the dice 3-1 cannot play nothing"  # check_play refuses the empty play for dice unused
+    yield CANNOT_PLAY_NOTHING(dice="3-1")  # check_play refuses the empty play for dice unused
     yield refusal(lambda: check_play(initial, (3, 1), "24/18"))
     yield refusal(lambda: check_play(initial, (3, 1), Play((Move(3, 5),))))
     block = position(LONG, {24: 9, 19: 1, 18: 1, 17: 1, 16: 1, 15: 1, 14: 1}, {24: 15})
@@ -237,6 +243,14 @@ def examples() -> Iterator[str]:
     yield refusal(read("  1) Doubles => 2\n"))
     yield refusal(read("  1) 31: 8/5 6/5                Doubles => 4\n"))
     yield refusal(read("  1) 31: ????\n"))
+    huge = "9" * 5000  # more digits than int() reads
+    yield refusal(lambda: read_match(f" {huge} point match\n\n Game 1\n"))
+    yield refusal(lambda: read_match(mat("").replace("b : 0", f"b : {huge}")))
+    yield refusal(lambda: read_match(mat(f"  {huge}) 31: 8/5 6/5\n")))
+    yield refusal(read(f"  1) 31: 8/5 6/5                Doubles => {huge}\n"))
+    yield refusal(read(f"  1) 31: 8/5 6/5\n      Wins {huge} point\n"))
+    yield refusal(read("", f'; [CubeLimit "{huge}"]\n'))
+    yield refusal(read("", '; [Accepted "one.two"]\n'))
     yield match_over_error()
     # notation
     yield refusal(lambda: Play.parse(5))  # type: ignore[arg-type]
@@ -295,7 +309,7 @@ def examples() -> Iterator[str]:
     yield refusal(scored(MatchRules(length=9, max_stake=2), won(1, stake=4)))
     yield refusal(scored(MatchRules(length=9), won(1, stake=3)))
     # _check_game: an arithmetic dave reaches every stake up to its cap, so this is never said
-    yield "game 1 has stake 3, which the arithmetic dave skips"
+    yield STAKE_SKIPPED["arithmetic"](game=1, stake=3)
     # scoring: score_from_typed
     yield refusal(typed(TO_3, -1, 3))
     yield refusal(typed(DRAWS, "1.3", 3))
@@ -324,6 +338,8 @@ def examples() -> Iterator[str]:
     yield game_error(lambda: replay_match(SHORT, two_games, length=1))
     yield game_error(lambda: replay_game(SHORT, [Turn.of("31", "24/18")]))
     yield game_error(lambda: replay_game(SHORT, [t[0], Take()]))
+    yield game_error(lambda: replay_game(SHORT, [t[0], Turn.of("31", "24/18")]))
+    yield from recording_errors()
     yield refusal(scored(MatchRules(length=1), won(1), won(1)))
 
 
@@ -340,6 +356,15 @@ def recording_reasons() -> Iterator[str]:
     yield refusal(lambda: entry_from_json({"flag": "white"}))
 
 
+def recording_errors() -> Iterator[str]:
+    """An entry refused with where it was (game and turn)."""
+    from tournaments.matches.live.recording import Recording, Roll  # noqa: PLC0415
+
+    recording = Recording(MatchRules(variant="short", length=3))
+    recording.add(Roll((3, 1)))
+    yield game_error(lambda: recording.add(Roll((5, 2))))
+
+
 def accepted_move_reasons() -> Iterator[str]:
     """A play the opponent accepted as made (seed 001), refused where it cannot stand."""
     accepting = LongNardy(accepted_moves=True)
@@ -350,29 +375,38 @@ def accepted_move_reasons() -> Iterator[str]:
     yield refusal(lambda: physical_play(start, "61", "13/7"))
     yield refusal(lambda: physical_play(Position.initial(SHORT), "61", "bar/19"))
     yield refusal(lambda: physical_play(start, "61", "24/16"))
+    on_bar = position(SHORT, {25: 1, 13: 14}, {24: 15})
+    yield refusal(lambda: physical_play(on_bar, "61", "bar/10"))
+    yield refusal(lambda: physical_play(position(SHORT, {20: 1, 6: 14}, {24: 15}), "21", "20/off"))
 
 
 EXAMPLES = list(examples())
 
 
 def values_of(reason: str) -> list[str]:
-    """The values a reason carries (kept as they are in every language), inner reasons too."""
-    looked_up = reasons._lookup(reason)
-    assert looked_up is not None, reason
+    """The values a reason carries (kept as they are in every language), inner reasons' too."""
+    assert isinstance(reason, Reason), reason
     values = []
-    for name, value in looked_up[1].groupdict().items():
-        if name in reasons._NESTED:
+    for value in reason.values.values():
+        if isinstance(value, Reason):
             values += values_of(value)
-        elif name not in reasons._WORDS and value:
-            values.append(value)
+        elif str(value):
+            values.append(str(value))
     return values
 
 
-def entries_of(reason: str) -> list[object]:
-    """The templates a reason matches: its own, and those of the reasons it wraps."""
-    entry, found = reasons._lookup(reason)  # type: ignore[misc]
-    inner = [found[name] for name in reasons._NESTED if name in found.groupdict()]
-    return [entry, *(more for text in inner for more in entries_of(text))]
+def codes_of(reason: str) -> list[str]:
+    """The codes of a reason: its own, and those of the reasons it names."""
+    assert isinstance(reason, Reason), reason
+    inner = [value for value in reason.values.values() if isinstance(value, Reason)]
+    return [reason.code, *(code for value in inner for code in codes_of(value))]
+
+
+def known(reason: str) -> bool:
+    """Whether a reason and every reason it names carry a code of the catalogue."""
+    if not isinstance(reason, Reason) or reason.code not in CATALOGUE:
+        return False
+    return all(known(value) for value in reason.values.values() if isinstance(value, Reason))
 
 
 def latin_words(text: str, values: list[str]) -> set[str]:
@@ -386,7 +420,7 @@ def latin_words(text: str, values: list[str]) -> set[str]:
 
 @pytest.mark.parametrize("reason", EXAMPLES)
 def test_a_reason_is_russian_with_its_values_kept_and_english_as_it_was(reason):
-    assert reason_is_known(reason), reason
+    assert isinstance(reason, Reason), reason
     with translation.override("ru"):
         russian = reason_in_language(reason)
     with translation.override("en"):
@@ -399,37 +433,72 @@ def test_a_reason_is_russian_with_its_values_kept_and_english_as_it_was(reason):
         assert value in russian, (value, russian)
 
 
-def test_every_template_of_the_table_has_an_example():
-    matched = {id(entry) for reason in EXAMPLES for entry in entries_of(reason)}
-    missing = [entry.pattern.pattern for entry in catalogue.REASONS if id(entry) not in matched]
-    assert missing == []
-    assert len(catalogue.REASONS) > 100
+def test_every_code_has_an_example():
+    given = {code for reason in EXAMPLES for code in codes_of(reason)}
+    assert sorted(set(TEMPLATES) - given) == []
+    assert len(TEMPLATES) > 100
 
 
-def test_plural_templates_agree_with_the_number_in_russian():
+NAMED = re.compile(r"%\((\w+)\)s")
+
+
+def sentences(code: str) -> dict[str, str]:
+    """A code's sentence in the active language and its English, for each number its count
+    takes (1, 2, 5), every other value a marker (``<point>``)."""
+    template = TEMPLATES[code]
+    markers = {name: f"<{name}>" for name in NAMED.findall(template.english + template.plural)}
+    counts = (1, 2, 5) if template.count else (None,)
+    said = {}
+    for count in counts:
+        values = markers if count is None else {**markers, template.count: count}
+        said[str(CATALOGUE[code] % values)] = template(**values)
+    return said
+
+
+def test_every_code_has_its_english_sentence_in_the_catalogue():
+    assert sorted(set(TEMPLATES) ^ set(CATALOGUE)) == []
+    with translation.override("en"):
+        for code in TEMPLATES:
+            for sentence, english in sentences(code).items():
+                assert sentence == english, code
+
+
+def test_every_code_has_a_russian_sentence_with_its_values():
+    untranslated, values_lost = [], []
     with translation.override("ru"):
-        one = reason_in_language("the match to 1 points was already over")
-        few = reason_in_language("the match to 3 points was already over")
-        many = reason_in_language("the match to 5 points was already over")
-        checker = reason_in_language("cannot bear off: 1 checker is outside the home")
-        checkers = reason_in_language("cannot bear off: 2 checkers are outside the home")
+        for code, template in TEMPLATES.items():
+            for russian, english in sentences(code).items():
+                if russian == english:
+                    untranslated.append(code)
+                markers = [f"<{name}>" for name in NAMED.findall(template.english)]
+                if any(
+                    marker not in russian for marker in markers if marker != f"<{template.count}>"
+                ):
+                    values_lost.append(code)
+    assert untranslated == []
+    assert values_lost == []
+
+
+def test_plural_sentences_agree_with_the_number_in_russian():
+    with translation.override("ru"):
+        one, few, many = (reason_in_language(MATCH_OVER(length=n)) for n in (1, 3, 5))
+        checker, checkers = (reason_in_language(NOT_HOME(n=n)) for n in (1, 2))
     assert len({one, few, many}) >= 2
     assert checker != checkers
 
 
-def test_an_unknown_reason_comes_back_unchanged():
-    for text in ("something else went wrong", "", "game 2 is lost somewhere", "line x: y"):
+def test_a_text_that_is_no_reason_comes_back_unchanged():
+    for text in ("something else went wrong", "", "game 2: point 5 is held by the opponent"):
         with translation.override("ru"):
             assert reason_in_language(text) == text
-        assert not reason_is_known(text)
 
 
-def test_a_known_wrapper_translates_around_an_unknown_reason():
+def test_a_reason_translates_around_a_text_it_names():
+    wrapped = AT_GAME(game=2, reason="something else went wrong")
     with translation.override("ru"):
-        translated = reason_in_language("game 2: something else went wrong")
+        translated = reason_in_language(wrapped)
     assert translated.endswith(": something else went wrong")
-    assert translated != "game 2: something else went wrong"
-    assert not reason_is_known("game 2: something else went wrong")
+    assert translated != wrapped
 
 
 # --- Every reason the engine and the scoring give is known -----------------------------------
@@ -477,13 +546,12 @@ def test_every_reason_given_for_an_illegal_play_is_known():
                     try:
                         check_play(position, dice, play)
                     except (IllegalPlayError, NotationError) as error:
-                        reason = getattr(error, "reason", str(error))
-                        given.add(reason)
-                        if not reason_is_known(reason):
-                            unknown.add(reason)
+                        given.add(error.reason)
+                        if not known(error.reason):
+                            unknown.add(error.reason)
     assert unknown == set()
-    templates = {id(reasons._lookup(reason)[0]) for reason in given}  # type: ignore[index]
-    assert len(given) > 500 and len(templates) >= 10
+    codes = {code for reason in given for code in codes_of(reason)}
+    assert len(given) > 500 and len(codes) >= 10
 
 
 RULES = (
@@ -505,9 +573,9 @@ def test_every_reason_a_typed_score_is_refused_for_is_known():
             for two in SCORES:
                 try:
                     score_from_typed(rules, one, two)  # type: ignore[arg-type]
-                except ValueError as error:
-                    given.add(str(error))
-    assert {reason for reason in given if not reason_is_known(reason)} == set()
+                except RulesError as error:
+                    given.add(error.said)
+    assert {reason for reason in given if not known(reason)} == set()
     assert len(given) > 50
 
 
@@ -528,9 +596,9 @@ def test_every_reason_a_list_of_game_outcomes_is_refused_for_is_known():
             games = [rng.choice(outcomes) for _ in range(rng.randint(1, 6))]
             try:
                 match_score(rules, games)
-            except ValueError as error:
-                given.add(str(error))
-    assert {reason for reason in given if not reason_is_known(reason)} == set()
+            except RulesError as error:
+                given.add(error.said)
+    assert {reason for reason in given if not known(reason)} == set()
     assert len(given) > 20
 
 
@@ -556,7 +624,7 @@ def test_an_illegal_mat_file_is_refused_in_russian(club):
     assert refused["en"].message == f"Game 1, move 1, player 1 '24/1': {english}"
     assert refused["ru"].message == f"Партия 1, ход 1, игрок 1 '24/1': {russian}"
     assert russian != english
-    assert latin_words(russian, values_of(english)) == set()
+    assert latin_words(russian, []) == set()
     assert {key: value for key, value in refused["ru"].details.items() if key != "reason"} == {
         key: value for key, value in refused["en"].details.items() if key != "reason"
     }

@@ -34,7 +34,7 @@ from tournaments.matches.guards import require_stage_one_open
 from tournaments.matches.signals import result_cleared, result_decided
 from tournaments.models import Match, Tournament
 from tournaments.policy import may, require
-from tournaments.reasons import reason_in_language
+from tournaments.reasons import reason_in_language, said_by
 from tournaments.scoring import PlayedGame, match_score, score_from_typed
 
 User = AbstractBaseUser | AnonymousUser
@@ -374,9 +374,7 @@ def result_of(
             reason=reason,
         ) from None
     except RulesError as error:
-        message = _("The match file cannot be read: %(reason)s") % {
-            "reason": reason_in_language(str(error))
-        }
+        message = _("The match file cannot be read: %(reason)s") % {"reason": said_by(error)}
         raise InvalidInput(message) from None
     if lost_on_time:
         return _result_on_time(tournament, validated, lost_on_time), validated
@@ -396,7 +394,7 @@ def _result_on_time(
     try:
         scored = match_score(rules, [PlayedGame(game.white, game.outcome) for game in finished])
     except ValueError as error:
-        raise InvalidInput(reason_in_language(str(error))) from None
+        raise InvalidInput(said_by(error)) from None
     if scored.finished:
         raise InvalidInput(_("The games finish the match: no flag fell in it."))
     winner = 1 if lost_on_time == "away" else 2
@@ -422,7 +420,7 @@ def _typed_result(tournament: Tournament, score: tuple[Decimal | int, Decimal | 
     try:
         checked = score_from_typed(tournament.match_rules(), *score)
     except (ArithmeticError, TypeError, ValueError) as error:
-        reason = reason_in_language(str(error))
+        reason = said_by(error)
         raise InvalidInput(_("This score cannot be: %(reason)s") % {"reason": reason}) from None
     return Result(_decimal(checked.score1), _decimal(checked.score2), checked.winner)
 
@@ -434,7 +432,7 @@ def _result_of_games(tournament: Tournament, validated: Sequence[ValidatedGame])
     try:
         scored = match_score(rules, [PlayedGame(game.white, game.outcome) for game in validated])
     except ValueError as error:
-        raise InvalidInput(reason_in_language(str(error))) from None
+        raise InvalidInput(said_by(error)) from None
     home, away = _decimal(scored.score1), _decimal(scored.score2)
     if not scored.finished:
         if rules.length is not None:

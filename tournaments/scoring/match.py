@@ -9,7 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from games.rules.errors import RulesError, Template
 from games.rules.game import (
+    MATCH_OVER,
     Ending,
     GameError,
     MatchGame,
@@ -19,6 +21,54 @@ from games.rules.game import (
 )
 from games.rules.position import Colour
 from tournaments.scoring.rules import MatchRules, Player
+
+# Why a list of games' outcomes is refused (games.rules.errors).
+AT_GAME = Template("at-game", "game %(game)s: %(reason)s")
+ONLY_GAMES = Template(
+    "only-games",
+    "the match has only %(games)s games",
+    plural="the match has only %(games)s games",
+    count="games",
+)
+WHITE_IS_1_OR_2 = Template("white-1-or-2", "White is match player 1 or 2, not %(white)s")
+UNFINISHED = Template("game-unfinished", "game %(game)s is unfinished: only finished games count")
+WINNER_UNLESS_DRAWN = Template("winner-unless-drawn", "a game has a winner unless it is drawn")
+NO_DRAWS = Template(
+    "game-drawn",
+    "game %(game)s is drawn, but a game can be drawn only under the Federation draw rule of "
+    "Long Nardy",
+)
+WORTH_KOKS = Template(
+    "game-worth-koks",
+    "game %(game)s is worth %(value)s: a game is worth 1 (oyn), 2 (mars) or 3 (koks)",
+)
+WORTH = Template(
+    "game-worth", "game %(game)s is worth %(value)s: a game is worth 1 (oyn), 2 (mars)"
+)
+DROP_ONE = Template("drop-one-oyn", "a declined dave loses one oyn, not %(value)s")
+STAKE_BELOW_ONE = Template(
+    "stake-below-one", "game %(game)s has stake %(stake)s: a stake is at least 1"
+)
+STAKE_WITHOUT_DAVE = Template(
+    "stake-without-dave", "game %(game)s has stake %(stake)s, but dave is not played"
+)
+STAKE_CRAWFORD = Template(
+    "stake-crawford",
+    "game %(game)s is the Crawford game: no dave, so its stake is 1, not %(stake)s",
+)
+STAKE_ABOVE_TOP = Template(
+    "stake-above-top", "game %(game)s has stake %(stake)s, above the highest stake %(top)s"
+)
+STAKE_SKIPPED = {
+    "geometric": Template(
+        "stake-skipped-geometric",
+        "game %(game)s has stake %(stake)s, which the geometric dave skips",
+    ),
+    "arithmetic": Template(
+        "stake-skipped-arithmetic",
+        "game %(game)s has stake %(stake)s, which the arithmetic dave skips",
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +154,8 @@ class _Tally:
         number = self.score.games + 1
         if self.finished:
             if self.rules.games is not None:
-                raise ValueError(f"game {number}: the match has only {self.rules.games} games")
-            raise ValueError(f"game {number}: the match is already over")
+                raise RulesError(AT_GAME(game=number, reason=ONLY_GAMES(games=self.rules.games)))
+            raise RulesError(AT_GAME(game=number, reason=MATCH_OVER()))
         return self.score.start_game()
 
     def add(self, game: PlayedGame, crawford: bool) -> None:
@@ -135,37 +185,33 @@ class _Tally:
 def _check_game(rules: MatchRules, number: int, game: PlayedGame, crawford: bool) -> None:
     """Refuse an outcome these rules cannot produce (a replayed game always passes)."""
     outcome = game.outcome
-    where = f"game {number}"
     if game.white not in (1, 2):
-        raise ValueError(f"{where}: White is match player 1 or 2, not {game.white}")
+        raise RulesError(AT_GAME(game=number, reason=WHITE_IS_1_OR_2(white=game.white)))
     if outcome.ending is Ending.UNFINISHED:
-        raise ValueError(f"{where} is unfinished: only finished games count")
+        raise RulesError(UNFINISHED(game=number))
     if outcome.ending is Ending.DRAW or outcome.winner is None:
         if outcome.ending is not Ending.DRAW or outcome.winner is not None:
-            raise ValueError(f"{where}: a game has a winner unless it is drawn")
+            raise RulesError(AT_GAME(game=number, reason=WINNER_UNLESS_DRAWN()))
         if not rules.draws:
-            raise ValueError(
-                f"{where} is drawn, but a game can be drawn only under the Federation draw rule "
-                "of Long Nardy"
-            )
+            raise RulesError(NO_DRAWS(game=number))
         return
     most = rules.to_variant().max_value
     if not 1 <= outcome.value <= most:
-        names = "1 (oyn), 2 (mars)" + (" or 3 (koks)" if most == 3 else "")
-        raise ValueError(f"{where} is worth {outcome.value}: a game is worth {names}")
+        worth = WORTH_KOKS if most == 3 else WORTH
+        raise RulesError(worth(game=number, value=outcome.value))
     if outcome.ending is Ending.DROP and outcome.value != 1:
-        raise ValueError(f"{where}: a declined dave loses one oyn, not {outcome.value}")
+        raise RulesError(AT_GAME(game=number, reason=DROP_ONE(value=outcome.value)))
     stake = outcome.stake
     if stake < 1:
-        raise ValueError(f"{where} has stake {stake}: a stake is at least 1")
+        raise RulesError(STAKE_BELOW_ONE(game=number, stake=stake))
     if stake != 1 and not rules.dave:
-        raise ValueError(f"{where} has stake {stake}, but dave is not played")
+        raise RulesError(STAKE_WITHOUT_DAVE(game=number, stake=stake))
     if stake != 1 and crawford:
-        raise ValueError(f"{where} is the Crawford game: no dave, so its stake is 1, not {stake}")
+        raise RulesError(STAKE_CRAWFORD(game=number, stake=stake))
     if stake > rules.top_stake():
-        raise ValueError(f"{where} has stake {stake}, above the highest stake {rules.top_stake()}")
+        raise RulesError(STAKE_ABOVE_TOP(game=number, stake=stake, top=rules.top_stake()))
     if not rules.reaches(stake):
-        raise ValueError(f"{where} has stake {stake}, which the {rules.progression} dave skips")
+        raise RulesError(STAKE_SKIPPED[rules.progression](game=number, stake=stake))
 
 
 def match_score(rules: MatchRules, games: Sequence[PlayedGame]) -> MatchScoreResult:
@@ -212,13 +258,12 @@ def match_replay(rules: MatchRules, games: Sequence[MatchGame]) -> MatchScoreRes
     tally = _Tally(rules)
     for number, record in enumerate(games, start=1):
         if record.white not in (1, 2):
-            raise ValueError(f"game {number}: White is match player 1 or 2, not {record.white}")
+            raise RulesError(AT_GAME(game=number, reason=WHITE_IS_1_OR_2(white=record.white)))
         crawford = tally.start_game()
         try:
             outcome = replay_game(variant, record.actions, crawford=crawford).outcome
         except GameError as error:
             error.game = number
-            error.args = (str(error),)
             raise
         tally.add(PlayedGame(record.white, outcome), crawford)
     return tally.result()

@@ -5,8 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from games.rules.errors import RulesError, Template
 from tournaments.scoring.match import MatchScoreResult
 from tournaments.scoring.rules import Number, as_fraction
+
+# Why tournament points are refused (games.rules.errors).
+POINTS_ORDER = Template(
+    "points-order", "match points must run win ≥ draw ≥ loss with a win worth more than a loss"
+)
+UNFINISHED_MATCH = Template(
+    "unfinished-match", "an unfinished match is worth no tournament points yet"
+)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -35,15 +44,13 @@ class MatchPoints:
         for name, value in zip(("win", "draw", "loss", "bye"), values, strict=True):
             object.__setattr__(self, name, value)
         if not self.win >= self.draw >= self.loss or self.win == self.loss:
-            raise ValueError(
-                "match points must run win ≥ draw ≥ loss with a win worth more than a loss"
-            )
+            raise RulesError(POINTS_ORDER())
 
 
 def match_points(result: MatchScoreResult, points: MatchPoints) -> tuple[Fraction, Fraction]:
     """The tournament points (player 1's, player 2's) of a finished match."""
     if not result.finished:
-        raise ValueError("an unfinished match is worth no tournament points yet")
+        raise RulesError(UNFINISHED_MATCH())
     if result.winner is None:
         return points.draw, points.draw
     if result.winner == 1:

@@ -8,8 +8,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Literal
 
-from games.rules.errors import quoted
+from games.rules.errors import RulesError, Template, quoted
 from games.rules.variants import (
+    UNKNOWN_VARIANT,
     BlockCheck,
     DaveRules,
     LongNardy,
@@ -17,6 +18,19 @@ from games.rules.variants import (
     ShortNardy,
     Variant,
 )
+
+# Why a match's rules or a number are refused (games.rules.errors).
+NOT_A_NUMBER = Template("not-a-number", "%(value)s is not a number")
+LENGTH_OR_GAMES = Template(
+    "length-or-games",
+    "a match is played to N points or as a fixed number of games: set exactly one of "
+    "%(length)s and %(games)s",
+)
+LENGTH_AT_LEAST_ONE = Template(
+    "length-at-least-one", "a match is played to at least 1 point, not %(length)s"
+)
+GAMES_AT_LEAST_ONE = Template("games-at-least-one", "a match has at least 1 game, not %(games)s")
+DRAW_COUNTS = Template("draw-counts", "a drawn game counts %(half)s or %(one)s, not %(value)s")
 
 VariantName = Literal["long", "short"]
 
@@ -56,7 +70,7 @@ def as_fraction(value: Number) -> Fraction:
             return Fraction(*value.as_integer_ratio())  # (a stored score: half the time)
         return Fraction(value)
     except (ValueError, TypeError, ZeroDivisionError, OverflowError):
-        raise ValueError(f"{quoted(value)} is not a number") from None
+        raise RulesError(NOT_A_NUMBER(value=quoted(value))) from None
 
 
 def written(value: Fraction) -> str:
@@ -99,18 +113,16 @@ class MatchRules:
 
     def __post_init__(self) -> None:
         if self.variant not in ("long", "short"):
-            raise ValueError(f"unknown variant {self.variant!r}: expected 'long' or 'short'")
+            refused = UNKNOWN_VARIANT(value=repr(self.variant), long="'long'", short="'short'")
+            raise RulesError(refused)
         if (self.length is None) == (self.games is None):
-            raise ValueError(
-                "a match is played to N points or as a fixed number of games: "
-                "set exactly one of length and games"
-            )
+            raise RulesError(LENGTH_OR_GAMES(length="length", games="games"))
         if self.length is not None and self.length < 1:
-            raise ValueError(f"a match is played to at least 1 point, not {self.length}")
+            raise RulesError(LENGTH_AT_LEAST_ONE(length=self.length))
         if self.games is not None and self.games < 1:
-            raise ValueError(f"a match has at least 1 game, not {self.games}")
+            raise RulesError(GAMES_AT_LEAST_ONE(games=self.games))
         if self.draw_counts not in ("half", "one"):
-            raise ValueError(f"a drawn game counts 'half' or 'one', not {self.draw_counts!r}")
+            raise RulesError(DRAW_COUNTS(half="'half'", one="'one'", value=repr(self.draw_counts)))
         self.to_variant()  # the engine checks its own switches (progression, max_stake, ...)
 
     def to_variant(self) -> Variant:

@@ -5,8 +5,84 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from games.rules.errors import RulesError, Template
 from tournaments.scoring.match import MatchScoreResult
 from tournaments.scoring.rules import MatchRules, Number, Player, as_fraction, written
+
+# Why a typed score is refused (games.rules.errors).
+NEGATIVE = Template("score-negative", "a score cannot be negative: %(score)s")
+WHOLE_OR_HALF = Template("score-whole-or-half", "a score is whole or ends in ½, not %(score)s")
+NO_HALVES = Template(
+    "score-no-halves",
+    "a score of %(score)s is impossible: scores are whole numbers unless drawn games count ½–½",
+)
+HALVES_APART = Template(
+    "score-halves-apart",
+    "%(score)s is impossible: a drawn game gives both players ½, so both scores are whole or "
+    "both end in ½",
+)
+NOT_OVER = Template(
+    "score-not-over",
+    "%(score)s: neither player reached %(length)s, so a match to %(length)s points is not over",
+    plural="%(score)s: neither player reached %(length)s, so a match to %(length)s points is "
+    "not over",
+    count="length",
+)
+LEVEL_WITH_DRAWS = Template(
+    "score-level-with-draws",
+    "%(score)s: a match to %(length)s points cannot end level; when drawn games bring both "
+    "players to %(length)s level, play goes on until a game is won",
+    plural="%(score)s: a match to %(length)s points cannot end level; when drawn games bring "
+    "both players to %(length)s level, play goes on until a game is won",
+    count="length",
+)
+BOTH_REACHED = Template(
+    "score-both-reached",
+    "%(score)s: both players reached %(length)s, but a match to %(length)s points ends as soon "
+    "as one player reaches %(length)s",
+    plural="%(score)s: both players reached %(length)s, but a match to %(length)s points ends "
+    "as soon as one player reaches %(length)s",
+    count="length",
+)
+BOTH_REACHED_BY_DRAWS = Template(
+    "score-both-reached-by-draws",
+    "%(score)s: both players reached %(length)s, which only drawn games leaving them level can "
+    "do; then one game decides, and a game brings at most %(most)s",
+)
+OUT_OF_REACH = Template(
+    "score-out-of-reach",
+    "%(score)s: %(high)s is out of reach; the match ends as soon as a player reaches "
+    "%(length)s, and one game brings at most %(most)s",
+)
+TOO_FEW_POINTS = Template(
+    "score-too-few-points",
+    "%(score)s is too few points for %(games)s games: every game gives out at least 1 point in all",
+    plural="%(score)s is too few points for %(games)s games: every game gives out at least 1 "
+    "point in all",
+    count="games",
+)
+TOO_MANY_POINTS = Template(
+    "score-too-many-points",
+    "%(score)s needs more than %(games)s games: a game brings at most %(most)s points",
+    plural="%(score)s needs more than %(games)s games: a game brings at most %(most)s points",
+    count="games",
+)
+NO_SPLIT = Template(
+    "score-no-split",
+    "%(score)s cannot come out of %(games)s games: a game won brings its winner 1 to %(most)s "
+    "points",
+    plural="%(score)s cannot come out of %(games)s games: a game won brings its winner 1 to "
+    "%(most)s points",
+    count="games",
+)
+NO_SPLIT_WITH_DRAWS = Template(
+    "score-no-split-with-draws",
+    "%(score)s cannot come out of %(games)s games: a game won brings its winner 1 to %(most)s "
+    "points, a drawn game %(draw)s to each",
+    plural="%(score)s cannot come out of %(games)s games: a game won brings its winner 1 to "
+    "%(most)s points, a drawn game %(draw)s to each",
+    count="games",
+)
 
 
 def score_from_typed(rules: MatchRules, score1: Number, score2: Number) -> MatchScoreResult:
@@ -32,7 +108,7 @@ def score_from_typed(rules: MatchRules, score1: Number, score2: Number) -> Match
     one, two = as_fraction(score1), as_fraction(score2)
     for value in (one, two):
         if value < 0:
-            raise ValueError(f"a score cannot be negative: {written(value)}")
+            raise RulesError(NEGATIVE(score=written(value)))
     _check_halves(rules, one, two)
     if rules.length is not None:
         _check_to_points(rules, rules.length, one, two)
@@ -52,16 +128,10 @@ def _check_halves(rules: MatchRules, one: Fraction, two: Fraction) -> None:
         if halves and value.denominator == 2:
             continue
         if halves:
-            raise ValueError(f"a score is whole or ends in ½, not {written(value)}")
-        raise ValueError(
-            f"a score of {written(value)} is impossible: scores are whole numbers unless drawn "
-            "games count ½–½"
-        )
+            raise RulesError(WHOLE_OR_HALF(score=written(value)))
+        raise RulesError(NO_HALVES(score=written(value)))
     if one.denominator != two.denominator:
-        raise ValueError(
-            f"{written(one)}–{written(two)} is impossible: a drawn game gives both players ½, "
-            "so both scores are whole or both end in ½"
-        )
+        raise RulesError(HALVES_APART(score=f"{written(one)}–{written(two)}"))
 
 
 def _check_to_points(rules: MatchRules, length: int, one: Fraction, two: Fraction) -> None:
@@ -69,37 +139,20 @@ def _check_to_points(rules: MatchRules, length: int, one: Fraction, two: Fractio
     most = rules.most_for_a_game()
     shown = f"{written(one)}–{written(two)}"
     if high < length:
-        raise ValueError(
-            f"{shown}: neither player reached {length}, so a match to {length} points is not over"
-        )
+        raise RulesError(NOT_OVER(score=shown, length=length))
     if high == low:
         if rules.draws:
-            raise ValueError(
-                f"{shown}: a match to {length} points cannot end level; when drawn games bring "
-                f"both players to {length} level, play goes on until a game is won"
-            )
-        raise ValueError(
-            f"{shown}: both players reached {length}, but a match to {length} points ends as "
-            f"soon as one player reaches {length}"
-        )
+            raise RulesError(LEVEL_WITH_DRAWS(score=shown, length=length))
+        raise RulesError(BOTH_REACHED(score=shown, length=length))
     if low >= length:
         if not rules.draws:
-            raise ValueError(
-                f"{shown}: both players reached {length}, but a match to {length} points ends as "
-                f"soon as one player reaches {length}"
-            )
+            raise RulesError(BOTH_REACHED(score=shown, length=length))
         # Only drawn games bring both players to N, level; the next game won ends the match.
         if high - low > most:
-            raise ValueError(
-                f"{shown}: both players reached {length}, which only drawn games leaving them "
-                f"level can do; then one game decides, and a game brings at most {most}"
-            )
+            raise RulesError(BOTH_REACHED_BY_DRAWS(score=shown, length=length, most=most))
         return
     if high - most >= length:
-        raise ValueError(
-            f"{shown}: {written(high)} is out of reach; the match ends as soon as a player "
-            f"reaches {length}, and one game brings at most {most}"
-        )
+        raise RulesError(OUT_OF_REACH(score=shown, high=written(high), length=length, most=most))
 
 
 def _check_fixed_games(rules: MatchRules, games: int, one: Fraction, two: Fraction) -> None:
@@ -107,15 +160,10 @@ def _check_fixed_games(rules: MatchRules, games: int, one: Fraction, two: Fracti
     most = rules.most_for_a_game()
     total = one + two
     if total < games:
-        raise ValueError(
-            f"{shown} is too few points for {games} games: every game gives out at least 1 "
-            "point in all"
-        )
+        raise RulesError(TOO_FEW_POINTS(score=shown, games=games))
     # A draw gives out 2 × ½ or 2 × 1; a won game up to ``most``, which is at least 2.
     if total > games * most:
-        raise ValueError(
-            f"{shown} needs more than {games} games: a game brings at most {most} points"
-        )
+        raise RulesError(TOO_MANY_POINTS(score=shown, games=games, most=most))
     draw = rules.draw_value
     for draws in range(games + 1 if rules.draws else 1):
         won1, won2 = one - draws * draw, two - draws * draw
@@ -123,11 +171,11 @@ def _check_fixed_games(rules: MatchRules, games: int, one: Fraction, two: Fracti
             continue
         if _split_into_wins(int(won1), int(won2), games - draws, most):
             return
-    each = f"1 to {most} points"
-    drawn = f", a drawn game {written(draw)} to each" if rules.draws else ""
-    raise ValueError(
-        f"{shown} cannot come out of {games} games: a game won brings its winner {each}{drawn}"
-    )
+    if rules.draws:
+        raise RulesError(
+            NO_SPLIT_WITH_DRAWS(score=shown, games=games, most=most, draw=written(draw))
+        )
+    raise RulesError(NO_SPLIT(score=shown, games=games, most=most))
 
 
 def _split_into_wins(points1: int, points2: int, games: int, most: int) -> bool:

@@ -45,8 +45,8 @@ from games.rules import (
     legal_plays,
     parse_dice,
 )
-from games.rules.errors import quoted
-from games.rules.game import GameState
+from games.rules.errors import Reason, Template, quoted
+from games.rules.game import MATCH_OVER, GameState
 from games.rules.moves import Dice
 from tournaments.scoring import MatchRules, MatchScoreResult, PlayedGame, match_progress
 
@@ -77,6 +77,18 @@ Entry = Action | Roll | First | Flag
 SIDE_NAMES = {1: "home", 2: "away"}
 
 
+# Why an entry cannot come next (games.rules.errors).
+FIRST_BEFORE_ROLL = Template(
+    "first-before-roll", "who moves first is chosen before the game's first roll"
+)
+ROLL_ENTERED = Template("roll-entered", "the roll is entered already: play it, or undo it")
+OTHER_ROLL = Template("other-roll", "the roll entered is %(rolled)s, not %(given)s")
+DAVE_AFTER_ROLL = Template("dave-after-roll", "dave is offered before the roll, not after it")
+NOT_FIRST = Template("entry-first", "who moves first is %(example)s or 2, not %(data)s")
+NOT_FLAG = Template("entry-flag", "a flag fall is %(example)s, not %(data)s")
+AT_ENTRY = Template("at-entry", "game %(game)s, turn %(turn)s: %(reason)s")
+
+
 def entry_from_json(data: Any) -> Entry:
     """Read an entry: a game action as ``action_from_json`` reads it, ``{"dice": "64"}`` alone
     (a roll whose play comes next), ``{"first": 1}`` or ``{"flag": "home"}``.
@@ -86,12 +98,12 @@ def entry_from_json(data: Any) -> Entry:
     if isinstance(data, dict) and "first" in data:
         player = data["first"]
         if set(data) != {"first"} or type(player) is not int or player not in (1, 2):
-            raise NotationError(f'who moves first is {{"first": 1}} or 2, not {quoted(data)}')
+            raise NotationError(NOT_FIRST(example='{"first": 1}', data=quoted(data)))
         return First(player)
     if isinstance(data, dict) and "flag" in data:
         side = data["flag"]
         if set(data) != {"flag"} or side not in ("home", "away"):
-            raise NotationError(f'a flag fall is {{"flag": "home"}} or "away", not {quoted(data)}')
+            raise NotationError(NOT_FLAG(example='{"flag": "home"} or "away"', data=quoted(data)))
         return Flag(1 if side == "home" else 2)
     return action_from_json(data)
 
@@ -111,11 +123,14 @@ class EntryError(RulesError):
     roll it belongs to, ``player`` the match player it concerns, or 0)."""
 
     def __init__(self, reason: str, *, game: int, turn: int, player: int) -> None:
-        self.reason = reason
+        super().__init__(reason)
         self.game = game
         self.turn = turn
         self.player = player
-        super().__init__(f"game {game}, turn {turn}: {reason}")
+
+    @property
+    def said(self) -> Reason:
+        return AT_ENTRY(game=self.game, turn=self.turn, reason=self.reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +291,7 @@ class Recording:
         """Check ``entry`` with the engine and take it, or raise ``EntryError`` (nothing
         changes)."""
         if self.finished:
-            raise self._error("the match is already over", 0)
+            raise self._error(MATCH_OVER(), 0)
         game = self.game
         if isinstance(entry, Flag):
             self.lost_on_time = entry.player
@@ -284,11 +299,11 @@ class Recording:
             return
         if isinstance(entry, First):
             if self.game_entries:
-                raise self._error("who moves first is chosen before the game's first roll", 0)
+                raise self._error(FIRST_BEFORE_ROLL(), 0)
             self.white = entry.player
         elif isinstance(entry, Roll):
             if self.dice is not None:
-                raise self._error("the roll is entered already: play it, or undo it", 0)
+                raise self._error(ROLL_ENTERED(), 0)
             refusal = game.roll_refusal(entry.dice)
             if refusal is not None:
                 raise self._error(refusal, self._player(game.position.turn))
@@ -297,15 +312,11 @@ class Recording:
             if isinstance(entry, Turn) and self.dice is not None:
                 if sorted(entry.dice) != sorted(self.dice):
                     rolled = f"{self.dice[0]}{self.dice[1]}"
-                    raise self._error(
-                        f"the roll entered is {rolled}, not {entry.dice[0]}{entry.dice[1]}",
-                        self._player(game.position.turn),
-                    )
+                    given = f"{entry.dice[0]}{entry.dice[1]}"
+                    refused = OTHER_ROLL(rolled=rolled, given=given)
+                    raise self._error(refused, self._player(game.position.turn))
             elif isinstance(entry, Double) and self.dice is not None:
-                raise self._error(
-                    "dave is offered before the roll, not after it",
-                    self._player(game.position.turn),
-                )
+                raise self._error(DAVE_AFTER_ROLL(), self._player(game.position.turn))
             try:
                 game.apply(entry, self.game_actions)
             except GameError as error:

@@ -65,7 +65,7 @@ from tournaments.matches.live.recording import (
 from tournaments.matches.live.state import forget, stale, state_of, written
 from tournaments.models import Match, Tournament
 from tournaments.policy import match_side, may, require
-from tournaments.reasons import reason_in_language
+from tournaments.reasons import reason_in_language, said_by
 from tournaments.scoring.clock import Clock, ClockEvent
 
 #: The most a judge gives or takes at once: an hour.
@@ -80,7 +80,7 @@ def live_act(
     try:
         entry = entry_from_json(action)
     except RulesError as error:
-        reason = reason_in_language(str(error))
+        reason = said_by(error)
         raise InvalidInput(
             _("This is not a game action: %(reason)s") % {"reason": reason}
         ) from None
