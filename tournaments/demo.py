@@ -30,6 +30,7 @@ from games.rules.selfplay import random_match
 from games.services import RecordedGame
 from tournaments.clubs.models import Club
 from tournaments.clubs.services import club_create
+from tournaments.matches import board
 from tournaments.matches.results import match_result_record
 from tournaments.models import Match, Player, Tournament
 from tournaments.ratings.ledger import rating_list_of
@@ -120,9 +121,15 @@ def demo_logins(*, known: bool) -> list[DemoLogin]:
     return logins
 
 
-@transaction.atomic
 def demo_data_seed() -> DemoSeedResult:
-    """Create what is missing of the demo club; rows that exist are kept as they are."""
+    """Create what is missing of the demo club; rows that exist are kept as they are. Its
+    matches' replays are made by their first view: the seed's own cache is lost with it."""
+    with board.replays_made_on_first_view():
+        return _seed()
+
+
+@transaction.atomic
+def _seed() -> DemoSeedResult:
     organizer, _ = User.objects.get_or_create(username=DEMO_ORGANIZER)
     club = Club.objects.filter(slug=DEMO_CLUB_SLUG).first() or club_create(
         by=organizer,

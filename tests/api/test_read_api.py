@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
+from tests.support.demo import unanalysed
 from tests.support.shared_rows import rows_for_the_module
 from tournaments.demo import DEMO_TOURNAMENT_SLUG
 from tournaments.models import Tournament
@@ -15,7 +16,8 @@ pytestmark = pytest.mark.django_db
 
 
 def demo_seeded() -> None:
-    call_command("seed_demo", verbosity=0)
+    with unanalysed():
+        call_command("seed_demo", verbosity=0)
     # Rating tasks run on commit, which a test's transaction never reaches: replay them here.
     call_command("ratings_recompute", verbosity=0)
 

@@ -12,12 +12,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from tests.support.demo import demo_seeded
 from tournaments.demo import (
     DEMO_CLUB_SLUG,
     DEMO_ORGANIZER,
     DEMO_SEASON_SLUG,
     DEMO_SIGNUP_SLUG,
-    demo_data_seed,
 )
 from tournaments.matches.results import match_result_record
 from tournaments.models import Match, Player, Tournament
@@ -34,7 +34,7 @@ SEASON = f"{CLUB}s/{DEMO_SEASON_SLUG}/"
 
 @pytest.fixture
 def demo_club(db):
-    demo_data_seed()
+    demo_seeded()
     ratings_replay(None)
     organizer = User.objects.get(username=DEMO_ORGANIZER)
     organizer.set_password("demo-pass-123")

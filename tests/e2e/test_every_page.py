@@ -44,6 +44,8 @@ from django.db.models import Q
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tests.support.demo import demo_seeded
+from tournaments.analysis.receivers import analyse
 from tournaments.clubs.models import Club
 from tournaments.demo import (
     DEMO_CLUB_SLUG,
@@ -52,7 +54,6 @@ from tournaments.demo import (
     DEMO_SEASON_SLUG,
     DEMO_SIGNUP_SLUG,
     DEMO_TOURNAMENT_SLUG,
-    demo_data_seed,
 )
 from tournaments.matches.results import match_result_dispute, match_result_record
 from tournaments.models import Match, Player, Tournament
@@ -142,7 +143,7 @@ class World:
 
 
 def build_world() -> World:
-    demo_data_seed()
+    demo_seeded()  # its matches unanalysed but the two whose pages are visited (below)
     ratings_replay(None)  # the worker's part, done here whether or not a worker runs
     organizer = User.objects.get(username=DEMO_ORGANIZER)
     officer = User.objects.get(username=DEMO_RATING_OFFICER)
@@ -183,6 +184,8 @@ def build_world() -> World:
         .order_by("pk")
         .first()
     )
+    for analysed in (played, played_long):
+        analyse(None, match=analysed)  # as a result commits: their pages show the analysis
     club = Club.objects.get(slug=DEMO_CLUB_SLUG)
     pair = pair_of(player, Player.objects.get(display_name="Karina Grigoryan"), home=club)
     return World(

@@ -9,8 +9,9 @@ import re
 import pytest
 from django.contrib.auth.models import User
 
+from tests.support.demo import demo_seeded
 from tournaments import services
-from tournaments.demo import DEMO_ORGANIZER, DEMO_TOURNAMENT_SLUG, demo_data_seed
+from tournaments.demo import DEMO_ORGANIZER, DEMO_TOURNAMENT_SLUG
 from tournaments.models import Match, Player, Tournament
 from tournaments.ratings.ledger import ratings_replay
 
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def demo_club(db):
-    demo_data_seed()
+    demo_seeded()
     ratings_replay(None)  # the worker's part, done here whether or not a worker runs
     organizer = User.objects.get(username=DEMO_ORGANIZER)
     organizer.set_password("demo-pass-123")

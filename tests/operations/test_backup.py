@@ -20,10 +20,11 @@ from django.core.management.base import CommandError
 from games.models import Game
 from games.rules import action_from_json, replay_game
 from games.rules.matfile import check_match, read_match, replay_record
+from tests.support.demo import demo_seeded
 from tests.support.shared_rows import rows_for_the_module
 from tournaments.backup import FORMAT, VERSION, tournament_export, tournament_import
 from tournaments.backup.document import SETTINGS
-from tournaments.demo import DEMO_TOURNAMENT_SLUG, demo_data_seed
+from tournaments.demo import DEMO_TOURNAMENT_SLUG
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.ratings import tasks as rating_tasks
@@ -48,7 +49,7 @@ def demo_club(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
 
 
 def _demo_with_ratings() -> None:
-    demo_data_seed()
+    demo_seeded()
     ratings_replay(None)  # the seed's rating tasks wait for a commit that never comes
 
 

@@ -2,8 +2,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.support.demo import demo_seeded
 from tests.support.shared_rows import rows_for_the_module
-from tournaments.demo import DEMO_TOURNAMENT_NAME, demo_data_seed
+from tournaments.demo import DEMO_TOURNAMENT_NAME
 
 pytestmark = pytest.mark.django_db
 
@@ -12,7 +13,7 @@ pytestmark = pytest.mark.django_db
 def demo(django_db_setup, django_db_blocker) -> Iterator[None]:
     """The demo club, seeded once for the module's tests (each in a savepoint of its own).
     The home page with no tournament at all is ``test_home_empty``."""
-    yield from rows_for_the_module(django_db_blocker, demo_data_seed)
+    yield from rows_for_the_module(django_db_blocker, demo_seeded)
 
 
 def test_it_lists_tournaments_with_their_player_counts(client, demo):

@@ -13,6 +13,7 @@ from django.test import override_settings
 
 from games.models import Game
 from games.rules import action_from_json, replay_game
+from tests.support.demo import unanalysed
 from tests.support.shared_rows import rows_for_the_module
 from tournaments.clubs.models import Club
 from tournaments.demo import (
@@ -33,7 +34,8 @@ pytestmark = pytest.mark.django_db
 
 def seed_demo() -> str:
     out = StringIO()
-    call_command("seed_demo", stdout=out)
+    with unanalysed():
+        call_command("seed_demo", stdout=out)
     return out.getvalue()
 
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from games.analysis.runner import AnalysisUnavailable
 from tournaments.analysis.selectors import analysed_frames_of
 from tournaments.analysis.services import ATTEMPTS, match_analyse
+from tournaments.matches import board
 
 
 @shared_task(
@@ -39,6 +40,6 @@ def analysis_run(self: Task, match_id: int, record: str | None = None) -> str:  
                 ) from error
             # In-process (no broker): the next attempt at once; the service gives up after
             # ATTEMPTS and returns instead of raising.
-    if outcome in ("analysed", "copied"):
+    if outcome in ("analysed", "copied") and board.made_ahead():
         analysed_frames_of(match_id)
     return outcome

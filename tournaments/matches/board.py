@@ -13,7 +13,9 @@ after a record is stored (``tasks.board_frames_prepare``) or analysed, or else b
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -26,6 +28,24 @@ from games.viewer import BoardReplay, Verdict, match_frames
 from tournaments.models import Match
 
 FRAMES_SECONDS = 7 * 24 * 3600
+
+_MADE_AHEAD: ContextVar[bool] = ContextVar("board_replays_made_ahead", default=True)
+
+
+def made_ahead() -> bool:
+    """Whether a record stored or analysed now has its replay made ahead of its first view."""
+    return _MADE_AHEAD.get()
+
+
+@contextmanager
+def replays_made_on_first_view() -> Iterator[None]:
+    """Within it, no replay is made ahead: for work whose cache no page will read (the demo's
+    seed runs in a command, or in a test with a cache of its own), where it would be lost."""
+    token = _MADE_AHEAD.set(False)
+    try:
+        yield
+    finally:
+        _MADE_AHEAD.reset(token)
 
 
 def board_frames(

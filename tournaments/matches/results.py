@@ -30,6 +30,7 @@ from games.services import (
     games_validate,
 )
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotAllowed
+from tournaments.matches import board
 from tournaments.matches.guards import require_stage_one_open
 from tournaments.matches.signals import result_cleared, result_decided
 from tournaments.models import Match, Tournament
@@ -481,7 +482,7 @@ def _store(
         )
         for index, game in enumerate(validated)
     )
-    if any(game.actions for game in validated):
+    if any(game.actions for game in validated) and board.made_ahead():
         from tournaments.matches.tasks import board_frames_prepare  # noqa: PLC0415
         from tournaments.queue import enqueue  # noqa: PLC0415
 
