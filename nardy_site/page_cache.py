@@ -17,6 +17,12 @@ result retires every page of its tournament. Three rules keep that cheap:
 With no concurrent request and a refresh of 0 (the tests) a page is always rendered for the
 current version.
 
+Whoever changes a thing sees the change: a signed-in user whose write succeeded (on the site or
+through the API, ``ChangeMakersMiddleware``) is served no shared copy older than the current
+version for a while after it (``changed_lately``), so a player who has just reported a result
+finds the match reported, not the copy drawn before. The copy drawn for them is the shared one
+from then on, so everyone else still reads the shared copy.
+
 Only GETs are shared. A page's copies are keyed by the query parameters the view declares and
 reads (``params``: each with the values it shares); any other parameter, or a value the page
 does not share, is dropped from the request before the page is drawn, so ``?x=1`` or a tracking
@@ -91,6 +97,42 @@ _OWN = re.compile(r"<!--own:(?P<name>[a-z]+)-->.*?<!--/own:(?P=name)-->", re.DOT
 _PART = re.compile(r"<!--part:(?P<name>[a-z-]+)-->.*?<!--/part:(?P=name)-->", re.DOTALL)
 #: Where ``shared_page`` leaves on the request the version it read (``page_version``).
 _VERSION = "_shared_page_version"
+#: How long past ``PUBLIC_PAGE_REFRESH_SECONDS`` a user who changed something is served only the
+#: current version: a copy drawn before the change may also be one whose drawing was under way.
+CHANGE_SEEN_MARGIN_SECONDS = 10
+#: The methods that change something.
+_WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def note_change(user_id: int) -> None:
+    """The user has just changed something: for a while, they are served nothing older."""
+    seconds = settings.PUBLIC_PAGE_REFRESH_SECONDS + CHANGE_SEEN_MARGIN_SECONDS
+    cache.set(f"changed-by:{user_id}", time.time(), seconds)
+
+
+def changed_lately(user: Any) -> bool:
+    """Whether ``user`` (a request's) changed something lately (``note_change``): they are
+    served the current version, never a shared copy that may be older than their change."""
+    if not user.is_authenticated:
+        return False
+    return cache.get(f"changed-by:{user.pk}") is not None
+
+
+class ChangeMakersMiddleware:
+    """Notes each signed-in user whose write succeeded (a POST, PUT, PATCH or DELETE answered
+    below 400), on the site or through the API (whose authentication sets the request's user
+    too), as having changed something lately."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.method in _WRITES and response.status_code < 400:
+            user = getattr(request, "user", None)
+            if user is not None and user.is_authenticated:
+                note_change(user.pk)
+        return response
 
 
 def fresh_or_stale(
@@ -100,26 +142,31 @@ def fresh_or_stale(
     *,
     refresh: float,
     update: Callable[[T], T | None] | None = None,
+    latest: bool = False,
 ) -> T:
     """The value computed for the current ``version()``, stored under ``key``. The stored value
     instead: without even asking the version when it was last found current less than
     ``refresh`` seconds ago, and while another request computes a newer one. Only the very
     first request computes without a stored value to fall back on. ``update(stored)``: the
     value for the current version made from the retired one, when it can be (else None), which
-    is cheaper than ``compute``."""
+    is cheaper than ``compute``. ``latest``: the caller gets the current version's value, never
+    a retired one (computing it when another request is at it too)."""
     key = f"shared:{_SHAPE}:{key}"
     checked_key, claim = f"{key}:checked", f"{key}:rendering"
     found = cache.get_many([key, checked_key])
     stored = found.get(key)
-    if stored is not None and time.time() - found.get(checked_key, 0.0) < refresh:
+    recent = time.time() - found.get(checked_key, 0.0) < refresh
+    if stored is not None and recent and not latest:
         return stored[1]  # type: ignore[no-any-return]
     current = version()
+    claimed = False
     if stored is not None:
         if stored[0] == current:
             if refresh:
                 cache.set(checked_key, time.time(), STORE_SECONDS)
             return stored[1]  # type: ignore[no-any-return]
-        if not cache.add(claim, current, RENDER_CLAIM_SECONDS):
+        claimed = cache.add(claim, current, RENDER_CLAIM_SECONDS)
+        if not claimed and not latest:
             return stored[1]  # type: ignore[no-any-return]
     try:
         value = None if stored is None or update is None else update(stored[1])
@@ -127,7 +174,7 @@ def fresh_or_stale(
             value = compute()
         cache.set_many({key: (current, value), checked_key: time.time()}, STORE_SECONDS)
     finally:
-        if stored is not None:
+        if claimed:
             cache.delete(claim)
     return value
 
@@ -236,6 +283,7 @@ def shared_page(
                 drawn,
                 refresh=settings.PUBLIC_PAGE_REFRESH_SECONDS,
                 update=redrawn,
+                latest=signed_in and changed_lately(request.user),
             )
             drawings = {name: functools.partial(draw, request, **kwargs)
                         for name, draw in own_parts.items()}  # fmt: skip

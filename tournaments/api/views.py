@@ -29,7 +29,7 @@ from rest_framework.views import APIView
 from games.models import Game
 from nardy_site import throttle
 from nardy_site.api_errors import ApiSchema, error_response, error_responses
-from nardy_site.page_cache import fresh_or_stale
+from nardy_site.page_cache import changed_lately, fresh_or_stale
 from tournaments.api.rating_pages import (
     RATING_PAGE_PARAMETERS,
     RATING_PAGE_RESPONSES,
@@ -64,9 +64,12 @@ from tournaments.versions import tournament_version
 from tournaments.words import spreadsheet_safe
 
 
-def standing_rows(tournament: Tournament, *, refresh: float = 0) -> list[dict[str, Any]]:
+def standing_rows(
+    tournament: Tournament, *, refresh: float = 0, latest: bool = False
+) -> list[dict[str, Any]]:
     """The serialized standings, computed once per version of the tournament and its ratings
-    (a tournament day's many readers share them); ``refresh`` as in ``fresh_or_stale``."""
+    (a tournament day's many readers share them); ``refresh`` and ``latest`` as in
+    ``fresh_or_stale``."""
 
     def serialized() -> list[dict[str, Any]]:
         rows = tournament_standings(tournament=tournament)
@@ -75,7 +78,8 @@ def standing_rows(tournament: Tournament, *, refresh: float = 0) -> list[dict[st
     def version() -> str:
         return tournament_version(slug=tournament.slug) or ""
 
-    return fresh_or_stale(f"api-standings:{tournament.pk}", version, serialized, refresh=refresh)
+    key = f"api-standings:{tournament.pk}"
+    return fresh_or_stale(key, version, serialized, refresh=refresh, latest=latest)
 
 
 def visible_tournaments(request: Request) -> QuerySet[Tournament]:
@@ -254,7 +258,8 @@ class Standings(APIView):
         # Anonymous readers share standings up to PUBLIC_PAGE_REFRESH_SECONDS old, as the pages.
         anonymous = not request.user.is_authenticated
         refresh = settings.PUBLIC_PAGE_REFRESH_SECONDS if anonymous else 0
-        return with_etag(request, standing_rows(tournament, refresh=refresh))
+        latest = changed_lately(request.user)  # who changed something sees it
+        return with_etag(request, standing_rows(tournament, refresh=refresh, latest=latest))
 
 
 class RatingList(APIView):
