@@ -170,8 +170,10 @@ def _says_casual(tournament: "Tournament") -> str | None:
 
 def _says_match(tournament: "Tournament") -> str:
     if tournament.match_length:
-        return gettext("to %(n)s points") % {"n": tournament.match_length}
-    return gettext("%(n)s games") % {"n": tournament.match_games}
+        n = tournament.match_length
+        return ngettext("to %(n)s point", "to %(n)s points", n) % {"n": n}
+    n = tournament.match_games or 0
+    return ngettext("%(n)s game", "%(n)s games", n) % {"n": n}
 
 
 def _says_federation_draw(tournament: "Tournament") -> str:

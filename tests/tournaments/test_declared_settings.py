@@ -166,6 +166,23 @@ def test_the_summary_says_what_applies_in_the_order_of_the_declarations(olga):
     assert labels[-1] == "Rated"
 
 
+@pytest.mark.parametrize(
+    ("length", "games", "english", "russian"),
+    [
+        (1, None, "to 1 point", "до 1 очка"),
+        (3, None, "to 3 points", "до 3 очков"),
+        (None, 1, "1 game", "из 1 партии"),
+        (None, 5, "5 games", "из 5 партий"),
+    ],
+)
+def test_the_match_is_said_with_the_number_s_plural(olga, length, games, english, russian):
+    kind = {"match_length": length} if length else {"match_games": games, "match_length": None}
+    cup = tournament_create(organizer=olga, name="Cup", variant="short", **kind)
+    assert dict(rules_summary(cup))["Match"] == english
+    with translation.override("ru"):
+        assert dict(rules_summary(cup))["Матч"] == russian
+
+
 def test_after_the_start_the_name_may_change_and_no_rule(olga):
     cup = tournament_create(organizer=olga, name="Cup", variant="short", match_length=3)
     enter(cup, olga, 2)

@@ -269,3 +269,13 @@ def test_the_result_forms_are_shown_only_to_who_may_use_them_now(client, site):
     assert resolve_by_player.status_code == 403
     assert again.status_code == 403  # decided: nothing to report any more
     assert correct.status_code == 200
+
+
+@pytest.mark.parametrize(("length", "said"), [(1, "match to 1 point"), (3, "match to 3 points")])
+def test_the_match_and_its_report_say_the_length_with_its_plural(client, new_site, length, said):
+    site = new_site(match_length=length)
+    match = site.match("Anna", "Boris")
+    client.force_login(site.players["Anna"])
+    for page in (reverse("match", args=[match.pk]), reverse("match-report", args=[match.pk])):
+        shown = client.get(page).content.decode()
+        assert f"{said}<" in shown, page
