@@ -2,6 +2,7 @@
 reason under a 4xx status, and changes nothing."""
 
 import html
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -542,3 +543,35 @@ def test_my_matches_needs_an_account(client):
 
     assert response.status_code == 302
     assert response.url.startswith(reverse("login"))
+
+
+def test_a_name_entered_already_leaves_the_field_empty_for_the_next_one(client, olga, draft):
+    """A slip (a name entered twice) is refused, and the next name typed is not appended to it:
+    the field is empty again, so no player of both names is made (issue 46)."""
+    anna = Player.objects.create(display_name="Anna Berzina")
+    services.entry_register(tournament=draft, player=anna, by=olga)
+    url = reverse("tournament-players", args=[draft.slug])
+
+    refused = as_user(client, olga).post(url, {"action": "add", "display_name": "Anna  Berzina"})
+
+    assert refused.status_code == 400
+    assert "Anna Berzina is already entered." in page_text(refused)
+    field = re.search(r'<input[^>]*name="display_name"[^>]*>', refused.content.decode())
+    assert field is not None and "value=" not in field.group(0)
+    assert client.post(url, {"action": "add", "display_name": "Elena Kim"}).status_code == 302
+    assert entry_names(draft) == ["Anna Berzina", "Elena Kim"]
+    assert not Player.objects.filter(display_name__contains="BerzinaElena").exists()
+
+
+def test_a_name_refused_for_another_reason_stays_to_be_corrected(client, olga, draft):
+    anna = Player.objects.create(display_name="Anna Berzina")
+    services.entry_register(tournament=draft, player=anna, by=olga, seed=1)
+    url = reverse("tournament-players", args=[draft.slug])
+
+    refused = as_user(client, olga).post(
+        url, {"action": "add", "display_name": "Elena Kim", "seed": "1"}
+    )
+
+    assert refused.status_code == 400
+    assert 'value="Elena Kim"' in refused.content.decode()
+    assert not Player.objects.filter(display_name="Elena Kim").exists()

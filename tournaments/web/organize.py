@@ -121,9 +121,21 @@ def _player_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             tournament=tournament, by=request.user, entries=[form.new_entry()]
         )
     except TournamentError as error:
-        return _players_page(request, tournament, add_form=form, error=error)
+        # A name refused as entered already is done with: the field is left empty, so that the
+        # next name typed is not appended to it (which would make a new player of both names).
+        kept = None if _entered_already(tournament, form) else form
+        return _players_page(request, tournament, add_form=kept, error=error)
     messages.success(request, _("%(player)s is entered.") % {"player": entry.player})
     return redirect(reverse("tournament-players", args=[tournament.slug]))
+
+
+def _entered_already(tournament: Tournament, form: EntryAddForm) -> bool:
+    """Whether the player the form names (picked, or by the name typed) is an entrant."""
+    picked, typed = form.cleaned_data.get("player"), form.cleaned_data.get("display_name")
+    if picked is not None:
+        return tournament.entries.filter(player=picked).exists()
+    name = " ".join((typed or "").split())
+    return bool(name) and tournament.entries.filter(player__display_name=name).exists()
 
 
 def _pair_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
