@@ -16,6 +16,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import translation
 
 from games.models import Game
 from games.rules import action_from_json, replay_game
@@ -273,6 +274,11 @@ def test_a_game_record_that_is_not_an_action_is_refused(club):
         tournament_import(document, as_slug="tampered")
 
     assert refused.value.details["game"] == 2 and refused.value.details["move"] == 3
+    assert refused.value.details["reason"] == "cannot read 'banana' in play 'banana'"
+    with translation.override("ru"), pytest.raises(IllegalGameRecord) as in_russian:
+        tournament_import(document, as_slug="tampered")
+    reason = in_russian.value.details["reason"]
+    assert "'banana'" in reason and "cannot" not in reason and reason in in_russian.value.message
 
 
 @pytest.mark.parametrize(

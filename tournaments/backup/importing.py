@@ -28,6 +28,7 @@ from tournaments.matches.results import Result, result_of
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.players.ownership import home_club_of_new
 from tournaments.ratings.services import tournament_arrived
+from tournaments.reasons import said_by
 from tournaments.scoring import PlayedGame
 from tournaments.services import tournament_delete, validate_rules
 
@@ -487,14 +488,15 @@ def _recorded(game: Mapping[str, Any], label: str, number: int) -> RecordedGame:
             actions.append(action_from_json(action))
         except NotationError as error:
             side = white if turns % 2 == 1 else 3 - white
+            reason = said_by(error)  # in the reader's language, as the results' reasons
             raise IllegalGameRecord(
                 _("%(match)s, game %(n)s, move %(move)s: %(reason)s")
-                % {**_at(label, number), "move": turns, "reason": error},
+                % {**_at(label, number), "move": turns, "reason": reason},
                 game=number,
                 move=turns,
                 player=side,
                 play=str(action),
-                reason=str(error),
+                reason=reason,
             ) from None
     return RecordedGame(white, tuple(actions))
 
