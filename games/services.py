@@ -31,7 +31,6 @@ WHITE_IS_SIDE_1_OR_2 = Template("white-side-1-or-2", "White is side 1 or 2")
 MATCH_DECIDED = Template(
     "match-decided",
     "the match to %(length)s points was already decided",
-    plural="the match to %(length)s points was already decided",
     count="length",
 )
 OTHER_GAME = Template(

@@ -17,7 +17,8 @@ TEMPLATES: dict[str, Template] = {}
 @dataclass(frozen=True, slots=True)
 class Template:
     """A kind of reason: its stable ``code`` and its English sentence with named values
-    (``%(point)s``); ``plural`` is the sentence when the value named ``count`` is not 1.
+    (``%(point)s``). ``count`` names the value whose number picks a plural form in other
+    languages; ``plural`` is the English when that number is not 1 and English changes too.
 
     >>> HELD = Template("example-held", "point %(point)s is held by the opponent")
     >>> reason = HELD(point=5)
@@ -34,13 +35,13 @@ class Template:
     def __post_init__(self) -> None:
         if self.code in TEMPLATES:
             raise ValueError(f"two templates of reasons have the code {self.code!r}")
-        if bool(self.plural) != bool(self.count):
+        if self.plural and not self.count:
             raise ValueError(f"{self.code}: a plural sentence needs the value that counts")
         TEMPLATES[self.code] = self
 
     def __call__(self, **values: Any) -> Reason:
         english = self.english
-        if self.count and values[self.count] != 1:
+        if self.plural and values[self.count] != 1:
             english = self.plural
         return Reason(english % values, self.code, values)
 

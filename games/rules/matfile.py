@@ -100,7 +100,6 @@ UNRECORDED = Template(
 MATCH_OVER = Template(
     "mat-match-over",
     "the match to %(length)s points was already over",
-    plural="the match to %(length)s points was already over",
     count="length",
 )
 AT_LINE = Template("at-line", "line %(line)s: %(reason)s")

@@ -94,9 +94,6 @@ def refusal(make: Callable[[], object]) -> str:
     raise AssertionError("no error")
 
 
-game_reason = refusal
-
-
 def game_error(make: Callable[[], object]) -> str:
     """The whole reason of the error ``make`` raises, where it happened included."""
     try:
@@ -196,27 +193,27 @@ def examples() -> Iterator[str]:
     blots = position(SHORT, {13: 5, 8: 3, 6: 5, 24: 2}, {15: 1, 18: 1, 2: 13})
     yield refusal(lambda: check_play(blots, (3, 1), "13/10 8/7*"))
     # game: replay_game, replay_match, action_from_json
-    yield game_reason(lambda: replay_game(SHORT, [t[0], Double(), t[1]]))
-    yield game_reason(lambda: replay_game(SHORT, [Turn.of("33", "8/5(2) 6/3(2)")]))
-    yield game_reason(lambda: replay_game(SHORT, [t[0], Double(), Double()]))
+    yield refusal(lambda: replay_game(SHORT, [t[0], Double(), t[1]]))
+    yield refusal(lambda: replay_game(SHORT, [Turn.of("33", "8/5(2) 6/3(2)")]))
+    yield refusal(lambda: replay_game(SHORT, [t[0], Double(), Double()]))
     no_dave = ShortNardy(dave=DaveRules(enabled=False))
-    yield game_reason(lambda: replay_game(no_dave, [t[0], Double()]))
-    yield game_reason(lambda: replay_game(SHORT, [t[0], Double()], crawford=True))
-    yield game_reason(lambda: replay_game(SHORT, [Double()]))
+    yield refusal(lambda: replay_game(no_dave, [t[0], Double()]))
+    yield refusal(lambda: replay_game(SHORT, [t[0], Double()], crawford=True))
+    yield refusal(lambda: replay_game(SHORT, [Double()]))
     federation = LongNardy(federation_draw=True)
     last = position(federation, {1: 1}, {24: 15})
     last_turn = [Turn.of("21", "1/off"), Double()]
-    yield game_reason(lambda: replay_game(federation, last_turn, start=last))
+    yield refusal(lambda: replay_game(federation, last_turn, start=last))
     white_refused = [t[0], Double(), Take(), t[1], Double(), Take(), t[2], t[3], Double()]
-    yield game_reason(lambda: replay_game(SHORT, white_refused))
-    yield game_reason(lambda: replay_game(SHORT, [t[0], Double(), Take(), t[1], t[2], Double()]))
+    yield refusal(lambda: replay_game(SHORT, white_refused))
+    yield refusal(lambda: replay_game(SHORT, [t[0], Double(), Take(), t[1], t[2], Double()]))
     capped = ShortNardy(dave=DaveRules(max_stake=2))
-    yield game_reason(lambda: replay_game(capped, [t[0], Double(), Take(), t[1], Double()]))
-    yield game_reason(lambda: replay_game(SHORT, [t[0], Take()]))
-    yield game_reason(lambda: replay_game(SHORT, [t[0], Resign(Colour.WHITE, 3)]))
-    yield game_reason(lambda: replay_game(SHORT, [t[0], Resign(Colour.WHITE, 1), t[1]]))
+    yield refusal(lambda: replay_game(capped, [t[0], Double(), Take(), t[1], Double()]))
+    yield refusal(lambda: replay_game(SHORT, [t[0], Take()]))
+    yield refusal(lambda: replay_game(SHORT, [t[0], Resign(Colour.WHITE, 3)]))
+    yield refusal(lambda: replay_game(SHORT, [t[0], Resign(Colour.WHITE, 1), t[1]]))
     two_games = finished_games(SHORT, 1) + finished_games(SHORT, 1)
-    yield game_reason(lambda: replay_match(SHORT, two_games, length=1))
+    yield refusal(lambda: replay_match(SHORT, two_games, length=1))
     yield refusal(lambda: action_from_json(5))
     yield refusal(lambda: action_from_json({"dice": 5}))
     yield refusal(lambda: action_from_json({"resign": "red"}))
@@ -348,10 +345,10 @@ def recording_reasons() -> Iterator[str]:
 
     recording = Recording(MatchRules(variant="short", length=3))
     recording.add(Roll((3, 1)))
-    yield game_reason(lambda: recording.add(First(2)))
-    yield game_reason(lambda: recording.add(Roll((5, 2))))
-    yield game_reason(lambda: recording.add(Turn.of("64", "24/18 13/9")))
-    yield game_reason(lambda: recording.add(Double()))
+    yield refusal(lambda: recording.add(First(2)))
+    yield refusal(lambda: recording.add(Roll((5, 2))))
+    yield refusal(lambda: recording.add(Turn.of("64", "24/18 13/9")))
+    yield refusal(lambda: recording.add(Double()))
     yield refusal(lambda: entry_from_json({"first": 3}))
     yield refusal(lambda: entry_from_json({"flag": "white"}))
 
@@ -370,7 +367,7 @@ def accepted_move_reasons() -> Iterator[str]:
     accepting = LongNardy(accepted_moves=True)
     start = Position.initial(accepting)
     yield refusal(lambda: action_from_json({"dice": "61", "play": "24/18", "accepted": 1}))
-    yield game_reason(lambda: replay_game(LONG, [Turn.of("61", "24/18", accepted=True)]))
+    yield refusal(lambda: replay_game(LONG, [Turn.of("61", "24/18", accepted=True)]))
     yield refusal(lambda: physical_play(start, "61", "bar/18"))
     yield refusal(lambda: physical_play(start, "61", "13/7"))
     yield refusal(lambda: physical_play(Position.initial(SHORT), "61", "bar/19"))

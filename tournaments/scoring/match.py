@@ -27,7 +27,6 @@ AT_GAME = Template("at-game", "game %(game)s: %(reason)s")
 ONLY_GAMES = Template(
     "only-games",
     "the match has only %(games)s games",
-    plural="the match has only %(games)s games",
     count="games",
 )
 WHITE_IS_1_OR_2 = Template("white-1-or-2", "White is match player 1 or 2, not %(white)s")

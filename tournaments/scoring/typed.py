@@ -24,24 +24,18 @@ HALVES_APART = Template(
 NOT_OVER = Template(
     "score-not-over",
     "%(score)s: neither player reached %(length)s, so a match to %(length)s points is not over",
-    plural="%(score)s: neither player reached %(length)s, so a match to %(length)s points is "
-    "not over",
     count="length",
 )
 LEVEL_WITH_DRAWS = Template(
     "score-level-with-draws",
     "%(score)s: a match to %(length)s points cannot end level; when drawn games bring both "
     "players to %(length)s level, play goes on until a game is won",
-    plural="%(score)s: a match to %(length)s points cannot end level; when drawn games bring "
-    "both players to %(length)s level, play goes on until a game is won",
     count="length",
 )
 BOTH_REACHED = Template(
     "score-both-reached",
     "%(score)s: both players reached %(length)s, but a match to %(length)s points ends as soon "
     "as one player reaches %(length)s",
-    plural="%(score)s: both players reached %(length)s, but a match to %(length)s points ends "
-    "as soon as one player reaches %(length)s",
     count="length",
 )
 BOTH_REACHED_BY_DRAWS = Template(
@@ -57,30 +51,23 @@ OUT_OF_REACH = Template(
 TOO_FEW_POINTS = Template(
     "score-too-few-points",
     "%(score)s is too few points for %(games)s games: every game gives out at least 1 point in all",
-    plural="%(score)s is too few points for %(games)s games: every game gives out at least 1 "
-    "point in all",
     count="games",
 )
 TOO_MANY_POINTS = Template(
     "score-too-many-points",
     "%(score)s needs more than %(games)s games: a game brings at most %(most)s points",
-    plural="%(score)s needs more than %(games)s games: a game brings at most %(most)s points",
     count="games",
 )
 NO_SPLIT = Template(
     "score-no-split",
     "%(score)s cannot come out of %(games)s games: a game won brings its winner 1 to %(most)s "
     "points",
-    plural="%(score)s cannot come out of %(games)s games: a game won brings its winner 1 to "
-    "%(most)s points",
     count="games",
 )
 NO_SPLIT_WITH_DRAWS = Template(
     "score-no-split-with-draws",
     "%(score)s cannot come out of %(games)s games: a game won brings its winner 1 to %(most)s "
     "points, a drawn game %(draw)s to each",
-    plural="%(score)s cannot come out of %(games)s games: a game won brings its winner 1 to "
-    "%(most)s points, a drawn game %(draw)s to each",
     count="games",
 )
 
