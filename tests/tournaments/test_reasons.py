@@ -49,6 +49,7 @@ from games.rules.moves import CANNOT_PLAY_NOTHING, NOT_HOME, physical_play
 from games.rules.notation import parse_dice
 from games.rules.selfplay import random_match, random_turns
 from games.services import IllegalRecordError, RecordedGame, games_from_mat, games_validate
+from tests.support.words import SYSTEM_NAMES
 from tournaments.errors import IllegalGameRecord
 from tournaments.matches.results import match_result_record
 from tournaments.reasons import reason_in_language
@@ -66,19 +67,8 @@ from tournaments.scoring import (
 from tournaments.scoring.match import AT_GAME, STAKE_SKIPPED
 
 SHORT, LONG = ShortNardy(), LongNardy()
-#: Words that stay Latin in the Russian interface (as in tests/e2e).
-LATIN_ALLOWED = {
-    "FIBS",
-    "Elo",
-    "CSV",
-    "mat",
-    "REST",
-    "API",
-    "GNU",
-    "Backgammon",
-    "Jellyfish",
-    "CubeLimit",
-}
+#: Words that stay Latin in a Russian reason: the interface's, and a match file's header.
+LATIN_ALLOWED = SYSTEM_NAMES | {"CubeLimit"}
 LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
