@@ -36,6 +36,13 @@ from tournaments.words import TIEBREAK_NAMES, clock_text, points_text
 #: How a match is played (``Tournament.match_kind``): to a number of points, or as a fixed
 #: number of games.
 MATCH_TO_POINTS, MATCH_OF_GAMES = "points", "games"
+#: When a match can end drawn, as the form's conditions say it (the rule itself is
+#: ``MatchRules.match_can_be_drawn``): two games or more, or a game that can be drawn (the
+#: Federation rule, which only Long Nardy offers).
+MATCH_CAN_BE_DRAWN = {
+    "match_kind": (MATCH_OF_GAMES,),
+    "match_size|federation_draw": ("on", *(str(n) for n in range(2, MAX_MATCH_LENGTH + 1))),
+}
 #: The lowest "fewest players" a tournament may name: two play a match.
 MIN_PARTICIPANTS_LOWEST = 2
 
@@ -244,7 +251,7 @@ def _says_points(tournament: "Tournament") -> str:
         "loss": points_text(tournament.points_loss),
         "bye": points_text(tournament.points_bye),
     }
-    if tournament.match_kind == MATCH_TO_POINTS:  # a match to points is never drawn
+    if not tournament.match_can_be_drawn:  # a match to points, or a single game, say
         return gettext("win %(win)s, loss %(loss)s, bye %(bye)s") % points
     return gettext("win %(win)s, draw %(draw)s, loss %(loss)s, bye %(bye)s") % points
 
@@ -882,13 +889,14 @@ class Tournament(models.Model):
             decimal_places=1,
             default=Decimal("0.5"),
             help_text=_(
-                "Tournament points for a drawn match (only a match of a fixed number of games "
-                "can be drawn)."
+                "Tournament points for a drawn match. Only a match of a fixed number of games "
+                "can be drawn: of two games or more, or of one game under the Federation draw "
+                "rule."
             ),
         ),
         Setting(
             Section.STANDINGS,
-            applies={"format|first_stage": STANDINGS_FORMATS, "match_kind": (MATCH_OF_GAMES,)},
+            applies={"format|first_stage": STANDINGS_FORMATS, **MATCH_CAN_BE_DRAWN},
             stages=Stages.EVERY,
         ),
     )
@@ -1103,6 +1111,17 @@ class Tournament(models.Model):
         """How a match is played: to points (``MATCH_TO_POINTS``) or as a fixed number of games
         (``MATCH_OF_GAMES``)."""
         return MATCH_OF_GAMES if self.match_games is not None else MATCH_TO_POINTS
+
+    @property
+    def match_size(self) -> int | None:
+        """The points to reach or the number of games to play, as the form asks it."""
+        return self.match_games if self.match_games is not None else self.match_length
+
+    @property
+    def match_can_be_drawn(self) -> bool:
+        """Whether a match of this tournament can end drawn (``MatchRules.match_can_be_drawn``):
+        where none can, no page speaks of draws."""
+        return self.match_rules().match_can_be_drawn
 
     def clock(self) -> TimeControl | None:
         """The time control, checked (``validate_rules`` refused any other value)."""
