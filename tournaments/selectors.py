@@ -7,7 +7,16 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import (
+    BooleanField,
+    Count,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+)
 from django.db.models.functions import Coalesce
 
 from tournaments.formats import elimination, swiss
@@ -262,11 +271,23 @@ class MyMatch:
     their_score: Decimal | None
 
 
+def _plays(user: AbstractBaseUser | AnonymousUser, side: str) -> Q:
+    """The match's ``side`` is the user's player, or a pair the user plays in."""
+    player = f"{side}__player"
+    return (
+        Q(**{f"{player}__user": user})
+        | Q(**{f"{player}__pair__first__user": user})
+        | Q(**{f"{player}__pair__second__user": user})
+    )
+
+
 def user_matches(*, user: AbstractBaseUser | AnonymousUser) -> dict[str, list[MyMatch]]:
-    """The matches of the user's players, grouped: ``to_play``, ``to_answer`` (the opponent
-    reported), ``waiting`` (for the opponent or an organizer) and ``decided``; one query."""
+    """The matches of the user's players (and of the pairs they play in: a pair's record has
+    no account of its own), grouped: ``to_play``, ``to_answer`` (the opponent reported),
+    ``waiting`` (for the opponent or an organizer) and ``decided``; one query."""
     matches = (
-        Match.objects.filter(Q(home__player__user=user) | Q(away__player__user=user))
+        Match.objects.filter(_plays(user, "home") | _plays(user, "away"))
+        .annotate(mine_home=ExpressionWrapper(_plays(user, "home"), output_field=BooleanField()))
         .select_related("tournament", "round", "home__player", "away__player")
         .order_by(
             "-tournament__created_at", "tournament__pk", "round__number", "bracket_round", "pk"
@@ -279,7 +300,7 @@ def user_matches(*, user: AbstractBaseUser | AnonymousUser) -> dict[str, list[My
         "decided": [],
     }
     for match in matches:
-        mine_home = match.home is not None and match.home.player.user_id == user.pk
+        mine_home = bool(match.mine_home)  # type: ignore[attr-defined]
         row = MyMatch(
             match=match,
             mine=match.home if mine_home else match.away,  # type: ignore[arg-type]
