@@ -1113,6 +1113,11 @@ class Tournament(models.Model):
         return MATCH_OF_GAMES if self.match_games is not None else MATCH_TO_POINTS
 
     @property
+    def takes_signups(self) -> bool:
+        """Whether players sign up themselves now: self sign-up, and registration is open."""
+        return self.self_signup and self.status == self.Status.REGISTRATION
+
+    @property
     def match_size(self) -> int | None:
         """The points to reach or the number of games to play, as the form asks it."""
         return self.match_games if self.match_games is not None else self.match_length

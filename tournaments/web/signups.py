@@ -126,7 +126,7 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
         "genders": Player.Gender.choices,
         "age_year": tournament.age_year(),
         "mine": selectors.mine(tournament=tournament, user=request.user),
-        "open": tournament.self_signup and tournament.status == Tournament.Status.REGISTRATION,
+        "open": tournament.takes_signups,
         "checkin_opens_at": opens,
         "checkin_open": opens is not None
         and opens <= timezone.now()
