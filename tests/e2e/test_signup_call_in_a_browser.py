@@ -28,7 +28,7 @@ def test_a_visitor_taps_the_call_creates_an_account_and_lands_on_the_sign_up(
         page.goto(f"/t/{tournament.slug}/")
         links = page.locator(TAPS)
         assert links.count() == 4  # Log in, Sign up; the call's two
-        for index in range(links.count()):
+        for index in range(links.count() if size == "phone" else 0):  # a finger's, on a phone
             box = links.nth(index).bounding_box()
             label = links.nth(index).text_content().strip()
             assert box["width"] >= 44 and box["height"] >= 44, (size, label, box)
