@@ -269,6 +269,9 @@ class MyMatch:
     opponent: Entry | None
     my_score: Decimal | None
     their_score: Decimal | None
+    #: The user plays in it as one of a pair: they see it, but the policy lets a match's own
+    #: players report and answer (``policy.match_side``), and a pair's record has no account.
+    as_pair: bool = False
 
 
 def _plays(user: AbstractBaseUser | AnonymousUser, side: str) -> Q:
@@ -301,18 +304,24 @@ def user_matches(*, user: AbstractBaseUser | AnonymousUser) -> dict[str, list[My
     }
     for match in matches:
         mine_home = bool(match.mine_home)  # type: ignore[attr-defined]
+        mine: Entry = match.home if mine_home else match.away  # type: ignore[assignment]
         row = MyMatch(
             match=match,
-            mine=match.home if mine_home else match.away,  # type: ignore[arg-type]
+            mine=mine,
             opponent=match.away if mine_home else match.home,
             my_score=match.score_home if mine_home else match.score_away,
             their_score=match.score_away if mine_home else match.score_home,
+            as_pair=mine.player.user_id != user.pk,
         )
         if match.status in Match.DECIDED:
             groups["decided"].append(row)
         elif match.status == Match.Status.SCHEDULED:
             groups["to_play"].append(row)
-        elif match.status == Match.Status.REPORTED and match.reported_by_id != user.pk:
+        elif (
+            match.status == Match.Status.REPORTED
+            and match.reported_by_id != user.pk
+            and not row.as_pair
+        ):
             groups["to_answer"].append(row)
         else:  # reported by the user, or disputed: the opponent or an organizer acts next
             groups["waiting"].append(row)
