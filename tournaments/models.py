@@ -95,7 +95,8 @@ class Player(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     #: The profile a tournament of a category asks for (``tournaments.eligibility``):
-    #: optional, personal (shown to the player and to who decides who they are, never public).
+    #: optional, personal (shown to the player and to who decides who they are, never public;
+    #: the gender sets the grammar of what the Russian pages say of the player: tournaments.said).
     gender = models.CharField(
         _("gender"), max_length=6, choices=Gender.choices, blank=True, default=""
     )
