@@ -199,12 +199,51 @@
     });
   }
 
+  // The tie-break order starts as the format's own (data-defaults: by the first stage's kind,
+  // else the format). When the format changes, an order still as the old format's default (or
+  // empty) becomes the new one's; an order the organizer chose is kept.
+  function tiebreakDefaults(root) {
+    each(root, "ol[data-defaults]", function (list) {
+      var form = list.closest("form");
+      if (!form) { return; }
+      var defaults = JSON.parse(list.dataset.defaults);
+      var selects = list.querySelectorAll("select");
+      function chosen(name) {
+        var value = "";
+        each(form, "[name='" + name + "']", function (input) {
+          if (input.closest("[data-when][hidden]")) { return; }
+          if (input.type === "radio") { if (input.checked) { value = input.value; } }
+          else { value = input.value; }
+        });
+        return value;
+      }
+      function kind() { return chosen("first_stage") || chosen("format"); }
+      function order() {
+        return Array.prototype.map.call(selects, function (select) { return select.value; })
+          .filter(function (value) { return value; });
+      }
+      var shown = kind();
+      form.addEventListener("change", function (event) {
+        if (event.target.name !== "format" && event.target.name !== "first_stage") { return; }
+        var now = kind();
+        var before = (defaults[shown] || []).join(" ");
+        shown = now;
+        var current = order().join(" ");
+        if (!defaults[now] || (current && current !== before)) { return; }
+        Array.prototype.forEach.call(selects, function (select, place) {
+          select.value = defaults[now][place] || "";
+        });
+      });
+    });
+  }
+
   function enhance(root) {
     playerSearch(root);
     autosubmit(root);
     confirmations(root);
     resultModes(root);
     applicability(root);
+    tiebreakDefaults(root);
     uploadProgress(root);
     polling(root);
     printButtons(root);
