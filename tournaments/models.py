@@ -1450,7 +1450,7 @@ class Lots(models.Model):
     tournament = models.OneToOneField(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="lots"
     )
-    seed = models.BigIntegerField(_("seed"))
+    seed = models.BigIntegerField(_("seed of the draw"))
     drawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("drawn by"),

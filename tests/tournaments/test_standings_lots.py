@@ -93,5 +93,6 @@ def test_the_default_orders_are_the_arbiters():
         Tiebreak.DIRECT_ENCOUNTER, Tiebreak.SONNEBORN_BERGER, Tiebreak.WINS,
         Tiebreak.GAME_POINTS_DIFFERENCE,
     )  # fmt: skip
-    assert SWISS_ORDER[:3] == (Tiebreak.BUCHHOLZ_CUT_1, Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER)
+    first = (Tiebreak.BUCHHOLZ_CUT_1, Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER)
+    assert SWISS_ORDER[:3] == first
     assert len(set(SWISS_ORDER)) == len(SWISS_ORDER)

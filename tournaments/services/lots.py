@@ -20,7 +20,7 @@ from tournaments.errors import Conflict
 from tournaments.models import Lots, Tournament
 from tournaments.policy import require
 from tournaments.selectors import tournament_standings
-from tournaments.services.checks import Status, User, locked_tournament, require_status
+from tournaments.services.checks import Status, User, locked_tournament
 from tournaments.standings import shared_places
 
 #: The seed's bits: a positive number that a BigIntegerField holds on every database.
@@ -34,7 +34,10 @@ def tournament_lots_draw(*, tournament: Tournament, by: User) -> Lots:
     when lots were drawn already, and when no place is shared: a pointless draw."""
     tournament = locked_tournament(tournament)
     require(by, "tournament.lots", tournament)
-    require_status(tournament, Status.FINISHED)
+    if tournament.status != Status.FINISHED:
+        raise Conflict(
+            _("Lots are drawn when the tournament finishes: until then its places may change.")
+        )
     if tournament.format not in Tournament.ROUND_FORMATS or tournament.parent_id is not None:
         raise Conflict(_("Only a round robin or a Swiss has standings to draw lots for."))
     if tournament.shared_places:
