@@ -1445,12 +1445,16 @@ class Match(models.Model):
 class Lots(models.Model):
     """The drawing of lots that decides the places a finished tournament's tie-breaks leave
     shared: the last resort. Its ``seed`` fixes the draw (``standings.lot_order``: anyone may
-    draw it again from the seed and the entry ids), and who drew it and when are kept."""
+    draw it again from the seed and the entry ids), its ``order`` keeps it, and who drew it and
+    when are kept."""
 
     tournament = models.OneToOneField(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="lots"
     )
     seed = models.BigIntegerField(_("seed of the draw"))
+    #: The entry ids in the order drawn (``standings.lot_order`` of the seed and the entries then):
+    #: kept, so that the places stay as drawn when the ids change (a tournament imported).
+    order = models.JSONField(_("order drawn"), default=list)
     drawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("drawn by"),

@@ -89,8 +89,8 @@ def tournament_standings(*, tournament: Tournament) -> list[Standing]:
     ).values_list(*STANDINGS_MATCH_FIELDS)
     ratings = entry_ratings(tournament=tournament)
     lots = tournament_lots(tournament=tournament)
-    seed = None if lots is None else lots.seed
-    return standings_of(tournament, entries, list(matches), ratings, lots=seed)
+    order = None if lots is None else lots.order
+    return standings_of(tournament, entries, list(matches), ratings, lots=order)
 
 
 def lots_to_draw(*, tournament: Tournament) -> bool:
@@ -148,11 +148,11 @@ def standings_of(
     matches: list[tuple[Any, ...]],
     ratings: dict[int, float],
     *,
-    lots: int | None = None,
+    lots: list[int] | None = None,
 ) -> list[Standing]:
     """The standings from rows already read: the entries (with players), the decided round
-    matches (``STANDINGS_MATCH_FIELDS``), the entries' ratings and the seed of the lots drawn
-    (None: none). No query."""
+    matches (``STANDINGS_MATCH_FIELDS``), the entries' ratings and the order the lots drew
+    (``Lots.order``; None: none were drawn). No query."""
     by_id = {entry.pk: entry for entry in entries}
     results = []
     for number, home, away, winner, score_home, score_away, forfeit in matches:

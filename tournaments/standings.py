@@ -15,9 +15,10 @@ difference. A Swiss: the Buchholz cut 1 first (the strength of the opposition, t
 opponent left out, C.07's first choice for a Swiss), then the whole Buchholz, Sonneborn-Berger,
 the direct encounter, the wins and the game points difference.
 
-Lots (``lot_order``): the last resort, when the tie-breaks leave entrants level. The draw is
-fixed by its seed: each entrant's lot is the SHA-256 of ``"<seed>:<entrant id>"`` (hex), the
-lowest first, so anyone with the seed and the ids can draw it again and get the same order.
+Lots: the last resort, when the tie-breaks leave entrants level. ``compute`` takes the entrants
+in the order the lots drew them (``lots``), and ``lot_order`` draws that order from a seed: each
+entrant's lot is the SHA-256 of ``"<seed>:<entrant id>"`` (hex), the lowest first, so anyone with
+the seed and the ids can draw it again and get the same order.
 
 Results. A result is one match of a round between entrants ``a`` and ``b``, or a bye (``b`` is
 None). Its match points come from ``MatchPoints`` (win, draw, loss, bye). ``wins``, ``draws`` and
@@ -271,13 +272,14 @@ def compute(
     *,
     points: MatchPoints | None = None,
     rounds: int | None = None,
-    lots: int | None = None,
+    lots: Sequence[int] | None = None,
 ) -> list[StandingRow]:
     """The standings, best first (see the module docstring for every rule).
 
     ``points`` defaults to ``MatchPoints()`` (1, ½, 0, bye 1); ``rounds`` is n in the FIDE
-    virtual-opponent formula, by default the highest round in ``results``; ``lots``: the seed of
-    the lots drawn (None: none were, and level entrants share their rank). An unknown tie-break,
+    virtual-opponent formula, by default the highest round in ``results``; ``lots``: the entrants
+    in the order the lots drew them (``lot_order``; None: none were drawn, and level entrants
+    share their rank). An unknown tie-break,
     a result naming an unknown entrant, two results of one entrant in one round or a result after
     ``rounds`` is a ``ValueError``.
     """
@@ -342,10 +344,15 @@ def compute(
         mine = values[sheet.entrant.id]
         return (sheet.match_points, *(mine[tiebreak] for tiebreak in order))
 
-    drawn = {} if lots is None else {e: n for n, e in enumerate(lot_order(lots, sheets))}
+    drawn = {} if lots is None else {entrant: n for n, entrant in enumerate(lots)}
+    unlisted = len(drawn)  # an entrant the draw does not list (none should) comes after
     ranked = sorted(
         sheets.values(),
-        key=lambda sheet: (_negated(key(sheet)), drawn.get(sheet.entrant.id, 0), sheet.entrant.id),
+        key=lambda sheet: (
+            _negated(key(sheet)),
+            drawn.get(sheet.entrant.id, unlisted),
+            sheet.entrant.id,
+        ),
     )
     level: dict[tuple[Fraction, ...], int] = defaultdict(int)
     for sheet in ranked:
@@ -354,7 +361,7 @@ def compute(
     for position, sheet in enumerate(ranked, start=1):
         shares = bool(rows) and key(sheet) == key(ranked[position - 2])
         lot = None
-        if drawn and level[key(sheet)] > 1:
+        if lots is not None and level[key(sheet)] > 1:
             lot = rows[-1].lot + 1 if shares and rows[-1].lot else 1
         rows.append(
             StandingRow(

@@ -10,12 +10,11 @@ from rest_framework import serializers
 from games.models import Game
 from tournaments.clubs.models import Club
 from tournaments.declarations import settings_of
-from tournaments.models import DEFAULT_TIEBREAKS, Entry, Lots, Match, Player, Round, Tournament
+from tournaments.models import DEFAULT_TIEBREAKS, Entry, Match, Player, Round, Tournament
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.scoring.clock import KINDS, MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
 from tournaments.seasons.models import Season
 from tournaments.services import start_notices
-from tournaments.standings import lot_order
 from tournaments.words import TIEBREAKS
 
 
@@ -277,11 +276,9 @@ class LotsSerializer(serializers.Serializer[object]):
         source="drawn_by.username", allow_null=True, default=None, help_text="Who drew them"
     )
     drawn_at = serializers.DateTimeField()
-    order = serializers.SerializerMethodField(help_text="The entry ids in the order drawn")
-
-    def get_order(self, lots: Lots) -> list[int]:
-        entries = lots.tournament.entries.values_list("pk", flat=True)
-        return lot_order(lots.seed, entries)
+    order = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The entry ids in the order drawn"
+    )
 
 
 class RatingRowSerializer(serializers.Serializer[object]):

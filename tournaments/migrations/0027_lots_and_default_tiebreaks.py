@@ -51,6 +51,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('seed', models.BigIntegerField(verbose_name='seed of the draw')),
+                ('order', models.JSONField(default=list, verbose_name='order drawn')),
                 ('drawn_at', models.DateTimeField(verbose_name='drawn at')),
                 ('drawn_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='drawn by')),
                 ('tournament', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='lots', to='tournaments.tournament', verbose_name='tournament')),

@@ -79,7 +79,7 @@ def season_standings(*, season: Season) -> SeasonTable:
     events = list(
         season_events(season=season)
         .filter(status__in=Tournament.PUBLIC)
-        .annotate(lots_seed=F("lots__seed"))  # the lots drawn at the finish: no query more
+        .annotate(lots_order=F("lots__order"))  # the lots drawn at the finish: no query more
     )
     started = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
     counted = [event for event in events if event.status in started]
@@ -206,7 +206,7 @@ def _finishes(
         places = [
             (standing.row.rank, standing.entry)
             for standing in standings_of(
-                event, entries, rounds, ratings, lots=getattr(event, "lots_seed", None)
+                event, entries, rounds, ratings, lots=getattr(event, "lots_order", None)
             )
         ]
     else:

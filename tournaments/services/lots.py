@@ -21,7 +21,7 @@ from tournaments.models import Lots, Tournament
 from tournaments.policy import require
 from tournaments.selectors import tournament_standings
 from tournaments.services.checks import Status, User, locked_tournament
-from tournaments.standings import shared_places
+from tournaments.standings import lot_order, shared_places
 
 #: The seed's bits: a positive number that a BigIntegerField holds on every database.
 SEED_BITS = 62
@@ -66,9 +66,11 @@ def lots_drawn_if_needed(tournament: Tournament, by: User) -> Lots | None:
     rows = [standing.row for standing in tournament_standings(tournament=tournament)]
     if not shared_places(rows):
         return None
+    seed = secrets.randbits(SEED_BITS)
     return Lots.objects.create(
         tournament=tournament,
-        seed=secrets.randbits(SEED_BITS),
+        seed=seed,
+        order=lot_order(seed, sorted(tournament.entries.values_list("pk", flat=True))),
         drawn_by=by if by.is_authenticated else None,
         drawn_at=timezone.now(),
     )
