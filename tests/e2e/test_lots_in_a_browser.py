@@ -37,9 +37,7 @@ def played_level(**rules):
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
-def test_the_standings_show_the_lots_and_the_legend_of_their_marks(
-    new_page, screenshot, language
-):
+def test_the_standings_show_the_lots_and_the_legend_of_their_marks(new_page, screenshot, language):
     site = played_level()
     services.tournament_finish(tournament=site.tournament, by=site.organizer)
     assert Lots.objects.filter(tournament=site.tournament).exists()
@@ -80,9 +78,7 @@ def test_the_form_takes_the_formats_order_unless_the_organizer_chose_one(new_pag
     assert order()[0] == "rating"  # kept
 
 
-def test_the_organizers_draw_lots_button_is_a_44_px_tap_on_a_phone(
-    new_page, log_in, screenshot
-):
+def test_the_organizers_draw_lots_button_is_a_44_px_tap_on_a_phone(new_page, log_in, screenshot):
     site = played_level()
     Tournament.objects.filter(pk=site.tournament.pk).update(status=Tournament.Status.FINISHED)
     page = new_page("en", width=PHONE[0], height=PHONE[1])
