@@ -222,17 +222,19 @@
         return Array.prototype.map.call(selects, function (select) { return select.value; })
           .filter(function (value) { return value; });
       }
-      var shown = kind();
+      // The order the script last put in (or the page came with, when it is the default):
+      // while the selects still say it, the organizer has not chosen one of their own.
+      var given = (defaults[kind()] || []).join(" ");
+      var applied = order().join(" ") === given ? given : null;
       form.addEventListener("change", function (event) {
         if (event.target.name !== "format" && event.target.name !== "first_stage") { return; }
-        var now = kind();
-        var before = (defaults[shown] || []).join(" ");
-        shown = now;
+        var wanted = defaults[kind()];
         var current = order().join(" ");
-        if (!defaults[now] || (current && current !== before)) { return; }
+        if (!wanted || (current && current !== applied)) { return; }
         Array.prototype.forEach.call(selects, function (select, place) {
-          select.value = defaults[now][place] || "";
+          select.value = wanted[place] || "";
         });
+        applied = wanted.join(" ");
       });
     });
   }

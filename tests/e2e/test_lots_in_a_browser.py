@@ -71,6 +71,10 @@ def test_the_form_takes_the_formats_order_unless_the_organizer_chose_one(new_pag
     assert order() == list(DEFAULT_TIEBREAKS["round-robin"])
     page.select_option("select[name=format]", "swiss")
     assert order() == list(DEFAULT_TIEBREAKS["swiss"])
+    page.select_option("select[name=format]", "single-elimination")  # no standings
+    page.select_option("select[name=first_stage]", "groups")  # the groups' round robins
+    assert order() == list(DEFAULT_TIEBREAKS["groups"])
+    page.select_option("select[name=first_stage]", "")
     page.select_option("select[name=format]", "double-round-robin")
     assert order() == list(DEFAULT_TIEBREAKS["double-round-robin"])
     page.select_option("ol.ordered-choices select >> nth=0", "rating")  # the organizer's own
