@@ -254,7 +254,7 @@ def default_tiebreaks(tournament: "Tournament") -> list[str]:
 
 def _says_tiebreaks(tournament: "Tournament") -> str | None:
     names = [str(TIEBREAK_NAMES[name]) for name in tournament.tiebreaks if name in TIEBREAK_NAMES]
-    return ", ".join(names) or None
+    return ", ".join(names) or gettext("none: the match points alone")
 
 
 def _says_shared_places(tournament: "Tournament") -> str:

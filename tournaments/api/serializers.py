@@ -270,7 +270,7 @@ class LotsSerializer(serializers.Serializer[object]):
 
     seed = serializers.IntegerField(
         help_text='Fixes the draw: each entry\'s lot is the SHA-256 (hex) of "<seed>:<entry id>", '
-        "the lowest drawn first"
+        "the lowest drawn first (the ids it was drawn with: an imported tournament keeps the order)"
     )
     drawn_by = serializers.CharField(
         source="drawn_by.username", allow_null=True, default=None, help_text="Who drew them"

@@ -8,8 +8,8 @@ and every match (round or bracket slot and where its sides come from, home and a
 name, status, score, winner, who reported and confirmed it and when, the dispute note, when it
 was decided) with its games (who played White, the engine's actions, the outcome) and, for a
 match whose games are all recorded, their ``.mat`` text, which backgammon programs read; and the
-lots drawn for its shared places (``lots``: seed, who drew them and when; null when none were,
-and absent from older documents).
+lots drawn for its shared places (``lots``: the seed, the order drawn by player name, who drew
+them and when; null when none were, and absent from older documents).
 
 ``tournament_import`` recreates the tournament in one transaction, or raises a
 ``TournamentError`` having saved nothing:
