@@ -54,6 +54,12 @@ def test_the_standings_show_the_lots_and_the_legend_of_their_marks(new_page, scr
         if language == "ru":
             assert untranslated_words(page) == []
         screenshot(page, f"{language}-standings-lots-{name}")
+        page.goto(f"/t/{site.tournament.slug}/rounds/")
+        assert page.locator("[data-role=forfeits-legend]").is_visible()
+        assert page.locator("[data-role=round-complete]").count() == 3
+        if language == "ru":
+            assert untranslated_words(page) == []
+        screenshot(page, f"{language}-rounds-complete-{name}")
 
 
 def test_the_form_takes_the_formats_order_unless_the_organizer_chose_one(new_page, log_in):

@@ -186,11 +186,15 @@ def test_the_forfeit_marks_have_a_legend(client, new_site):
     site = new_site(rated=False)
     page = reverse("tournament-standings", args=[site.tournament.slug])
     assert 'data-role="forfeits-legend"' not in client.get(page).content.decode()
+    rounds = client.get(reverse("tournament-rounds", args=[site.tournament.slug]))
+    assert 'data-role="forfeits-legend"' not in rounds.content.decode()
 
     match_result_record(match=site.match("Anna", "Boris"), by=site.organizer, forfeit="away")
 
     text = client.get(page).content.decode()
     assert 'data-role="forfeits-legend"' in text and "a match won by forfeit" in text
+    rounds = client.get(reverse("tournament-rounds", args=[site.tournament.slug]))
+    assert 'data-role="forfeits-legend"' in rounds.content.decode()
 
 
 def test_the_pairings_and_the_tournament_page_say_when_a_round_is_complete(client, new_site):

@@ -171,6 +171,7 @@ def tournament_rounds_page(request: HttpRequest, slug: str) -> HttpResponse:
         {
             **tournament_header(request, tournament, "rounds"),
             "rounds": cached_part(lambda: _rounds(tournament)),
+            "forfeits": cached_part(lambda: tournament.matches.exclude(forfeit="").exists()),
         },
     )
 
