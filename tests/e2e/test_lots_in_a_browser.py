@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import untranslated_words
+from tests.e2e.conftest import SCREENSHOTS, untranslated_words
 from tests.web.conftest import make_site
 from tournaments import services
 from tournaments.matches.results import match_result_record
@@ -77,6 +77,9 @@ def test_the_form_takes_the_formats_order_unless_the_organizer_chose_one(new_pag
     assert order() == list(DEFAULT_TIEBREAKS["round-robin"])
     page.select_option("select[name=format]", "swiss")
     assert order() == list(DEFAULT_TIEBREAKS["swiss"])
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    standings = page.locator("form.stacked > fieldset", has=page.locator("[name=tiebreaks]"))
+    standings.screenshot(path=str(SCREENSHOTS / "tournament-form-swiss-tiebreaks-phone.png"))
     page.select_option("select[name=format]", "single-elimination")  # no standings
     page.select_option("select[name=first_stage]", "groups")  # the groups' round robins
     assert order() == list(DEFAULT_TIEBREAKS["groups"])
