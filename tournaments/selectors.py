@@ -20,11 +20,11 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from tournaments.formats import elimination, swiss
-from tournaments.models import Entry, Match, Tournament, forfeit_marks, slot_name
+from tournaments.models import Entry, Lots, Match, Tournament, forfeit_marks, slot_name
 from tournaments.ratings.history import INITIAL_RATING
 from tournaments.ratings.models import Rating
 from tournaments.scoring import MatchPoints
-from tournaments.standings import Entrant, Result, StandingRow, compute
+from tournaments.standings import Entrant, Result, StandingRow, compute, shared_places
 
 
 def entry_ratings(*, tournament: Tournament) -> dict[int, float]:
@@ -85,17 +85,64 @@ class Standing:
 
 
 def tournament_standings(*, tournament: Tournament) -> list[Standing]:
-    """The standings of a round robin or Swiss tournament, by its points and tie-break order.
+    """The standings of a round robin or Swiss tournament, by its points and tie-break order
+    (and, once it is finished, the lots drawn for the places they leave shared).
 
     Three queries whatever the size: the entries with their players, their current ratings in
-    the tournament's rating list (1500 for the unrated), and the decided matches of the rounds.
+    the tournament's rating list (1500 for the unrated), and the decided matches of the rounds;
+    a finished tournament's lots are a fourth.
     """
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
     matches = Match.objects.filter(
         tournament=tournament, round__isnull=False, status__in=Match.DECIDED
     ).values_list(*STANDINGS_MATCH_FIELDS)
     ratings = entry_ratings(tournament=tournament)
-    return standings_of(tournament, entries, list(matches), ratings)
+    lots = tournament_lots(tournament=tournament)
+    order = None if lots is None else lots.order
+    return standings_of(tournament, entries, list(matches), ratings, lots=order)
+
+
+def lots_to_draw(*, tournament: Tournament) -> bool:
+    """Whether the organizer has lots to draw: a finished tournament whose places the tie-breaks
+    leave shared by accident (no shared places chosen, no lots drawn: it was finished before the
+    finish drew them)."""
+    if tournament.status != Tournament.Status.FINISHED or not tournament.decides_places_by_lots:
+        return False
+    if Lots.objects.filter(tournament=tournament).exists():
+        return False
+    rows = tournament_standings(tournament=tournament)
+    return bool(shared_places([standing.row for standing in rows]))
+
+
+def rounds_complete(*, tournament: Tournament) -> tuple[int, int]:
+    """How many rounds are complete from the first on (each of their matches decided), and how
+    many rounds there are: one query."""
+    rounds = (
+        Match.objects.filter(tournament=tournament, round__isnull=False)
+        .order_by("round__number")
+        .values("round__number")
+        .annotate(undecided=Count("pk", filter=UNDECIDED))
+        .values_list("round__number", "undecided")
+    )
+    complete = 0
+    made = 0
+    for _number, undecided in rounds:
+        made += 1
+        if not undecided and complete == made - 1:
+            complete = made
+    return complete, made
+
+
+#: The matches of a round still to be decided (a bye is decided as it is made).
+UNDECIDED = ~Q(status__in=Match.DECIDED) & Q(away__isnull=False)
+
+
+def tournament_lots(*, tournament: Tournament) -> Lots | None:
+    """The lots drawn for the places the finished tournament's tie-breaks left shared, with who
+    drew them (None: none were; no query before the finish, when none can be)."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return None
+    return Lots.objects.filter(tournament=tournament).select_related("drawn_by").first()
 
 
 #: The columns of a decided round match that the standings read, as ``standings_of`` takes them.
@@ -109,9 +156,12 @@ def standings_of(
     entries: list[Entry],
     matches: list[tuple[Any, ...]],
     ratings: dict[int, float],
+    *,
+    lots: list[int] | None = None,
 ) -> list[Standing]:
     """The standings from rows already read: the entries (with players), the decided round
-    matches (``STANDINGS_MATCH_FIELDS``) and the entries' ratings. No query."""
+    matches (``STANDINGS_MATCH_FIELDS``), the entries' ratings and the order the lots drew
+    (``Lots.order``; None: none were drawn). No query."""
     by_id = {entry.pk: entry for entry in entries}
     results = []
     for number, home, away, winner, score_home, score_away, forfeit in matches:
@@ -133,6 +183,7 @@ def standings_of(
         tournament.tiebreaks,
         points=points,
         rounds=tournament.swiss_rounds if tournament.format == Tournament.Format.SWISS else None,
+        lots=lots,
     )
     out = swiss.eliminated(
         {row.entrant.id: row.losses for row in rows}, tournament.swiss_out_after_losses

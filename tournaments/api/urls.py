@@ -17,6 +17,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/start", actions.Start.as_view(), name="api-start"),
     path("tournaments/<slug:slug>/pair", actions.PairNextRound.as_view(), name="api-pair"),
     path("tournaments/<slug:slug>/finish", actions.Finish.as_view(), name="api-finish"),
+    path("tournaments/<slug:slug>/lots", actions.TournamentLots.as_view(), name="api-lots"),
     path("tournaments/<slug:slug>/stages/", stages.EventStages.as_view(), name="api-stages"),
     path("tournaments/<slug:slug>/stage-2", stages.StageTwo.as_view(), name="api-stage-two"),
     path(

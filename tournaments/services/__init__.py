@@ -9,7 +9,8 @@ user having changed nothing. Pairings and brackets come from the pure ``tourname
 - ``lifecycle``: create, edit the rules, open registration, start, pair the next Swiss round,
   finish, delete;
 - ``entries``: enter players one by one, by name or from a CSV file, and withdraw them;
-- ``two_stages``: a two-stage event's first stage, as its start makes it.
+- ``two_stages``: a two-stage event's first stage, as its start makes it;
+- ``lots``: the drawing of lots for the places the tie-breaks leave shared.
 """
 
 from tournaments.services.entries import (
@@ -39,6 +40,7 @@ from tournaments.services.lifecycle import (
     tournament_update,
     validate_rules,
 )
+from tournaments.services.lots import tournament_lots_draw
 
 __all__ = [
     "EDITABLE_SETTINGS",
@@ -60,6 +62,7 @@ __all__ = [
     "tournament_create",
     "tournament_delete",
     "tournament_finish",
+    "tournament_lots_draw",
     "tournament_open_registration",
     "tournament_start",
     "tournament_update",
