@@ -4,9 +4,11 @@ Russian (numbers with a decimal comma, no "эквити" or "веса")."""
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
+from django.apps import apps
 from django.test import override_settings
 from django.urls import reverse
 
@@ -135,3 +137,15 @@ def test_in_russian_the_numbers_have_a_comma_and_no_jargon_is_left(client, analy
     assert not re.search(r"\bPR \d+\.\d", summary), "a decimal point in Russian"
     pr_page = client.get(f"/t/{analysed.tournament.slug}/pr/", HTTP_ACCEPT_LANGUAGE="ru")
     assert "эквити" not in pr_page.content.decode().lower()
+
+
+def test_long_analyses_stored_before_are_recounted_with_the_engines_thresholds(analysed):
+    """The migration that counts the stored Long Nardy analyses' blunders and errors again."""
+    migration = importlib.import_module("tournaments.migrations.0027_long_nardy_mistakes_recounted")
+    analysis = MatchAnalysis.objects.get(match=analysed)
+    rows = PlayerFigures.objects.filter(analysis=analysis)
+    expected = {(r.game, r.side): (r.blunders, r.errors) for r in rows}
+    assert any(blunders for blunders, _ in expected.values())
+    rows.update(blunders=0, errors=99)  # as counted before, with other thresholds
+    migration.recount(apps, None)
+    assert {(r.game, r.side): (r.blunders, r.errors) for r in rows.all()} == expected
