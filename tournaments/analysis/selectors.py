@@ -160,6 +160,11 @@ class PrRow:
     matches: int
     figures: Figures
 
+    @property
+    def band_words(self) -> tuple[Promise | str, Promise | str]:
+        """The rating band of the row's PR: gnubg's name for it and its reading at a club."""
+        return BAND_WORDS.get(band_of(self.figures.pr) or "", ("", ""))
+
 
 def pr_table(*, tournament: Tournament) -> list[PrRow]:
     """The entrants with analysed matches, best PR (lowest) first; equal PRs share the rank.

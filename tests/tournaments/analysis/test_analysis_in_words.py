@@ -116,6 +116,8 @@ def test_each_player_gets_their_moves_mistakes_and_worst_plays_in_words(client, 
         assert links == [(str(m.game), str(m.ply), "blunder") for m in worst]
         assert f"gave away {worst[0].loss:.2f}" in summary
     assert 'id="replay-heading"' in html
+    pr_page = client.get(f"/t/{analysed.tournament.slug}/pr/", HTTP_ACCEPT_LANGUAGE="en")
+    assert pr_page.content.decode().count('<td data-role="level">Awful<') == 2
     assert "What the figures mean" in html and "a mars 2" in html
 
 
@@ -136,7 +138,9 @@ def test_in_russian_the_numbers_have_a_comma_and_no_jargon_is_left(client, analy
         assert word not in text, word
     assert not re.search(r"\bPR \d+\.\d", summary), "a decimal point in Russian"
     pr_page = client.get(f"/t/{analysed.tournament.slug}/pr/", HTTP_ACCEPT_LANGUAGE="ru")
-    assert "эквити" not in pr_page.content.decode().lower()
+    pr_html = pr_page.content.decode()
+    assert "эквити" not in pr_html.lower()
+    assert pr_html.count('<td data-role="level">Очень слабо<') == 2  # random play, both
 
 
 def test_long_analyses_stored_before_are_recounted_with_the_engines_thresholds(analysed):
