@@ -16,7 +16,7 @@ from tests.web.conftest import make_site
 from tournaments.analysis.models import MatchAnalysis
 from tournaments.matches.results import match_result_record
 
-from .conftest import blunder_frames, untranslated_words
+from .conftest import SCREENSHOTS, blunder_frames, untranslated_words
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,6 +42,8 @@ def test_the_viewer_steps_to_a_blunder_and_shows_the_engines_play(new_page, anal
         assert summaries.count() == 2
         summaries.first.scroll_into_view_if_needed()
         screenshot(page, f"{name}-long-analysis-summary")
+        section = page.locator('[data-role="analysis"]')
+        section.screenshot(path=str(SCREENSHOTS / f"{name}-long-analysis-section.png"))
         link = summaries.first.locator('[data-role="worst"] a').first
         box = link.bounding_box()
         assert box is not None and box["height"] >= 44
@@ -79,6 +81,8 @@ def test_in_russian_no_english_is_left(new_page, analysed, screenshot):
         summary.scroll_into_view_if_needed()
         assert "," in summary.locator('[data-role="reading"]').inner_text()  # PR 117,3
         screenshot(page, f"{name}-long-analysis-summary-ru")
+        section = page.locator('[data-role="analysis"]')
+        section.screenshot(path=str(SCREENSHOTS / f"{name}-long-analysis-section-ru.png"))
         page.locator('[data-role="analysis-terms"] summary').click()
         screenshot(page, f"{name}-long-analysis-terms-ru")
     page.locator('[data-step="next-blunder"]').click()
