@@ -92,14 +92,16 @@ def test_each_player_gets_their_moves_mistakes_and_worst_plays_in_words(client, 
         losses = sorted(
             (m.loss for m in Mistake.objects.filter(analysis=analysis, side=side)), reverse=True
         )
-        assert counted(summary, "decisions") == row.unforced_moves
-        assert counted(summary, "blunders") == sum(1 for loss in losses if loss > 0.16)
-        assert counted(summary, "errors") == sum(1 for loss in losses if 0.08 < loss <= 0.16)
-        assert (
-            counted(summary, "blunders") == row.blunders
-            and counted(summary, "errors") == row.errors
+        assert counted(summary, "summary-decisions") == row.unforced_moves
+        assert counted(summary, "summary-blunders") == sum(1 for loss in losses if loss > 0.16)
+        assert counted(summary, "summary-errors") == sum(
+            1 for loss in losses if 0.08 < loss <= 0.16
         )
-        assert counted(summary, "blunders") > 0, "random play blunders"
+        assert (
+            counted(summary, "summary-blunders") == row.blunders
+            and counted(summary, "summary-errors") == row.errors
+        )
+        assert counted(summary, "summary-blunders") > 0, "random play blunders"
         # Random play: gnubg's lowest band, read in words, with its PR explained beside it.
         assert "<strong>Awful</strong>: many big mistakes" in summary
         assert f"PR {row.pr:.1f}: the points a game given away per 500 moves" in summary
