@@ -12,21 +12,21 @@ A play is an error when it loses more than ``ERROR`` (0.08 points of a game), a 
 gnubg.c), twice the 0.04/0.08 the Short Nardy pages count with. The engine's equity is on
 gnubg's cubeless scale (points of a game: oyn 1, mars 2), but a Long Nardy game has about twice
 the decisions of a backgammon game, and the lower marks caught the engine's own search noise.
-Measured by ``bench/long_mistakes_bench.py`` (self-play, judged at 1-ply, 4 games a player; the
-share of decisions over 0.04 / 0.08 / 0.16, and PR):
+Measured by ``bench/long_mistakes_bench.py`` (self-play, judged at 1-ply, 10 games a player, about
+40 decisions a player a game; the share of decisions over 0.04 / 0.08 / 0.16, and PR):
 
 ================================  ======  ======  ======  =====
 player                            > 0.04  > 0.08  > 0.16   PR
 ================================  ======  ======  ======  =====
-the engine itself (0-ply)           2.6%    0.3%    0.0%    1.9
-the engine, noise 0.03              11.6%    2.3%    0.3%    6.8
-the engine, noise 0.06 (club)       26.7%   10.2%    0.9%   12.9
-the engine, noise 0.1               37.1%   19.5%    6.1%   20.3
-random plays (the demo's games)     73.5%   67.0%   46.9%  117.3
+the engine itself (0-ply)           3.0%    0.5%    0.0%    2.2
+the engine, noise 0.03              10.1%    1.6%    0.1%    6.0
+the engine, noise 0.06 (club)       24.1%    9.4%    1.2%   12.2
+the engine, noise 0.1               34.6%   16.9%    5.7%   19.3
+random plays (the demo's games)     72.2%   64.8%   49.0%  121.1
 ================================  ======  ======  ======  =====
 
 So the engine's own best at a shallower search is almost never an error, a club-strength player
-makes about one blunder in three games and a few errors a game, and random play (the demo's
+makes about one blunder in two games and three errors a game, and random play (the demo's
 matches) blunders at every other decision: "131 blunders in a 3-game match" was the demo's random
 play read right, not a wrong scale.
 """
