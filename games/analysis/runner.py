@@ -135,6 +135,8 @@ class Decision:
 
     @property
     def mark(self) -> str:
+        """With gnubg's thresholds (Short Nardy); the Long Nardy engine marks its own decisions
+        with ``games.engine.analysis.long_mark_of``."""
         return mark_of(self.loss)
 
 
