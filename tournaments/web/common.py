@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from nardy_site.joined import Join, Table
 from tournaments.clubs.models import Club
 from tournaments.errors import TournamentError
+from tournaments.inbox.selectors import inbox_count
 from tournaments.matches.rows import WITH_PLAYERS, match_with_players
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.policy import RULES, may
@@ -50,11 +51,16 @@ def has_bracket(tournament: Tournament) -> bool:
 def tournament_header(request: HttpRequest, tournament: Tournament, tab: str) -> dict[str, Any]:
     """What the tournament pages' header and tabs need, and the revisions their cached parts
     are keyed on (the tournament's and its rating list's)."""
+    organizer = may(request.user, "tournament.run", tournament)
     return {
         "tournament": tournament,
         "tab": tab,
         "has_bracket": has_bracket(tournament),
-        "organizer": may(request.user, "tournament.run", tournament),
+        "organizer": organizer,
+        # The organizer's own count: a shared copy is drawn as for an anonymous visitor (None).
+        "tournament_inbox": (
+            inbox_count(user=request.user, tournament=tournament) if organizer else None
+        ),
         "ratings_revision": rating_selectors.rating_list_revision(
             system=tournament.rating_system, variant=tournament.variant, pairs=tournament.pairs
         ),

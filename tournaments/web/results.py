@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -89,7 +90,9 @@ def match_correct_page(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def match_answer(request: HttpRequest, pk: int) -> HttpResponse:
-    """The opponent of the reporter (or an organizer) confirms or disputes a reported result."""
+    """The opponent of the reporter (or an organizer) confirms or disputes a reported result;
+    then back to ``next`` (a page of this site: the inbox it was confirmed from), else the
+    match."""
     match = match_of(request, pk)
     answer = request.POST.get("answer")
     try:
@@ -110,6 +113,11 @@ def match_answer(request: HttpRequest, pk: int) -> HttpResponse:
             )
     except TournamentError as error:
         return refused(request, "tournaments/match.html", match_context(request, match), error)
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(back)
     return redirect("match", pk=match.pk)
 
 

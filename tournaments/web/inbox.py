@@ -1,0 +1,49 @@
+"""The organizer's inbox page (``/me/inbox/``), and its count for the menu of every page.
+
+The count is the reader's own: the menu draws it in ``partials/own_nav.html``, which a shared
+page draws for each signed-in reader apart from the shared copy (``nardy_site.page_cache``), and
+the tournament pages' header only for an organizer, who is never served a shared copy of them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tournaments.inbox.selectors import Kind, inbox_count, inbox_items
+from tournaments.models import Tournament
+
+_COUNT = "_inbox_count"
+
+
+@login_required
+def inbox_page(request: HttpRequest) -> HttpResponse:
+    """What waits for the organizer, by kind, each with its decision one tap away;
+    ``?tournament=<slug>``: that tournament's only."""
+    slug = request.GET.get("tournament", "")
+    tournament = Tournament.objects.filter(slug=slug).first() if slug else None
+    items = inbox_items(user=request.user, tournament=tournament)
+    groups = [(kind, [item for item in items if item.kind is kind]) for kind in Kind]
+    return render(
+        request,
+        "tournaments/inbox.html",
+        {
+            "groups": [(kind, rows) for kind, rows in groups if rows],
+            "waiting": sum(1 for item in items if item.kind.decision),
+            "tournament": tournament,
+        },
+    )
+
+
+def inbox(request: HttpRequest) -> dict[str, Any]:
+    """The context processor: ``inbox_count``, the signed-in reader's count of what waits for
+    their decision, read only when a template asks for it and once per request."""
+
+    def count() -> int:
+        if not hasattr(request, _COUNT):
+            setattr(request, _COUNT, inbox_count(user=request.user))
+        return int(getattr(request, _COUNT))
+
+    return {"inbox_count": count}
