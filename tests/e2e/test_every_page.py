@@ -261,6 +261,7 @@ PAGES: dict[str, Callable[[World], Addresses]] = {
     "identity-trail": _one("identity-trail"),
     "rating-list": lambda world: [(v, reverse("rating-list", args=[v])) for v in ("long", "short")],
     "my-matches": _one("my-matches"),
+    "my-inbox": _one("my-inbox"),
     "club-list": _one("club-list"),
     "club-create": _one("club-create"),
     "club": _one("club", DEMO_CLUB_SLUG, DEMO_CLUB_SLUG),

@@ -4,7 +4,6 @@ never in the copy of a page shared with others."""
 
 from __future__ import annotations
 
-import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client, override_settings
@@ -121,14 +120,16 @@ def test_a_fixed_number_of_queries_however_many_items(db):
     def measured() -> tuple[int, int]:
         with CaptureQueriesContext(connection) as items:
             found = inbox_items(user=olga)
-            for item in found:  # what the page and the API read of each
-                str(item.match or item.signup or item.claim)
-                if item.tournament is not None:
-                    item.tournament.name
-                if item.signup is not None:
-                    item.signup.player.display_name
-                if item.claim is not None:
-                    item.claim.user.get_username()
+            read = [  # what the page and the API read of each
+                (
+                    str(item.match or item.signup or item.claim),
+                    item.tournament and item.tournament.name,
+                    item.signup and item.signup.player.display_name,
+                    item.claim and item.claim.user.get_username(),
+                )
+                for item in found
+            ]
+            assert len(read) == len(found)
         with CaptureQueriesContext(connection) as count:
             inbox_count(user=olga)
         return len(items), len(count)

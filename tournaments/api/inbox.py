@@ -67,7 +67,9 @@ def _item(request: Request, item: InboxItem) -> dict[str, Any]:
     return {
         "kind": item.kind.value,
         "id": item.pk,
-        "tournament": None if tournament is None else {"slug": tournament.slug, "name": tournament.name},
+        "tournament": None
+        if tournament is None
+        else {"slug": tournament.slug, "name": tournament.name},
         "about": _about(item),
         "since": item.since,
         "decision": item.kind.decision,

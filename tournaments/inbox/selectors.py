@@ -1,6 +1,6 @@
 """Reads of the organizer's inbox: what waits for them in the tournaments they organize (as
 organizer, co-organizer, or an owner or organizer of the tournament's club) and the claims they
-decide. The items in four queries and their count in three, however many there are.
+decide. The items and their count in four queries each, however many there are.
 
 Staff decide everywhere (``policy``), but their inbox is the tournaments they run themselves:
 the whole site's evening would bury their own. The claims are the claims page's
@@ -90,8 +90,9 @@ def organized_by(user: User) -> QuerySet[Tournament]:
 
 def inbox_items(*, user: User, tournament: Tournament | None = None) -> list[InboxItem]:
     """What waits for the user, oldest first within each kind, in the order of ``Kind``; only
-    ``tournament``'s when it is given and they may run it (then no claim). Four queries at most, one per kind of
-    record (the organized tournaments are a subquery of each)."""
+    ``tournament``'s when it is given and they may run it (then no claim). Four queries at
+    most: the matches, the sign-ups, the user's clubs and the claims (the organized
+    tournaments are a subquery of each)."""
     if not user.is_authenticated:
         return []
     tournaments = _tournaments(user, tournament)
@@ -113,7 +114,8 @@ def inbox_items(*, user: User, tournament: Tournament | None = None) -> list[Inb
 
 def inbox_count(*, user: User, tournament: Tournament | None = None) -> int:
     """How many of the user's items wait for their decision (the matches still to play are
-    not counted): three count queries at most, for the menu and the tournament pages."""
+    not counted): four queries at most (three counts and the user's clubs), for the menu and
+    the tournament pages."""
     if not user.is_authenticated:
         return 0
     tournaments = _tournaments(user, tournament)
