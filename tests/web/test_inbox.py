@@ -19,6 +19,8 @@ from tournaments.players import services as players
 from tournaments.services import tournament_create, tournament_open_registration
 from tournaments.signups import services as signups
 
+from .conftest import make_site
+
 REFRESH = {"PUBLIC_PAGE_REFRESH_SECONDS": 60}
 
 
@@ -241,3 +243,13 @@ def test_the_menu_count_costs_a_fixed_number_of_queries(site):
     reported(site)
     reported(site, "Carl", "Boris")
     assert queries() == before
+
+
+def test_a_brackets_playable_matches_are_to_play(db):
+    site = make_site(format="single-elimination", rated=False)
+    olga = site.organizer
+    bracket = Match.objects.filter(tournament=site.tournament)
+    playable = bracket.filter(home__isnull=False, away__isnull=False, round__isnull=True)
+    assert bracket.count() > playable.count() > 0  # the final waits for its players
+    first = playable.order_by("bracket_round", "pk").values_list("pk", flat=True)
+    assert kinds(olga) == [("to-play", pk) for pk in first]

@@ -141,25 +141,20 @@ def _tournaments(user: User, tournament: Tournament | None) -> QuerySet[Tourname
 def _waiting_matches(tournaments: QuerySet[Tournament]) -> QuerySet[Match]:
     """Reported and disputed results, and the playable matches of the current round: a round
     tournament's earliest round with a match to play, every playable match of a bracket."""
-    scheduled = Match.objects.filter(
-        tournament__in=tournaments,
+    playable = Q(
         tournament__status=Tournament.Status.RUNNING,
         status=Match.Status.SCHEDULED,
         home__isnull=False,
         away__isnull=False,
     )
     current_round = (
-        scheduled.filter(tournament=OuterRef("tournament"), round__isnull=False)
+        Match.objects.filter(playable, tournament=OuterRef("tournament"), round__isnull=False)
         .order_by("round__number")
         .values("round__number")[:1]
     )
-    to_play = Q(status=Match.Status.SCHEDULED, home__isnull=False, away__isnull=False) & (
-        Q(round__isnull=True) | Q(round__number=Subquery(current_round))
-    )
+    to_play = playable & (Q(round__isnull=True) | Q(round__number=Subquery(current_round)))
     answered = Q(status__in=(Match.Status.REPORTED, Match.Status.DISPUTED))
-    return Match.objects.filter(tournament__in=tournaments).filter(
-        answered | (to_play & Q(tournament__status=Tournament.Status.RUNNING))
-    )
+    return Match.objects.filter(answered | to_play, tournament__in=tournaments)
 
 
 def _pending_signups(tournaments: QuerySet[Tournament]) -> QuerySet[SignUp]:
