@@ -184,6 +184,16 @@ def test_a_next_elsewhere_is_not_followed(site):
     assert done["Location"] == reverse("match", args=[match.pk])
 
 
+def test_a_tournaments_inbox_is_for_who_runs_it(site):
+    match = reported(site)
+    url = reverse("my-inbox") + f"?tournament={site.tournament.slug}"
+    body = signed_in(site.organizer).get(url).content.decode()
+    assert f'data-item="{match.pk}"' in body and "Club Cup" in body
+    for user in (site.outsider, site.players["Anna"]):
+        assert signed_in(user).get(url).status_code == 404
+    assert signed_in(site.organizer).get(reverse("my-inbox") + "?tournament=no").status_code == 404
+
+
 def test_the_inbox_page_is_for_the_signed_in(client, site):
     page = client.get(reverse("my-inbox"))
     assert page.status_code == 302 and reverse("login") in page["Location"]

@@ -9,11 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from tournaments.inbox.selectors import Kind, inbox_count, inbox_items
 from tournaments.models import Tournament
+from tournaments.policy import may
 
 _COUNT = "_inbox_count"
 
@@ -21,9 +23,12 @@ _COUNT = "_inbox_count"
 @login_required
 def inbox_page(request: HttpRequest) -> HttpResponse:
     """What waits for the organizer, by kind, each with its decision one tap away;
-    ``?tournament=<slug>``: that tournament's only."""
+    ``?tournament=<slug>``: that tournament's only (a 404 unless they may run it: a draft's
+    name is its organizers' alone)."""
     slug = request.GET.get("tournament", "")
     tournament = Tournament.objects.filter(slug=slug).first() if slug else None
+    if slug and (tournament is None or not may(request.user, "tournament.run", tournament)):
+        raise Http404(_("No such tournament of yours."))
     items = inbox_items(user=request.user, tournament=tournament)
     groups = [(kind, [item for item in items if item.kind is kind]) for kind in Kind]
     return render(
