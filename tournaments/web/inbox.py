@@ -44,11 +44,16 @@ def inbox_page(request: HttpRequest) -> HttpResponse:
 
 def inbox(request: HttpRequest) -> dict[str, Any]:
     """The context processor: ``inbox_count``, the signed-in reader's count of what waits for
-    their decision, read only when a template asks for it and once per request."""
+    their decision, read only when a template asks for it and once per request and user (a
+    shared copy is drawn with the request's user set aside: ``page_cache._anonymous``)."""
 
     def count() -> int:
-        if not hasattr(request, _COUNT):
-            setattr(request, _COUNT, inbox_count(user=request.user))
-        return int(getattr(request, _COUNT))
+        user = request.user
+        if not user.is_authenticated:
+            return 0
+        counted: dict[int, int] = request.__dict__.setdefault(_COUNT, {})
+        if user.pk not in counted:
+            counted[user.pk] = inbox_count(user=user)
+        return counted[user.pk]
 
     return {"inbox_count": count}
