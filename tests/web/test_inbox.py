@@ -18,6 +18,7 @@ from tournaments.models import Match, Player
 from tournaments.players import services as players
 from tournaments.services import tournament_create, tournament_open_registration
 from tournaments.signups import services as signups
+from tournaments.signups.models import SignUp
 
 from .conftest import make_site
 
@@ -173,6 +174,23 @@ def test_the_inbox_page_confirms_a_reported_result_in_one_tap(site):
     assert match.status == Match.Status.CONFIRMED
     after = olga.get(reverse("my-inbox")).content.decode()
     assert f'data-item="{match.pk}"' not in after and "The result is confirmed." in after
+
+
+def test_a_sign_up_is_approved_from_the_inbox_in_one_tap(db):
+    olga, anna = (User.objects.create_user(n) for n in ("olga", "anna"))
+    event = open_event(olga, signup_approval=True)
+    signup = signups.signup_request(tournament=event, by=anna, display_name="Anna")
+    client = signed_in(olga)
+    body = client.get(reverse("my-inbox")).content.decode()
+    assert f'data-kind="signup" data-item="{signup.pk}"' in body
+    done = client.post(
+        reverse("tournament-signup", args=[event.slug]),
+        {"action": "approve", "signup": signup.pk, "next": reverse("my-inbox")},
+    )
+    assert done.status_code == 302 and done["Location"] == reverse("my-inbox")
+    signup.refresh_from_db()
+    assert signup.state == SignUp.State.ENTERED
+    assert "data-item" not in client.get(reverse("my-inbox")).content.decode()
 
 
 def test_a_next_elsewhere_is_not_followed(site):

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from nardy_site.joined import Join, Table
@@ -97,6 +98,16 @@ _MATCH_WITH_PLAYERS = Join(
         Table(Player, "wp", into=("we", "player")),
     ),
 )
+
+
+def posted_next(request: HttpRequest) -> str | None:
+    """The page of this site a form asks to come back to after its post (``next``: the inbox
+    it was sent from), or None: absent, or elsewhere."""
+    given = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(
+        given, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return given if given and safe else None
 
 
 def refused(

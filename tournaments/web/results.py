@@ -11,7 +11,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -22,7 +21,7 @@ from tournaments.matches import results
 from tournaments.models import Match
 from tournaments.policy import may
 from tournaments.ratings import selectors as rating_selectors
-from tournaments.web.common import match_of, posts, refused, tournament_of
+from tournaments.web.common import match_of, posted_next, posts, refused, tournament_of
 from tournaments.web.public import match_actions, match_context
 from tournaments.web.result_forms import ResultForm
 
@@ -113,12 +112,7 @@ def match_answer(request: HttpRequest, pk: int) -> HttpResponse:
             )
     except TournamentError as error:
         return refused(request, "tournaments/match.html", match_context(request, match), error)
-    back = request.POST.get("next", "")
-    if back and url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return redirect(back)
-    return redirect("match", pk=match.pk)
+    return redirect(posted_next(request) or reverse("match", args=[match.pk]))
 
 
 def ratings_status(request: HttpRequest, slug: str) -> JsonResponse:
