@@ -93,7 +93,7 @@ NOT_A_PAGE = {
 #: The pages of the main flows, where every link and button is a finger's tap on a phone.
 MAIN_FLOWS = {
     "tournament-rounds", "match", "match-report", "match-record", "tournament-players",
-    "tournament-signup", "signup",
+    "tournament-signup", "signup", "my-inbox",
 }  # fmt: skip
 #: The smallest tap target, in CSS px each way (WCAG 2.5.5, Apple's and Google's guidelines).
 TAP_TARGET = 44
@@ -276,6 +276,7 @@ PAGES: dict[str, Callable[[World], Addresses]] = {
     "identity-trail": _one("identity-trail"),
     "rating-list": lambda world: [(v, reverse("rating-list", args=[v])) for v in ("long", "short")],
     "my-matches": _one("my-matches"),
+    "my-inbox": _one("my-inbox"),
     "club-list": _one("club-list"),
     "club-create": _one("club-create"),
     "club": _one("club", DEMO_CLUB_SLUG, DEMO_CLUB_SLUG),
