@@ -8,17 +8,24 @@ user having changed nothing. Pairings and brackets come from the pure ``tourname
 
 - ``lifecycle``: create, edit the rules, open registration, start, pair the next Swiss round,
   finish, delete;
-- ``entries``: enter players one by one, by name or from a CSV file, and withdraw them;
+- ``entries``: enter players one by one, by name, from a CSV file or a pasted list (after its
+  preview), and withdraw them;
 - ``two_stages``: a two-stage event's first stage, as its start makes it.
 """
 
 from tournaments.services.entries import (
     ENTRIES_CSV_COLUMNS,
     ENTRIES_CSV_MAX_BYTES,
+    NEW,
+    PASTE_MAX_CHARS,
     SEED_MAX,
+    SKIP,
     NewEntry,
+    PastedLine,
     entries_from_csv,
     entries_import_csv,
+    entries_paste,
+    entries_paste_preview,
     entries_register,
     entry_register,
     entry_withdraw,
@@ -46,9 +53,15 @@ __all__ = [
     "ENTRIES_CSV_COLUMNS",
     "ENTRIES_CSV_MAX_BYTES",
     "SEED_MAX",
+    "NEW",
+    "PASTE_MAX_CHARS",
+    "SKIP",
     "NewEntry",
+    "PastedLine",
     "entries_from_csv",
     "entries_import_csv",
+    "entries_paste",
+    "entries_paste_preview",
     "entries_register",
     "entry_register",
     "entry_withdraw",
