@@ -106,11 +106,11 @@ def test_the_preview_matches_each_line_and_writes_nothing(client, olga, draft, k
     assert database_state() == before
     page = text_of(response)
     matched = re.search(r'<fieldset data-line="1".*?</fieldset>', page, re.S).group(0)
-    assert "Anna Petrova, a player of the site" in matched and "checked" in matched
+    assert "Anna Petrova</span>, a player of the site" in matched and "checked" in matched
     near = re.search(r'<fieldset data-line="2".*?</fieldset>', page, re.S).group(0)
     assert "Did you mean:" in near and "Rustam Guliyev" in near and "checked" not in near
     entered = re.search(r'<fieldset data-line="4".*?</fieldset>', page, re.S).group(0)
-    assert "Elena Kim is entered already: left out." in entered
+    assert "Elena Kim</span>: entered already, left out." in entered
     assert 'data-line="3"' not in page  # the blank line
 
 

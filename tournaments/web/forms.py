@@ -548,7 +548,9 @@ class EntriesPasteForm(QuotingAtMostTheLimit, forms.Form):
         label=_("Names, one a line"),
         max_length=PASTE_MAX_CHARS,
         strip=False,
-        widget=forms.Textarea(attrs={"rows": 8, "autocomplete": "off", "spellcheck": "false"}),
+        widget=forms.Textarea(
+            attrs={"rows": 8, "autocomplete": "off", "spellcheck": "false", "translate": "no"}
+        ),
         help_text=_(
             "Paste or type the list. Each name is matched to the players of the site before "
             "anything is entered; blank lines, names listed twice and players entered already "
