@@ -1,10 +1,11 @@
 """The pages of who players are: a user claims a player on its page; the runners of its home club
 decide claims at ``/claims/``, merge a duplicate into a player at ``/p/<id>/merge/`` after a
 preview, rename a pair (or a player not in a match yet) at ``/p/<id>/rename/``, delete a
-mistaken player not in a match at ``/p/<id>/delete/``, and remove an account link; ``/identity/`` is the
-trail of these changes, where a merge (staff) or a rename is undone; ``/p/<id>/profile/`` is the
-player's profile (gender, birth year). Who may is ``tournaments.policy``'s. Each post calls one
-service; a refusal is shown under its 4xx status, with nothing changed."""
+mistaken player not in a match at ``/p/<id>/delete/``, and remove an account link;
+``/identity/`` is the trail of these changes, where a merge (staff) or a rename is undone;
+``/p/<id>/profile/`` is the player's profile (gender, birth year). Who may is
+``tournaments.policy``'s. Each post calls one service; a refusal is shown under its 4xx
+status, with nothing changed."""
 
 from __future__ import annotations
 
