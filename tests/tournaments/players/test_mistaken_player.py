@@ -156,3 +156,16 @@ def test_the_api_deletes_a_mistaken_player(world):
     assert answer.status_code == 204
     assert not Player.objects.filter(pk=junk.pk).exists()
     assert IdentityAudit.objects.filter(action="deleted").count() == 1
+
+
+def test_the_trail_page_shows_the_deletion_to_the_home_club(world):
+    users, _evening, junk = world
+    player_delete(player=junk, by=users["ivan"])
+    client = Client()
+    client.force_login(users["olga"])
+
+    page = client.get(reverse("identity-trail")).content.decode()
+
+    assert 'data-action="deleted"' in page and "player deleted" in page
+    assert JUNK in page and 'data-role="entries-removed">1 entry' in page
+    assert "The other player before" not in page
