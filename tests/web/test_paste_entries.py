@@ -160,6 +160,8 @@ def test_confirming_enters_six_players_one_of_them_existing(client, olga, draft,
     assert not Player.objects.filter(display_name="Rustam Guliev").exists()
     box = re.search(r'<textarea[^>]*name="names"[^>]*>(.*?)</textarea>', text_of(response), re.S)
     assert box.group(1).strip() == ""  # the box is empty again
+    # Each entrant links to their page, where a slip is renamed or deleted.
+    assert f'href="{reverse("player", args=[rustam.pk])}"' in text_of(response)
 
 
 def test_a_near_name_may_be_a_new_player_or_left_out(olga, draft, known):
