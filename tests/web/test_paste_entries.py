@@ -237,3 +237,18 @@ def test_only_an_organizer_confirms(client, draft, known):
 
     assert response.status_code == 403
     assert database_state() == before
+
+
+def test_a_name_in_the_other_alphabet_is_offered_and_entered_as_that_player(olga, draft):
+    viktor = Player.objects.create(display_name="Viktor Petrov")
+
+    (line,) = services.entries_paste_preview(tournament=draft, by=olga, text="Виктор Петров")
+    assert line.player is None and [near.player for near in line.near] == [viktor]
+    assert line.answer == ""  # the organizer chooses
+
+    entries, _ = services.entries_paste(
+        tournament=draft, by=olga, text="Виктор Петров", answers={1: str(viktor.pk)}
+    )
+
+    assert [entry.player for entry in entries] == [viktor]
+    assert Player.objects.count() == 1
