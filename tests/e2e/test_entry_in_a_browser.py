@@ -13,7 +13,9 @@ from django.contrib.auth.models import User
 
 from tests.e2e.conftest import LATIN_ALLOWED
 from tournaments import services
+from tournaments.clubs.services import club_create
 from tournaments.models import Player
+from tournaments.players.models import IdentityAudit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,7 +76,8 @@ def test_a_pasted_list_of_six_enters_six_one_of_them_matched(
         box = page.locator("[data-role=paste-names] textarea[name=names]")
         box.fill("\n".join(SIX))
         screenshot(page, f"entry-paste-box-{language}-{size}")
-        page.locator("[data-action=paste-preview]").click()
+        with page.expect_navigation():
+            page.locator("[data-action=paste-preview]").click()
 
         preview = page.locator("[data-role=paste-preview]")
         matched = preview.locator("fieldset[data-line='1'] [data-role=matched] input")
@@ -119,7 +122,8 @@ def test_a_slip_leaves_no_junk_player(new_page, log_in, screenshot, evening, lan
     field = page.locator("[data-role=add-player] input[name=display_name]")
 
     field.fill("Rustam Guliyev")
-    page.locator("[data-role=add-player] button[type=submit]").click()
+    with page.expect_navigation():
+        page.locator("[data-role=add-player] button[type=submit]").click()
 
     refusal = page.locator("[data-role=error]").inner_text()
     assert ("is already entered" if language == "en" else "уже заявлен") in refusal
@@ -136,3 +140,38 @@ def test_a_slip_leaves_no_junk_player(new_page, log_in, screenshot, evening, lan
     }  # fmt: skip
     if language == "ru":
         assert untranslated_words_of(page, "[data-role=add-player]") == []
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_the_club_deletes_a_junk_player_from_the_players_page(
+    new_page, log_in, screenshot, language
+):
+    """A junk player made by a slip is deleted by the club that made it, on a phone, from the
+    tournament's players page: the name, then "Delete this player", then the confirmation."""
+    olga = User.objects.create_user("olga", password="pw-olga-123")
+    riga = club_create(by=olga, name="Riga")
+    evening = services.tournament_create(
+        organizer=olga, name="Riga evening", variant="short", match_length=3, club=riga
+    )
+    services.entries_register(
+        tournament=evening, by=olga, entries=[services.NewEntry(name="Rustam GuliyevElena Kim")]
+    )
+    page = new_page(language, **PHONE)
+    log_in(page, "olga", "pw-olga-123")
+    page.goto(f"/t/{evening.slug}/players/")
+
+    page.locator("a.entry-player").click()
+    page.locator("[data-action=delete]").click()
+    page.wait_for_url("**/delete/")
+    page.wait_for_load_state("load")
+    assert page.locator("[data-role=entries-removed]").is_visible()  # the entry goes too
+    assert (
+        tap_targets_too_small(page, "[data-role=delete-form] button, [data-role=delete-form] a")
+        == []
+    )
+    screenshot(page, f"entry-delete-player-{language}-phone")
+    page.locator("[data-role=delete-form] button[data-action=delete]").click()
+    page.wait_for_url("**/players/")
+
+    assert not Player.objects.exists() and evening.entries.count() == 0
+    assert IdentityAudit.objects.filter(action="deleted", actor=olga).count() == 1
