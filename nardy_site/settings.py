@@ -159,6 +159,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # The reader's inbox count (partials/own_nav.html), read only when drawn.
+                "tournaments.web.inbox.inbox",
             ],
         },
     },

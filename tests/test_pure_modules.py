@@ -46,6 +46,8 @@ PURE: dict[str, tuple[str, ...]] = {
     "tournaments/scoring/clock.py": (),
     "tournaments/brackets/layout.py": (),
     "tournaments/charts.py": (),
+    # The analysis read for a club player: the engines' thresholds, gnubg's rating bands.
+    "tournaments/analysis/reading.py": ("games.analysis.runner", "games.engine"),
 }
 FORBIDDEN = ("django", "rest_framework", "celery", "redis", "psycopg", "nardy_site")
 PROJECT_PACKAGES = ("games", "tournaments", "nardy_site")

@@ -101,6 +101,10 @@ class Setting:
     #: The form's own fields that stand for it (None: the model field's own form field; ``()``:
     #: none, another setting's fields stand for it too).
     form: tuple[str, ...] | None = None
+    #: A new tournament's value when none is given, made from its other settings (the tie-break
+    #: order of its format); None: the model field's default. The creation (service and API)
+    #: and the form's initial values take it from here.
+    initial: Callable[[Any], Any] | None = None
 
 
 F = TypeVar("F", bound=models.Field)  # type: ignore[type-arg]
@@ -123,6 +127,11 @@ class Declared:
     @property
     def default(self) -> Any:
         return self.field.get_default()
+
+    def initial_for(self, instance: models.Model) -> Any:
+        """A new ``instance``'s value of the setting, as its other settings are now."""
+        initial = self.setting.initial
+        return self.field.get_default() if initial is None else initial(instance)
 
     def applies_to(self, instance: models.Model) -> bool:
         """Whether the setting applies to ``instance``, as its other settings now are."""

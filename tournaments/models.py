@@ -31,11 +31,19 @@ from tournaments.names import search_key
 from tournaments.rows import lock
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH, MatchRules
 from tournaments.scoring.clock import TimeControl
+from tournaments.standings import ROUND_ROBIN_ORDER, SWISS_ORDER
 from tournaments.words import TIEBREAK_NAMES, clock_text, points_text
 
 #: How a match is played (``Tournament.match_kind``): to a number of points, or as a fixed
 #: number of games.
 MATCH_TO_POINTS, MATCH_OF_GAMES = "points", "games"
+#: When a match can end drawn, as the form's conditions say it (the rule itself is
+#: ``MatchRules.match_can_be_drawn``): two games or more, or a game that can be drawn (the
+#: Federation rule, which only Long Nardy offers).
+MATCH_CAN_BE_DRAWN = {
+    "match_kind": (MATCH_OF_GAMES,),
+    "match_size|federation_draw": ("on", *(str(n) for n in range(2, MAX_MATCH_LENGTH + 1))),
+}
 #: The lowest "fewest players" a tournament may name: two play a match.
 MIN_PARTICIPANTS_LOWEST = 2
 
@@ -88,7 +96,8 @@ class Player(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     #: The profile a tournament of a category asks for (``tournaments.eligibility``):
-    #: optional, personal (shown to the player and to who decides who they are, never public).
+    #: optional, personal (shown to the player and to who decides who they are, never public;
+    #: the gender sets the grammar of what the Russian pages say of the player: tournaments.said).
     gender = models.CharField(
         _("gender"), max_length=6, choices=Gender.choices, blank=True, default=""
     )
@@ -232,9 +241,34 @@ def _says_first_stage(tournament: "Tournament") -> str | None:
     return None
 
 
+#: The tie-break order a tournament gets unless its organizer chooses another, by how its
+#: standings are played: its first stage's kind, or else its format (``tournaments.standings``
+#: says why these orders). The one place that says it: the creation, the API and the form take
+#: it from ``Tournament.tiebreaks``' declaration (``Setting.initial``).
+DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
+    "round-robin": ROUND_ROBIN_ORDER,
+    "double-round-robin": ROUND_ROBIN_ORDER,
+    "groups": ROUND_ROBIN_ORDER,
+    "swiss": SWISS_ORDER,
+}
+
+
+def default_tiebreaks(tournament: "Tournament") -> list[str]:
+    """The tie-break order of ``DEFAULT_TIEBREAKS`` for the tournament's format (none for a
+    bracket without a first stage: it has no standings)."""
+    kind = tournament.first_stage or tournament.format
+    return [str(tiebreak) for tiebreak in DEFAULT_TIEBREAKS.get(kind, ())]
+
+
 def _says_tiebreaks(tournament: "Tournament") -> str | None:
     names = [str(TIEBREAK_NAMES[name]) for name in tournament.tiebreaks if name in TIEBREAK_NAMES]
-    return ", ".join(names) or None
+    return ", ".join(names) or gettext("none: the match points alone")
+
+
+def _says_shared_places(tournament: "Tournament") -> str:
+    if tournament.shared_places:
+        return gettext("they share their place")
+    return gettext("lots are drawn when the tournament finishes")
 
 
 def _says_points(tournament: "Tournament") -> str:
@@ -244,7 +278,7 @@ def _says_points(tournament: "Tournament") -> str:
         "loss": points_text(tournament.points_loss),
         "bye": points_text(tournament.points_bye),
     }
-    if tournament.match_kind == MATCH_TO_POINTS:  # a match to points is never drawn
+    if not tournament.match_can_be_drawn:  # a match to points, or a single game, say
         return gettext("win %(win)s, loss %(loss)s, bye %(bye)s") % points
     return gettext("win %(win)s, draw %(draw)s, loss %(loss)s, bye %(bye)s") % points
 
@@ -850,7 +884,7 @@ class Tournament(models.Model):
                 "scores of those drawn with. Direct encounter: the points the tied players "
                 "scored against each other (only when all of them met). Matches won. Game "
                 "points difference: game points won minus lost. Rating: the player's rating. "
-                "Round robin and Swiss only."
+                "Each format has its own order to start with. Round robin and Swiss only."
             ),
         ),
         Setting(
@@ -858,6 +892,26 @@ class Tournament(models.Model):
             applies={"format|first_stage": STANDINGS_FORMATS},
             stages=Stages.EVERY,
             says=Says(_("Tie-breaks"), _says_tiebreaks),
+            initial=default_tiebreaks,
+        ),
+    )
+    #: Players the tie-breaks leave level share their place only when the organizer chose it;
+    #: otherwise the finish draws lots for them (``Lots``).
+    shared_places = declared(
+        models.BooleanField(
+            _("players level after the tie-breaks share their place"),
+            default=False,
+            help_text=_(
+                "Ticked: players whom the tie-breaks leave level share their place (1, 2, 2, 4). "
+                "Not ticked: lots are drawn for them when the tournament finishes, and every "
+                "place is decided. Round robin and Swiss only."
+            ),
+        ),
+        Setting(
+            Section.STANDINGS,
+            applies={"format|first_stage": STANDINGS_FORMATS},
+            stages=Stages.EVERY,
+            says=Says(_("Players level after the tie-breaks"), _says_shared_places),
         ),
     )
     points_win = declared(
@@ -882,13 +936,14 @@ class Tournament(models.Model):
             decimal_places=1,
             default=Decimal("0.5"),
             help_text=_(
-                "Tournament points for a drawn match (only a match of a fixed number of games "
-                "can be drawn)."
+                "Tournament points for a drawn match. Only a match of a fixed number of games "
+                "can be drawn: of two games or more, or of one game under the Federation draw "
+                "rule."
             ),
         ),
         Setting(
             Section.STANDINGS,
-            applies={"format|first_stage": STANDINGS_FORMATS, "match_kind": (MATCH_OF_GAMES,)},
+            applies={"format|first_stage": STANDINGS_FORMATS, **MATCH_CAN_BE_DRAWN},
             stages=Stages.EVERY,
         ),
     )
@@ -1070,6 +1125,15 @@ class Tournament(models.Model):
         writers wait for each other here, and what the pages cached of it is retired."""
         lock(cls, pk)
 
+    @property
+    def decides_places_by_lots(self) -> bool:
+        """Whether lots decide the places its tie-breaks leave shared when it finishes: a
+        one-stage round robin or Swiss whose organizer did not choose shared places (a stage of
+        a two-stage event is followed by the event's bracket)."""
+        return (
+            self.format in self.ROUND_FORMATS and self.parent_id is None and not self.shared_places
+        )
+
     def match_rules(self) -> MatchRules:
         """The match rules as the pure scoring module takes them."""
         return MatchRules(
@@ -1103,6 +1167,22 @@ class Tournament(models.Model):
         """How a match is played: to points (``MATCH_TO_POINTS``) or as a fixed number of games
         (``MATCH_OF_GAMES``)."""
         return MATCH_OF_GAMES if self.match_games is not None else MATCH_TO_POINTS
+
+    @property
+    def takes_signups(self) -> bool:
+        """Whether players sign up themselves now: self sign-up, and registration is open."""
+        return self.self_signup and self.status == self.Status.REGISTRATION
+
+    @property
+    def match_size(self) -> int | None:
+        """The points to reach or the number of games to play, as the form asks it."""
+        return self.match_games if self.match_games is not None else self.match_length
+
+    @property
+    def match_can_be_drawn(self) -> bool:
+        """Whether a match of this tournament can end drawn (``MatchRules.match_can_be_drawn``):
+        where none can, no page speaks of draws."""
+        return self.match_rules().match_can_be_drawn
 
     def clock(self) -> TimeControl | None:
         """The time control, checked (``validate_rules`` refused any other value)."""
@@ -1385,3 +1465,34 @@ class Match(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.round_id is not None and self.home_id is not None and self.away_id is None
+
+
+class Lots(models.Model):
+    """The drawing of lots that decides the places a finished tournament's tie-breaks leave
+    shared: the last resort. Its ``seed`` fixes the draw (``standings.lot_order``: anyone may
+    draw it again from the seed and the entry ids), its ``order`` keeps it, and who drew it and
+    when are kept."""
+
+    tournament = models.OneToOneField(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="lots"
+    )
+    seed = models.BigIntegerField(_("seed of the draw"))
+    #: The entry ids in the order drawn (``standings.lot_order`` of the seed and the entries then):
+    #: kept, so that the places stay as drawn when the ids change (a tournament imported).
+    order = models.JSONField(_("order drawn"), default=list)
+    drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("drawn by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    drawn_at = models.DateTimeField(_("drawn at"))
+
+    class Meta:
+        verbose_name = _("drawing of lots")
+        verbose_name_plural = _("drawings of lots")
+
+    def __str__(self) -> str:
+        return f"lots of {self.tournament} (seed {self.seed})"

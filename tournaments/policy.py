@@ -380,6 +380,8 @@ _rule("profile.edit", "profile", is_the_players_account | runs_the_home_club | s
 _rule("tournament.create", "tournament", signed_in, "anyone signed in",
       _("Sign in to create a tournament."))  # fmt: skip
 _rule("tournament.run", "tournament", organizes_the_tournament, ORGANIZERS, ONLY_ORGANIZERS)
+_rule("tournament.lots", "tournament", organizes_the_tournament, ORGANIZERS,
+      _("Only an organizer may draw lots for the places."))  # fmt: skip
 _rule("tournament.rate", "tournament", officer_of_its_list,
       "the rating officers of its list, staff",
       _("Only a rating officer of this rating list may approve its events."))  # fmt: skip

@@ -7,15 +7,24 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import (
+    BooleanField,
+    Count,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+)
 from django.db.models.functions import Coalesce
 
 from tournaments.formats import elimination, swiss
-from tournaments.models import Entry, Match, Tournament, forfeit_marks, slot_name
+from tournaments.models import Entry, Lots, Match, Tournament, forfeit_marks, slot_name
 from tournaments.ratings.history import INITIAL_RATING
 from tournaments.ratings.models import Rating
 from tournaments.scoring import MatchPoints
-from tournaments.standings import Entrant, Result, StandingRow, compute
+from tournaments.standings import Entrant, Result, StandingRow, compute, shared_places
 
 
 def entry_ratings(*, tournament: Tournament) -> dict[int, float]:
@@ -76,17 +85,64 @@ class Standing:
 
 
 def tournament_standings(*, tournament: Tournament) -> list[Standing]:
-    """The standings of a round robin or Swiss tournament, by its points and tie-break order.
+    """The standings of a round robin or Swiss tournament, by its points and tie-break order
+    (and, once it is finished, the lots drawn for the places they leave shared).
 
     Three queries whatever the size: the entries with their players, their current ratings in
-    the tournament's rating list (1500 for the unrated), and the decided matches of the rounds.
+    the tournament's rating list (1500 for the unrated), and the decided matches of the rounds;
+    a finished tournament's lots are a fourth.
     """
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
     matches = Match.objects.filter(
         tournament=tournament, round__isnull=False, status__in=Match.DECIDED
     ).values_list(*STANDINGS_MATCH_FIELDS)
     ratings = entry_ratings(tournament=tournament)
-    return standings_of(tournament, entries, list(matches), ratings)
+    lots = tournament_lots(tournament=tournament)
+    order = None if lots is None else lots.order
+    return standings_of(tournament, entries, list(matches), ratings, lots=order)
+
+
+def lots_to_draw(*, tournament: Tournament) -> bool:
+    """Whether the organizer has lots to draw: a finished tournament whose places the tie-breaks
+    leave shared by accident (no shared places chosen, no lots drawn: it was finished before the
+    finish drew them)."""
+    if tournament.status != Tournament.Status.FINISHED or not tournament.decides_places_by_lots:
+        return False
+    if Lots.objects.filter(tournament=tournament).exists():
+        return False
+    rows = tournament_standings(tournament=tournament)
+    return bool(shared_places([standing.row for standing in rows]))
+
+
+def rounds_complete(*, tournament: Tournament) -> tuple[int, int]:
+    """How many rounds are complete from the first on (each of their matches decided), and how
+    many rounds there are: one query."""
+    rounds = (
+        Match.objects.filter(tournament=tournament, round__isnull=False)
+        .order_by("round__number")
+        .values("round__number")
+        .annotate(undecided=Count("pk", filter=UNDECIDED))
+        .values_list("round__number", "undecided")
+    )
+    complete = 0
+    made = 0
+    for _number, undecided in rounds:
+        made += 1
+        if not undecided and complete == made - 1:
+            complete = made
+    return complete, made
+
+
+#: The matches of a round still to be decided (a bye is decided as it is made).
+UNDECIDED = ~Q(status__in=Match.DECIDED) & Q(away__isnull=False)
+
+
+def tournament_lots(*, tournament: Tournament) -> Lots | None:
+    """The lots drawn for the places the finished tournament's tie-breaks left shared, with who
+    drew them (None: none were; no query before the finish, when none can be)."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return None
+    return Lots.objects.filter(tournament=tournament).select_related("drawn_by").first()
 
 
 #: The columns of a decided round match that the standings read, as ``standings_of`` takes them.
@@ -100,9 +156,12 @@ def standings_of(
     entries: list[Entry],
     matches: list[tuple[Any, ...]],
     ratings: dict[int, float],
+    *,
+    lots: list[int] | None = None,
 ) -> list[Standing]:
     """The standings from rows already read: the entries (with players), the decided round
-    matches (``STANDINGS_MATCH_FIELDS``) and the entries' ratings. No query."""
+    matches (``STANDINGS_MATCH_FIELDS``), the entries' ratings and the order the lots drew
+    (``Lots.order``; None: none were drawn). No query."""
     by_id = {entry.pk: entry for entry in entries}
     results = []
     for number, home, away, winner, score_home, score_away, forfeit in matches:
@@ -124,6 +183,7 @@ def standings_of(
         tournament.tiebreaks,
         points=points,
         rounds=tournament.swiss_rounds if tournament.format == Tournament.Format.SWISS else None,
+        lots=lots,
     )
     out = swiss.eliminated(
         {row.entrant.id: row.losses for row in rows}, tournament.swiss_out_after_losses
@@ -260,13 +320,28 @@ class MyMatch:
     opponent: Entry | None
     my_score: Decimal | None
     their_score: Decimal | None
+    #: The user plays in it as one of a pair: they see it, but the policy lets a match's own
+    #: players report and answer (``policy.match_side``), and a pair's record has no account.
+    as_pair: bool = False
+
+
+def _plays(user: AbstractBaseUser | AnonymousUser, side: str) -> Q:
+    """The match's ``side`` is the user's player, or a pair the user plays in."""
+    player = f"{side}__player"
+    return (
+        Q(**{f"{player}__user": user})
+        | Q(**{f"{player}__pair__first__user": user})
+        | Q(**{f"{player}__pair__second__user": user})
+    )
 
 
 def user_matches(*, user: AbstractBaseUser | AnonymousUser) -> dict[str, list[MyMatch]]:
-    """The matches of the user's players, grouped: ``to_play``, ``to_answer`` (the opponent
-    reported), ``waiting`` (for the opponent or an organizer) and ``decided``; one query."""
+    """The matches of the user's players (and of the pairs they play in: a pair's record has
+    no account of its own), grouped: ``to_play``, ``to_answer`` (the opponent reported),
+    ``waiting`` (for the opponent or an organizer) and ``decided``; one query."""
     matches = (
-        Match.objects.filter(Q(home__player__user=user) | Q(away__player__user=user))
+        Match.objects.filter(_plays(user, "home") | _plays(user, "away"))
+        .annotate(mine_home=ExpressionWrapper(_plays(user, "home"), output_field=BooleanField()))
         .select_related("tournament", "round", "home__player", "away__player")
         .order_by(
             "-tournament__created_at", "tournament__pk", "round__number", "bracket_round", "pk"
@@ -279,19 +354,25 @@ def user_matches(*, user: AbstractBaseUser | AnonymousUser) -> dict[str, list[My
         "decided": [],
     }
     for match in matches:
-        mine_home = match.home is not None and match.home.player.user_id == user.pk
+        mine_home = bool(match.mine_home)  # type: ignore[attr-defined]
+        mine: Entry = match.home if mine_home else match.away  # type: ignore[assignment]
         row = MyMatch(
             match=match,
-            mine=match.home if mine_home else match.away,  # type: ignore[arg-type]
+            mine=mine,
             opponent=match.away if mine_home else match.home,
             my_score=match.score_home if mine_home else match.score_away,
             their_score=match.score_away if mine_home else match.score_home,
+            as_pair=mine.player.user_id != user.pk,
         )
         if match.status in Match.DECIDED:
             groups["decided"].append(row)
         elif match.status == Match.Status.SCHEDULED:
             groups["to_play"].append(row)
-        elif match.status == Match.Status.REPORTED and match.reported_by_id != user.pk:
+        elif (
+            match.status == Match.Status.REPORTED
+            and match.reported_by_id != user.pk
+            and not row.as_pair
+        ):
             groups["to_answer"].append(row)
         else:  # reported by the user, or disputed: the opponent or an organizer acts next
             groups["waiting"].append(row)

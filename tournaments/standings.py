@@ -4,7 +4,21 @@
 Every number is a ``Fraction`` (see ``tournaments.scoring``): tied values compare exactly.
 
 Ordering: match points, then the tie-breaks in the order asked, all "more is better"; entrants
-equal on all of them share a rank (1, 2, 2, 4) and are listed by entrant id.
+equal on all of them share a rank (1, 2, 2, 4) and are listed by entrant id, unless lots were
+drawn (``lots``, below): then the lots order them and every rank is their own.
+
+Default orders (``ROUND_ROBIN_ORDER``, ``SWISS_ORDER``): what an arbiter expects when nothing else
+is said, after FIDE's C.07 Tie-Break Regulations (2023) and the backgammon clubs' use of the game
+points. A round robin: the direct encounter first (everybody met everybody, so the tied players'
+own games decide), then Sonneborn-Berger (whom they beat), the wins, and the game points
+difference. A Swiss: the Buchholz cut 1 first (the strength of the opposition, the weakest
+opponent left out, C.07's first choice for a Swiss), then the whole Buchholz, Sonneborn-Berger,
+the direct encounter, the wins and the game points difference.
+
+Lots: the last resort, when the tie-breaks leave entrants level. ``compute`` takes the entrants
+in the order the lots drew them (``lots``), and ``lot_order`` draws that order from a seed: each
+entrant's lot is the SHA-256 of ``"<seed>:<entrant id>"`` (hex), the lowest first, so anyone with
+the seed and the ids can draw it again and get the same order.
 
 Results. A result is one match of a round between entrants ``a`` and ``b``, or a bye (``b`` is
 None). Its match points come from ``MatchPoints`` (win, draw, loss, bye). ``wins``, ``draws`` and
@@ -63,6 +77,7 @@ are none.
 from __future__ import annotations
 
 import enum
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -82,6 +97,38 @@ class Tiebreak(enum.StrEnum):
     WINS = "wins"
     GAME_POINTS_DIFFERENCE = "game-points-difference"
     RATING = "rating"
+
+
+#: A round robin's default tie-break order (see the module docstring).
+ROUND_ROBIN_ORDER = (
+    Tiebreak.DIRECT_ENCOUNTER,
+    Tiebreak.SONNEBORN_BERGER,
+    Tiebreak.WINS,
+    Tiebreak.GAME_POINTS_DIFFERENCE,
+)
+#: A Swiss's default tie-break order (see the module docstring).
+SWISS_ORDER = (
+    Tiebreak.BUCHHOLZ_CUT_1,
+    Tiebreak.BUCHHOLZ,
+    Tiebreak.SONNEBORN_BERGER,
+    Tiebreak.DIRECT_ENCOUNTER,
+    Tiebreak.WINS,
+    Tiebreak.GAME_POINTS_DIFFERENCE,
+)
+
+
+def lot_order(seed: int, entrant_ids: Iterable[int]) -> list[int]:
+    """The entrants in the order the lots of ``seed`` draw them, first to last: each one's lot
+    is the SHA-256 of ``"<seed>:<id>"``, the lowest first (the same seed, the same order).
+
+    >>> lot_order(7, [1, 2, 3]) == lot_order(7, [3, 2, 1])
+    True
+    """
+    return sorted(entrant_ids, key=lambda entrant_id: (_lot(seed, entrant_id), entrant_id))
+
+
+def _lot(seed: int, entrant_id: int) -> str:
+    return hashlib.sha256(f"{seed}:{entrant_id}".encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -166,7 +213,9 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:
-    """One line of the standings; ``tiebreaks`` holds each value asked for, in the order asked."""
+    """One line of the standings; ``tiebreaks`` holds each value asked for, in the order asked.
+    ``lot``: when the tie-breaks left it level with others and lots decided, its number in
+    their draw (1 for the first of them); None otherwise."""
 
     rank: int
     entrant: Entrant
@@ -179,6 +228,7 @@ class StandingRow:
     tiebreaks: dict[str, Fraction]
     forfeits_won: int = 0
     forfeits_lost: int = 0
+    lot: int | None = None
 
 
 Kind = Literal["win", "draw", "loss", "bye"]
@@ -222,11 +272,14 @@ def compute(
     *,
     points: MatchPoints | None = None,
     rounds: int | None = None,
+    lots: Sequence[int] | None = None,
 ) -> list[StandingRow]:
     """The standings, best first (see the module docstring for every rule).
 
     ``points`` defaults to ``MatchPoints()`` (1, ½, 0, bye 1); ``rounds`` is n in the FIDE
-    virtual-opponent formula, by default the highest round in ``results``. An unknown tie-break,
+    virtual-opponent formula, by default the highest round in ``results``; ``lots``: the entrants
+    in the order the lots drew them (``lot_order``; None: none were drawn, and level entrants
+    share their rank). An unknown tie-break,
     a result naming an unknown entrant, two results of one entrant in one round or a result after
     ``rounds`` is a ``ValueError``.
     """
@@ -291,13 +344,28 @@ def compute(
         mine = values[sheet.entrant.id]
         return (sheet.match_points, *(mine[tiebreak] for tiebreak in order))
 
-    ranked = sorted(sheets.values(), key=lambda sheet: (_negated(key(sheet)), sheet.entrant.id))
+    drawn = {} if lots is None else {entrant: n for n, entrant in enumerate(lots)}
+    unlisted = len(drawn)  # an entrant the draw does not list (none should) comes after
+    ranked = sorted(
+        sheets.values(),
+        key=lambda sheet: (
+            _negated(key(sheet)),
+            drawn.get(sheet.entrant.id, unlisted),
+            sheet.entrant.id,
+        ),
+    )
+    level: dict[tuple[Fraction, ...], int] = defaultdict(int)
+    for sheet in ranked:
+        level[key(sheet)] += 1
     rows: list[StandingRow] = []
     for position, sheet in enumerate(ranked, start=1):
         shares = bool(rows) and key(sheet) == key(ranked[position - 2])
+        lot = None
+        if lots is not None and level[key(sheet)] > 1:
+            lot = rows[-1].lot + 1 if shares and rows[-1].lot else 1
         rows.append(
             StandingRow(
-                rank=rows[-1].rank if shares else position,
+                rank=rows[-1].rank if shares and lot is None else position,
                 entrant=sheet.entrant,
                 match_points=sheet.match_points,
                 wins=sheet.wins,
@@ -308,9 +376,19 @@ def compute(
                 tiebreaks={str(tiebreak): values[sheet.entrant.id][tiebreak] for tiebreak in order},
                 forfeits_won=sheet.forfeits_won,
                 forfeits_lost=sheet.forfeits_lost,
+                lot=lot,
             )
         )
     return rows
+
+
+def shared_places(rows: Sequence[StandingRow]) -> list[list[int]]:
+    """The entrants who share a place in ``compute``'s standings, a list for each place shared
+    (empty: every place is decided)."""
+    places: dict[int, list[int]] = defaultdict(list)
+    for row in rows:
+        places[row.rank].append(row.entrant.id)
+    return [ids for ids in places.values() if len(ids) > 1]
 
 
 def deciding_tiebreaks(rows: Sequence[StandingRow]) -> list[tuple[str, ...]]:

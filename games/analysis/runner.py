@@ -32,16 +32,18 @@ from typing import Any
 SCRIPT = Path(__file__).with_name("gnubg_script.py")
 MARK = "=====NARDY-ANALYSIS====="
 PROGRESS = "=====NARDY-PROGRESS====="
-#: A decision that loses more than this much equity is a blunder; more than ``ERROR``, an error.
+#: A decision that loses more than this much equity is a blunder; more than ``ERROR``, an error
+#: (Short Nardy, by gnubg; the Long Nardy engine has thresholds of its own:
+#: ``games.engine.analysis.BLUNDER``).
 BLUNDER = 0.08
 ERROR = 0.04
 #: Where Debian installs gnubg, looked at after the PATH.
 DEBIAN_GAMES = "/usr/games"
 
 
-def mark_of(loss: float) -> str:
+def mark_of(loss: float, blunder: float = BLUNDER, error: float = ERROR) -> str:
     """What a play that lost ``loss`` equity is called: "blunder", "error" or ""."""
-    return "blunder" if loss > BLUNDER else "error" if loss > ERROR else ""
+    return "blunder" if loss > blunder else "error" if loss > error else ""
 
 
 class AnalysisError(Exception):
@@ -133,6 +135,8 @@ class Decision:
 
     @property
     def mark(self) -> str:
+        """With gnubg's thresholds (Short Nardy); the Long Nardy engine marks its own decisions
+        with ``games.engine.analysis.long_mark_of``."""
         return mark_of(self.loss)
 
 

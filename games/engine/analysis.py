@@ -6,6 +6,29 @@ A decision is a turn with more than one legal play; its error is the equity the 
 ``plies``) keeps and the play made loses. Dave (doubling) decisions are not analysed in this first
 version (their cube error is 0 and none is counted), and neither is luck; a play the opponent
 accepted as made at the table, legal or not, is not a decision.
+
+A play is an error when it loses more than ``ERROR`` (0.08 points of a game), a blunder more than
+``BLUNDER`` (0.16): gnubg's own defaults for a bad and a very bad play (``arSkillLevel`` in
+gnubg.c), twice the 0.04/0.08 the Short Nardy pages count with. The engine's equity is on
+gnubg's cubeless scale (points of a game: oyn 1, mars 2), but a Long Nardy game has about twice
+the decisions of a backgammon game, and the lower marks caught the engine's own search noise.
+Measured by ``bench/long_mistakes_bench.py`` (self-play, judged at 1-ply, 10 games a player, about
+40 decisions a player a game; the share of decisions over 0.04 / 0.08 / 0.16, and PR):
+
+================================  ======  ======  ======  =====
+player                            > 0.04  > 0.08  > 0.16   PR
+================================  ======  ======  ======  =====
+the engine itself (0-ply)           3.0%    0.5%    0.0%    2.2
+the engine, noise 0.03              10.1%    1.6%    0.1%    6.0
+the engine, noise 0.06 (club)       24.1%    9.4%    1.2%   12.2
+the engine, noise 0.1               34.6%   16.9%    5.7%   19.3
+random plays (the demo's games)     72.2%   64.8%   49.0%  121.1
+================================  ======  ======  ======  =====
+
+So the engine's own best at a shallower search is almost never an error, a club-strength player
+makes about one blunder in two games and three errors a game, and random play (the demo's
+matches) blunders at every other decision: "131 blunders in a 3-game match" was the demo's random
+play read right, not a wrong scale.
 """
 
 from __future__ import annotations
@@ -28,6 +51,14 @@ from games.rules.matfile import GameRecord, MatchRecord, read_match
 from games.rules.variants import LongNardy
 
 NAME = "nardy-long"
+#: The equity lost (points of a game) over which a play is a blunder, and an error: see above.
+BLUNDER = 0.16
+ERROR = 0.08
+
+
+def long_mark_of(loss: float) -> str:
+    """What a Long Nardy play that lost ``loss`` is called: "blunder", "error" or ""."""
+    return mark_of(loss, BLUNDER, ERROR)
 
 
 class NotLongNardy(ValueError):
@@ -109,6 +140,6 @@ def _figures(decisions: Sequence[Decision], side: int, unforced: int) -> Figures
         luck=0.0,
         unforced_moves=unforced,
         close_cube_decisions=0,
-        blunders=sum(1 for d in mine if mark_of(d.loss) == "blunder"),
-        errors=sum(1 for d in mine if mark_of(d.loss) == "error"),
+        blunders=sum(1 for d in mine if long_mark_of(d.loss) == "blunder"),
+        errors=sum(1 for d in mine if long_mark_of(d.loss) == "error"),
     )

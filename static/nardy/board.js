@@ -711,7 +711,7 @@
     var mark = this.word({ blunder: "markBlunder", error: "markError" }[verdict.mark] || "markSlight", verdict.mark);
     fill(this.verdict, formatNodes(this.word("textVerdict", "{mark}: -{loss} ({best})"), {
       mark: mark,
-      loss: verdict.loss.toFixed(3),
+      loss: verdict.loss.toLocaleString(document.documentElement.lang || undefined, { minimumFractionDigits: 3, maximumFractionDigits: 3 }),
       best: verdict.best,
     }));
     if (this.bestButton) {
@@ -804,6 +804,26 @@
     if (!replay.frames || !replay.frames.length) return;
     viewers.push(new Viewer(container, replay));
   });
+
+  // A link to a position (the analysis' worst plays: data-board-game, data-board-step) shows it
+  // on the page's viewer and scrolls the viewer into view.
+  if (viewers.length === 1) {
+    Array.prototype.forEach.call(document.querySelectorAll("a[data-board-game][data-board-step]"), function (link) {
+      link.addEventListener("click", function (event) {
+        var viewer = viewers[0];
+        var game = Number(link.dataset.boardGame);
+        var step = Number(link.dataset.boardStep);
+        var index = viewer.frames.findIndex(function (frame) {
+          return frame.game === game && frame.step === step;
+        });
+        if (index < 0) return;
+        event.preventDefault();
+        viewer.show(index, true);
+        viewer.container.scrollIntoView({ block: "start" });
+        viewer.container.focus({ preventScroll: true });
+      });
+    });
+  }
 
   // With a single viewer on the page, the arrow keys work while nothing else has the focus.
   if (viewers.length === 1) {

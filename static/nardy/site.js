@@ -199,12 +199,53 @@
     });
   }
 
+  // The tie-break order starts as the format's own (data-defaults: by the first stage's kind,
+  // else the format). When the format changes, an order still as the old format's default (or
+  // empty) becomes the new one's; an order the organizer chose is kept.
+  function tiebreakDefaults(root) {
+    each(root, "ol[data-defaults]", function (list) {
+      var form = list.closest("form");
+      if (!form) { return; }
+      var defaults = JSON.parse(list.dataset.defaults);
+      var selects = list.querySelectorAll("select");
+      function chosen(name) {
+        var value = "";
+        each(form, "[name='" + name + "']", function (input) {
+          if (input.closest("[data-when][hidden]")) { return; }
+          if (input.type === "radio") { if (input.checked) { value = input.value; } }
+          else { value = input.value; }
+        });
+        return value;
+      }
+      function kind() { return chosen("first_stage") || chosen("format"); }
+      function order() {
+        return Array.prototype.map.call(selects, function (select) { return select.value; })
+          .filter(function (value) { return value; });
+      }
+      // The order the script last put in (or the page came with, when it is the default):
+      // while the selects still say it, the organizer has not chosen one of their own.
+      var given = (defaults[kind()] || []).join(" ");
+      var applied = order().join(" ") === given ? given : null;
+      form.addEventListener("change", function (event) {
+        if (event.target.name !== "format" && event.target.name !== "first_stage") { return; }
+        var wanted = defaults[kind()];
+        var current = order().join(" ");
+        if (!wanted || (current && current !== applied)) { return; }
+        Array.prototype.forEach.call(selects, function (select, place) {
+          select.value = wanted[place] || "";
+        });
+        applied = wanted.join(" ");
+      });
+    });
+  }
+
   function enhance(root) {
     playerSearch(root);
     autosubmit(root);
     confirmations(root);
     resultModes(root);
     applicability(root);
+    tiebreakDefaults(root);
     uploadProgress(root);
     polling(root);
     printButtons(root);

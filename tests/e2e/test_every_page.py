@@ -15,6 +15,10 @@ when
 * a part of it scrolls sideways inside the page (a table in an ``overflow-x: auto`` box, a
   bracket in a narrow column): on a phone a table shows the columns a person came for instead;
 * a chart's text is drawn smaller than 11 px;
+* on a phone, a page of the main flows (``MAIN_FLOWS``: pairings, match, report, recorder,
+  players, sign-up, inbox) has a link or button smaller than 44 × 44 CSS px that a finger must hit
+  (``TAP_TARGET``): a link inside a sentence is exempt (WCAG 2.5.5's "inline" exception), and
+  every other exception is named in ``SMALL_TAP_TARGETS_ALLOWED`` with its reason;
 * it logs a console error, throws, asks for an outside address, or a request it makes fails or
   answers 400 or more.
 
@@ -86,6 +90,17 @@ NOT_A_PAGE = {
     "healthz": "the health probe's JSON for the load balancer",
     "favicon": "a redirect to the site's icon (static/nardy/favicon.svg)",
 }
+#: The pages of the main flows, where every link and button is a finger's tap on a phone.
+MAIN_FLOWS = {
+    "tournament-rounds", "match", "match-report", "match-record", "tournament-players",
+    "tournament-signup", "signup", "my-inbox",
+}  # fmt: skip
+#: The smallest tap target, in CSS px each way (WCAG 2.5.5, Apple's and Google's guidelines).
+TAP_TARGET = 44
+#: Links and buttons of the main flows that may be smaller than a tap target: a CSS selector the
+#: element matches → why.
+SMALL_TAP_TARGETS_ALLOWED: dict[str, str] = {}
+
 #: The address prefixes of what is not the site's pages: the API and the admin.
 NOT_PAGES_PREFIXES = ("api/", "admin/")
 
@@ -264,6 +279,7 @@ PAGES: dict[str, Callable[[World], Addresses]] = {
     "identity-trail": _one("identity-trail"),
     "rating-list": lambda world: [(v, reverse("rating-list", args=[v])) for v in ("long", "short")],
     "my-matches": _one("my-matches"),
+    "my-inbox": _one("my-inbox"),
     "club-list": _one("club-list"),
     "club-create": _one("club-create"),
     "club": _one("club", DEMO_CLUB_SLUG, DEMO_CLUB_SLUG),
@@ -355,6 +371,46 @@ MEASURE = """(viewport) => {
   };
 }"""
 
+#: The links and buttons a finger must hit that are smaller than ``size`` either way: those on
+#: screen (not hidden, not in a closed <details>), less a link inside a sentence (its parent holds
+#: text of its own beside it) and those matching an allowed selector.
+SMALL_TAP_TARGETS = """([size, allowed]) => {
+  const describe = (e) => {
+    let s = e.tagName.toLowerCase();
+    if (e.id) s += '#' + e.id;
+    for (const c of e.classList) s += '.' + c;
+    return s;
+  };
+  const inSentence = (e) => {
+    if (getComputedStyle(e).display !== 'inline') return false;
+    return [...e.parentElement.childNodes].some(
+      (n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim().length > 1);
+  };
+  const targets = 'a[href], button, input[type="submit"], input[type="button"], summary, '
+    + 'input[type="checkbox"], input[type="radio"], select';
+  const small = [];
+  for (const e of document.querySelectorAll(targets)) {
+    const box = e.getBoundingClientRect();
+    if (!box.width || !box.height || !e.checkVisibility({visibilityProperty: true})) continue;
+    // kept off screen until focused (the skip link)
+    if (box.right <= 0 || box.bottom + window.scrollY <= 0) continue;
+    if (box.width >= size - 0.5 && box.height >= size - 0.5) continue;
+    if (e.tagName === 'A' && inSentence(e)) continue;
+    if (allowed.some((selector) => e.matches(selector))) continue;
+    // A checkbox or radio counts with its label (the label that holds it or names it).
+    const label = e.closest('label') || (e.id && document.querySelector(`label[for="${e.id}"]`));
+    if (label) {
+      const own = label.getBoundingClientRect();
+      if (own.width >= size - 0.5 && own.height >= size - 0.5) continue;
+    }
+    const parent = e.parentElement ? describe(e.parentElement) + ' > ' : '';
+    const text = (e.innerText || e.value || e.getAttribute('aria-label') || '').trim().slice(0, 30);
+    const measured = `${Math.round(box.width)}x${Math.round(box.height)}`;
+    small.push(`${parent}${describe(e)} "${text}" ${measured}`);
+  }
+  return small;
+}"""
+
 
 @dataclass
 class Visit:
@@ -369,6 +425,7 @@ class Visit:
     widest: str = ""
     sideways: list[str] = field(default_factory=list)
     chart_text: float | None = None
+    small_targets: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -455,6 +512,10 @@ class Recorder:
         visit.widest = measured["widest"]
         visit.sideways = measured["sideways"]
         visit.chart_text = measured["smallestChartText"]
+        if visit.size == "phone" and visit.name in MAIN_FLOWS:
+            visit.small_targets = self.page.evaluate(
+                SMALL_TAP_TARGETS, [TAP_TARGET, list(SMALL_TAP_TARGETS_ALLOWED)]
+            )
         visit.problems.extend(self.events)
         return visit
 
@@ -488,6 +549,10 @@ def judge(visit: Visit) -> None:
         visit.problems.append("scrolls sideways inside: " + "; ".join(visit.sideways))
     if visit.chart_text is not None and visit.chart_text < SMALLEST_CHART_TEXT - 0.05:
         visit.problems.append(f"chart text {visit.chart_text:.1f}px (< {SMALLEST_CHART_TEXT}px)")
+    if visit.small_targets:
+        visit.problems.append(
+            f"tap targets under {TAP_TARGET}px: " + "; ".join(visit.small_targets)
+        )
     for (name, size, kind), why in KNOWN_ISSUES.items():
         if name == visit.name and size in (visit.size, "*"):
             known = [p for p in visit.problems if p.startswith(kind)]

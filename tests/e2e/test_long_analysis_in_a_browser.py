@@ -1,7 +1,8 @@
 """A Long Nardy match analysed by the project's engine, in a real browser: the match page names
-the engine and its plies, "next blunder" steps the board viewer to a blunder with the engine's
-play, shown on the board on demand; the recorder of a casual match says what the engine would
-have played. Screenshots on a phone and at 1920×1080."""
+the engine in plain words and sums up each player's match in words, a worst play's link shows its
+position on the board, "next blunder" steps the board viewer to a blunder with the engine's play,
+shown on the board on demand; the recorder of a casual match says what the engine would have
+played. Screenshots on a phone and at 1920×1080, in English and Russian."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from tests.web.conftest import make_site
 from tournaments.analysis.models import MatchAnalysis
 from tournaments.matches.results import match_result_record
 
-from .conftest import blunder_frames, untranslated_words
+from .conftest import SCREENSHOTS, blunder_frames, untranslated_words
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,7 +36,24 @@ def test_the_viewer_steps_to_a_blunder_and_shows_the_engines_play(new_page, anal
         page = new_page(**size)
         page.goto(f"/m/{analysed.pk}/")
         assert page.locator('[data-role="analysis-totals"] tbody tr').count() == 2
-        assert "The Nardy engine" in page.locator('[data-role="engine"]').inner_text()
+        line = page.locator('[data-role="engine-line"]').inner_text()
+        assert "our Long Nardy engine, trained by playing against itself" in line
+        summaries = page.locator('[data-role="player-summary"]')
+        assert summaries.count() == 2
+        summaries.first.scroll_into_view_if_needed()
+        screenshot(page, f"{name}-long-analysis-summary")
+        section = page.locator('[data-role="analysis"]')
+        section.screenshot(path=str(SCREENSHOTS / f"{name}-long-analysis-section.png"))
+        link = summaries.first.locator('[data-role="worst"] a').first
+        box = link.bounding_box()
+        assert box is not None and box["height"] >= 44
+        game, step = link.get_attribute("data-board-game"), link.get_attribute("data-board-step")
+        link.click()
+        board = page.locator('[data-role="board"]')
+        assert board.get_attribute("data-step") == step
+        assert page.locator('[data-role="verdict"]').inner_text().startswith("Blunder")
+        assert page.locator('[data-role="game"]').input_value() == game
+        page.goto(f"/m/{analysed.pk}/")  # the viewer back at the start
         blunders = blunder_frames(page)
         assert blunders, "random play blunders"
         board = page.locator('[data-role="board"]')
@@ -55,10 +73,21 @@ def test_the_viewer_steps_to_a_blunder_and_shows_the_engines_play(new_page, anal
         screenshot(page, f"{name}-long-player-pr")
 
 
-def test_in_russian_no_english_is_left(new_page, analysed):
-    page = new_page(language="ru", **PHONE)
-    page.goto(f"/m/{analysed.pk}/")
+def test_in_russian_no_english_is_left(new_page, analysed, screenshot):
+    for name, size in (("desktop", {"width": 1920, "height": 1080}), ("phone", PHONE)):
+        page = new_page(language="ru", **size)
+        page.goto(f"/m/{analysed.pk}/")
+        summary = page.locator('[data-role="player-summary"]').first
+        summary.scroll_into_view_if_needed()
+        assert "," in summary.locator('[data-role="reading"]').inner_text()  # PR 117,3
+        screenshot(page, f"{name}-long-analysis-summary-ru")
+        section = page.locator('[data-role="analysis"]')
+        section.screenshot(path=str(SCREENSHOTS / f"{name}-long-analysis-section-ru.png"))
+        page.locator('[data-role="analysis-terms"] summary').click()
+        screenshot(page, f"{name}-long-analysis-terms-ru")
     page.locator('[data-step="next-blunder"]').click()
+    verdict = page.locator('[data-role="verdict"]').inner_text()
+    assert "очка партии" in verdict and "," in verdict and "эквити" not in verdict
     page.locator('[data-role="best"]').click()
     assert untranslated_words(page) == []
     page.goto(f"/t/{analysed.tournament.slug}/pr/")

@@ -16,7 +16,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games.models import Game
 from games.rules import action_from_json, replay_game
@@ -27,12 +27,13 @@ from tournaments.backup import FORMAT, VERSION, tournament_export, tournament_im
 from tournaments.backup.document import SETTINGS
 from tournaments.demo import DEMO_TOURNAMENT_SLUG
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput
-from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.models import Entry, Lots, Match, Player, Round, Tournament
 from tournaments.ratings import tasks as rating_tasks
 from tournaments.ratings.ledger import rating_list_of, ratings_replay
 from tournaments.ratings.models import Rating, RatingChange
 from tournaments.selectors import tournament_standings
 from tournaments.services import tournament_delete
+from tournaments.standings import lot_order
 
 DEMO_SLUGS = [
     DEMO_TOURNAMENT_SLUG,  # a finished Long Nardy round robin, every game recorded
@@ -482,3 +483,38 @@ def test_the_import_command_takes_another_slug_and_explains_refusals(club, tmp_p
     (tmp_path / "bad.json").write_text("{not json")
     with pytest.raises(CommandError, match="is not JSON"):
         call_command("tournament_import", str(tmp_path / "bad.json"), stdout=StringIO())
+
+
+def test_the_lots_drawn_travel_with_the_tournament_and_keep_its_places(club):
+    """The lots' order travels by player name: the imported entries have new ids, and their
+    places are still the ones the lots decided."""
+    Tournament.objects.filter(slug=DEMO_TOURNAMENT_SLUG).update(tiebreaks=[])  # points alone
+    tournament = Tournament.objects.get(slug=DEMO_TOURNAMENT_SLUG)
+    entries = list(tournament.entries.order_by("pk").values_list("pk", flat=True))
+    Lots.objects.update_or_create(
+        tournament=tournament,
+        defaults={"seed": 7, "order": lot_order(7, entries), "drawn_by": tournament.organizer,
+                  "drawn_at": timezone.now()},
+    )  # fmt: skip
+    places = [(s.entry.player.display_name, s.row.rank, s.row.lot)
+              for s in tournament_standings(tournament=tournament)]  # fmt: skip
+    assert any(lot is not None for _name, _rank, lot in places)  # the lots decide some places
+    document = document_of(DEMO_TOURNAMENT_SLUG)
+    assert document["lots"]["seed"] == 7 and len(document["lots"]["order"]) == len(entries)
+    with mock.patch("tournaments.ratings.work.enqueue"):
+        tournament_delete(tournament)
+        imported = tournament_import(document).tournament
+
+    lots = Lots.objects.get(tournament=imported)
+    assert (lots.seed, lots.drawn_by.get_username()) == (7, "demo-organizer")
+    again = [(s.entry.player.display_name, s.row.rank, s.row.lot)
+             for s in tournament_standings(tournament=imported)]  # fmt: skip
+    assert again == places
+
+
+def test_a_document_without_lots_imports_without_them(club):
+    document = document_of(DEMO_TOURNAMENT_SLUG)
+    document.pop("lots")
+    with mock.patch("tournaments.ratings.work.enqueue"):
+        imported = tournament_import(document, as_slug="older").tournament
+    assert not Lots.objects.filter(tournament=imported).exists()

@@ -118,6 +118,12 @@ def no_open_matches(world: World) -> None:
     Match.objects.filter(tournament__slug="cup").delete()
 
 
+def finished_level(world: World) -> None:
+    """Cup finished before the finish drew lots: its four players level, their places shared."""
+    no_open_matches(world)
+    Tournament.objects.filter(slug="cup").update(status=Tournament.Status.FINISHED)
+
+
 def rated(world: World) -> None:
     approvals.ratings_approve(tournament=world.tournament("cup"), by=world.user("staff"))
 
@@ -182,6 +188,8 @@ def api_rows() -> list[Row]:
             lambda w: f"{A}/tournaments/cup/pair", before=swiss_round_decided),
         Row(f"POST {T}/finish", "tournament.run", ORGANIZERS,
             lambda w: f"{A}/tournaments/cup/finish", before=no_open_matches),
+        Row(f"POST {T}/lots", "tournament.lots", ORGANIZERS,
+            lambda w: f"{A}/tournaments/cup/lots", before=finished_level),
         Row(f"POST {T}/stage-2", "tournament.run", ORGANIZERS,
             lambda w: f"{A}/tournaments/event/stage-2"),
         Row(f"DELETE {T}/stage-2", "tournament.run", ORGANIZERS,
@@ -326,6 +334,7 @@ def site_rows() -> list[Row]:
              before=lambda w: _enter(w, "open", "Anna", "Boris")),
         step("pair", ORGANIZERS, "tournament.run", "cup", before=swiss_round_decided),
         step("finish", ORGANIZERS, "tournament.run", "cup", before=no_open_matches),
+        step("lots", ORGANIZERS, "tournament.lots", "cup", before=finished_level),
         step("rate", OFFICERS, "tournament.rate", "cup"),
         step("unrate", OFFICERS, "tournament.rate", "cup", before=rated),
         step("build-stage-2", ORGANIZERS, "tournament.run", "event"),

@@ -339,6 +339,10 @@ def recording_reasons() -> Iterator[str]:
     yield refusal(lambda: recording.add(Roll((5, 2))))
     yield refusal(lambda: recording.add(Turn.of("64", "24/18 13/9")))
     yield refusal(lambda: recording.add(Double()))
+    to_1 = Recording(MatchRules(variant="short", length=1))
+    to_1.add(Roll((3, 1)))
+    to_1.add(Turn.of("31", "8/5 6/5"))
+    yield refusal(lambda: to_1.add(Double()))  # a dave that cannot change the match
     yield refusal(lambda: entry_from_json({"first": 3}))
     yield refusal(lambda: entry_from_json({"flag": "white"}))
 

@@ -37,12 +37,21 @@ def analysis_engine(variant: str) -> str:
 
 
 def engine_label(engine: str, plies: int) -> str:
-    """What the page says made the figures: the program and its plies."""
+    """What the page says made the figures, in plain words (``engine_details`` has the rest)."""
     if engine == GNUBG:
-        return _("GNU Backgammon at %(plies)d-ply") % {"plies": plies}
+        return _("GNU Backgammon, the free backgammon program")
+    return _("our Long Nardy engine, trained by playing against itself")
+
+
+def engine_details(engine: str, plies: int) -> str:
+    """The technical side of ``engine_label``: the weights and how far the engine looks ahead."""
+    if engine == GNUBG:
+        return _("%(plies)d-ply search") % {"plies": plies}
     weights = engine.removeprefix("nardy-long").strip()
-    return _("The Nardy engine (a network trained by self-play, weights %(weights)s) at "
-             "%(plies)d-ply") % {"weights": weights, "plies": plies}  # fmt: skip
+    return _("network weights %(weights)s, %(plies)d-ply search") % {
+        "weights": weights,
+        "plies": plies,
+    }
 
 
 def is_long_engine(engine: str) -> bool:

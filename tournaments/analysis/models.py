@@ -10,7 +10,7 @@ task is enqueued only when that key changes: a correction to the same record que
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.analysis.runner import Figures, mark_of
+from games.analysis.runner import Figures
 
 
 class MatchAnalysis(models.Model):
@@ -106,7 +106,8 @@ class PlayerFigures(models.Model):
 
 
 class Mistake(models.Model):
-    """A checker play that lost equity, with gnubg's best play."""
+    """A checker play that lost equity, with the engine's best play (what it is called depends
+    on the engine: ``AnalysisView.thresholds``)."""
 
     analysis = models.ForeignKey(
         MatchAnalysis, on_delete=models.CASCADE, related_name="mistakes", verbose_name=_("analysis")
@@ -129,7 +130,3 @@ class Mistake(models.Model):
         return (
             f"game {self.game}, ply {self.ply}: {self.played} (best {self.best}) −{self.loss:.3f}"
         )
-
-    @property
-    def mark(self) -> str:
-        return mark_of(self.loss)

@@ -6,13 +6,21 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Count, Max, Q
+from django.utils.functional import Promise
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
 
 from games.analysis.runner import ZERO, Figures
 from games.viewer import Verdict
 from nardy_site.joined import Compiled
-from tournaments.analysis.engine import analysis_available, engine_label, is_long_engine
+from tournaments.analysis.engine import (
+    analysis_available,
+    engine_details,
+    engine_label,
+    is_long_engine,
+)
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
+from tournaments.analysis.reading import Thresholds, band_of, thresholds
 from tournaments.matches.board import board_frames, match_for_board
 from tournaments.models import Entry, Match, Tournament
 
@@ -41,9 +49,85 @@ class AnalysisView:
         return "" if found is None else engine_label(found.engine, found.plies)
 
     @property
+    def engine_details(self) -> str:
+        """The technical side of ``engine``: the weights, the plies."""
+        found = self.analysis
+        return "" if found is None else engine_details(found.engine, found.plies)
+
+    @property
     def long(self) -> bool:
         """Made by the Long Nardy engine: no dave decisions and no luck in its figures."""
         return self.analysis is not None and is_long_engine(self.analysis.engine)
+
+    @property
+    def thresholds(self) -> Thresholds:
+        """The losses over which this analysis' plays are errors and blunders."""
+        return thresholds(long=self.long)
+
+    @property
+    def summaries(self) -> list[PlayerSummary]:
+        """Each side's figures in words, home first (none unless done)."""
+        if self.state != "done" or not self.totals:
+            return []
+        marks = self.thresholds
+        found: list[PlayerSummary] = []
+        for side, row in sorted(self.totals.items()):
+            mine = [m for m in self.mistakes or () if m.side == side]
+            marked = [(m, marks.mark(m.loss)) for m in mine]
+            worst = sorted((pair for pair in marked if pair[1]), key=lambda p: -p[0].loss)
+            band = band_of(row.pr)
+            found.append(
+                PlayerSummary(
+                    side=side,
+                    decisions=row.unforced_moves + row.close_cube_decisions,
+                    blunders=sum(1 for _, mark in marked if mark == "blunder"),
+                    errors=sum(1 for _, mark in marked if mark == "error"),
+                    pr=row.pr,
+                    band=band,
+                    band_words=BAND_WORDS.get(band or "", ("", "")),
+                    worst=[WorstPlay(m, mark) for m, mark in worst[:WORST]],
+                )
+            )
+        return found
+
+
+#: How many of a player's worst plays the summary links to.
+WORST = 3
+
+#: Each rating band (``reading.BANDS``): gnubg's name for it, and what it means at a club.
+BAND_WORDS: dict[str, tuple[Promise, Promise]] = {
+    "supernatural": (_("Supernatural"), _("plays like the engine itself")),
+    "world-class": (_("World class"), _("the level of the world's best players")),
+    "expert": (_("Expert"), _("like a strong tournament player")),
+    "advanced": (_("Advanced"), _("like a strong club player")),
+    "intermediate": (_("Intermediate"), _("like a good club player")),
+    "casual": (_("Casual player"), _("like an average club player")),
+    "beginner": (_("Beginner"), _("like a player still learning the game")),
+    "awful": (_("Awful"), _("many big mistakes, more than a beginner makes")),
+}
+
+
+@dataclass(frozen=True)
+class WorstPlay:
+    """One of a player's worst plays, with what it is called."""
+
+    mistake: Mistake
+    mark: str
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """A side's match in words: its decisions, its errors and blunders (counted from the plays
+    with the analysis' thresholds), its PR and the band it falls in, its worst plays."""
+
+    side: int
+    decisions: int
+    blunders: int
+    errors: int
+    pr: float | None
+    band: str | None
+    band_words: tuple[Promise | str, Promise | str]
+    worst: list[WorstPlay]
 
 
 def match_analysis(*, match: Match) -> AnalysisView:
@@ -75,6 +159,11 @@ class PrRow:
     entry: Entry
     matches: int
     figures: Figures
+
+    @property
+    def band_words(self) -> tuple[Promise | str, Promise | str]:
+        """The rating band of the row's PR: gnubg's name for it and its reading at a club."""
+        return BAND_WORDS.get(band_of(self.figures.pr) or "", ("", ""))
 
 
 def pr_table(*, tournament: Tournament) -> list[PrRow]:
@@ -156,8 +245,9 @@ def verdicts_of(view: AnalysisView | None) -> tuple[dict[tuple[int, int], Verdic
     for no analysis, or one not done."""
     if view is None or view.state != "done" or view.analysis is None:
         return {}, ""
+    marks = view.thresholds
     verdicts = {
-        (mistake.game, mistake.move): Verdict(mistake.loss, mistake.mark, mistake.best)
+        (mistake.game, mistake.move): Verdict(mistake.loss, marks.mark(mistake.loss), mistake.best)
         for mistake in view.mistakes or ()
     }
     return verdicts, f"{view.analysis.pk}:{view.analysis.finished_at}"

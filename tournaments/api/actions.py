@@ -13,6 +13,7 @@ from typing import Any
 
 from django.http import QueryDict
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -26,9 +27,10 @@ from games.rules import NotationError, action_from_json
 from games.services import RecordedGame
 from nardy_site import throttle
 from nardy_site.api_errors import ApiSchema, error_responses
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.api.serializers import (
     EntrySerializer,
+    LotsSerializer,
     MatchSerializer,
     PlayerIn,
     PlayerSerializer,
@@ -37,7 +39,7 @@ from tournaments.api.serializers import (
     TournamentSerializer,
 )
 from tournaments.api.views import visible_tournaments
-from tournaments.errors import InvalidInput
+from tournaments.errors import InvalidInput, NotFound
 from tournaments.matches import results
 from tournaments.models import Entry, Match, Player
 from tournaments.players.services import player_create
@@ -115,6 +117,27 @@ class TournamentCreate(Action):
         given.is_valid(raise_exception=True)
         tournament = services.tournament_create(organizer=request.user, **given.validated_data)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentLots(Action):
+    """The lots drawn for the places a finished tournament's tie-breaks left shared: read by
+    anyone who sees the tournament (GET, 404 when none were drawn), drawn by an organizer (POST;
+    the finish draws them itself, so this is for a tournament finished before it did)."""
+
+    def get_permissions(self) -> list[Any]:
+        return [] if self.request.method == "GET" else super().get_permissions()
+
+    @extend_schema(responses={200: LotsSerializer}, summary="The lots drawn for shared places")
+    def get(self, request: Request, slug: str) -> Response:
+        lots = selectors.tournament_lots(tournament=self.tournament(slug))
+        if lots is None:
+            raise NotFound(_("No lots were drawn in this tournament."))
+        return Response(LotsSerializer(lots).data)
+
+    @extend_schema(request=None, responses={201: LotsSerializer}, summary="Draw lots")
+    def post(self, request: Request, slug: str) -> Response:
+        lots = services.tournament_lots_draw(tournament=self.tournament(slug), by=request.user)
+        return Response(LotsSerializer(lots).data, status=status.HTTP_201_CREATED)
 
 
 class RatingApproval(Action):

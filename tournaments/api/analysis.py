@@ -11,9 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.analysis.runner import BLUNDER, ERROR
 from nardy_site.api_errors import ApiSchema
 from tournaments.analysis.models import Mistake, PlayerFigures
+from tournaments.analysis.reading import LONG, SHORT
 from tournaments.analysis.selectors import match_analysis, pr_table
 from tournaments.api.views import visible_tournaments
 from tournaments.models import Match
@@ -31,10 +31,14 @@ class FiguresSerializer(serializers.ModelSerializer[PlayerFigures]):
 
 
 class MistakeSerializer(serializers.ModelSerializer[Mistake]):
-    mark = serializers.CharField(
-        read_only=True,
-        help_text=f'"blunder" (lost more than {BLUNDER}), "error" (more than {ERROR}) or ""',
+    mark = serializers.SerializerMethodField(
+        help_text=f'"blunder" (lost more than {LONG.blunder} in Long Nardy, {SHORT.blunder} in '
+        f'Short Nardy), "error" (more than {LONG.error}; {SHORT.error}) or ""',
     )
+
+    def get_mark(self, mistake: Mistake) -> str:
+        """What the play is called, with the thresholds of the analysis' engine."""
+        return str(self.context["thresholds"].mark(mistake.loss))
 
     class Meta:
         model = Mistake
@@ -87,7 +91,9 @@ class MatchAnalysisView(APIView):
                 "per_game": FiguresSerializer(
                     [row for _, sides in view.games or [] for row in sides.values()], many=True
                 ).data,
-                "mistakes": MistakeSerializer(view.mistakes or [], many=True).data,
+                "mistakes": MistakeSerializer(
+                    view.mistakes or [], many=True, context={"thresholds": view.thresholds}
+                ).data,
             }
         )
 

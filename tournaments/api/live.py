@@ -108,7 +108,11 @@ LiveOut = inline_serializer(
         "crawford": serializers.BooleanField(help_text="This game is the Crawford game"),
         "holder": serializers.CharField(allow_null=True, help_text="Who alone may offer dave"),
         "offered": serializers.IntegerField(allow_null=True, help_text="The stake offered"),
-        "may": serializers.DictField(help_text="Which entries may come next"),
+        "may": serializers.DictField(
+            help_text="Which entries may come next (first, roll, double, answer, resign). "
+            "double is false where dave cannot change the match too: in a match to N points "
+            "when each player needs no more than the stake (a match to 1, 2-2 to 3)"
+        ),
         "games": serializers.ListField(child=serializers.DictField()),
         "draft": serializers.IntegerField(allow_null=True, help_text="The recording's id"),
         "revision": serializers.IntegerField(help_text="Raised by every write, never lowered"),

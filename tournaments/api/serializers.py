@@ -10,7 +10,7 @@ from rest_framework import serializers
 from games.models import Game
 from tournaments.clubs.models import Club
 from tournaments.declarations import settings_of
-from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.models import DEFAULT_TIEBREAKS, Entry, Match, Player, Round, Tournament
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.scoring.clock import KINDS, MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
 from tournaments.seasons.models import Season
@@ -119,7 +119,11 @@ class TournamentSerializer(TournamentFields):
     time_control = TimeControlField(required=False, allow_null=True)
     # A list of known names: the model's JSONField would take any JSON (null, a number …).
     tiebreaks = serializers.ListField(
-        child=serializers.ChoiceField(choices=TIEBREAKS), required=False, help_text="In order"
+        child=serializers.ChoiceField(choices=TIEBREAKS),
+        required=False,
+        help_text="In order. Not given at creation: the format's own order ("
+        + "; ".join(f"{kind}: {', '.join(order)}" for kind, order in DEFAULT_TIEBREAKS.items())
+        + ")",
     )
     club = serializers.SlugRelatedField(
         slug_field="slug",
@@ -250,9 +254,31 @@ class StandingSerializer(serializers.Serializer[object]):
     forfeits_lost = serializers.IntegerField(
         source="row.forfeits_lost", help_text="Of the losses, those by forfeit (−)"
     )
+    lot = serializers.IntegerField(
+        source="row.lot",
+        allow_null=True,
+        help_text="Level with others after every tie-break: its number in the lots drawn for "
+        "them, which decided their places (null: not decided by lots; see tournaments/{slug}/lots)",
+    )
 
     def get_tiebreaks(self, standing: object) -> dict[str, float]:
         return {name: float(value) for name, value in standing.row.tiebreaks.items()}  # type: ignore[attr-defined]
+
+
+class LotsSerializer(serializers.Serializer[object]):
+    """The lots drawn for the places a finished tournament's tie-breaks left shared."""
+
+    seed = serializers.IntegerField(
+        help_text='Fixes the draw: each entry\'s lot is the SHA-256 (hex) of "<seed>:<entry id>", '
+        "the lowest drawn first (the ids it was drawn with: an imported tournament keeps the order)"
+    )
+    drawn_by = serializers.CharField(
+        source="drawn_by.username", allow_null=True, default=None, help_text="Who drew them"
+    )
+    drawn_at = serializers.DateTimeField()
+    order = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The entry ids in the order drawn"
+    )
 
 
 class RatingRowSerializer(serializers.Serializer[object]):

@@ -105,8 +105,7 @@ class SignUpLists(TournamentPart):
         lists = selectors.signup_lists(tournament=tournament)
         return Response(
             {
-                "open": tournament.self_signup
-                and tournament.status == Tournament.Status.REGISTRATION,
+                "open": tournament.takes_signups,
                 "capacity": tournament.capacity,
                 "starts_at": tournament.starts_at,
                 "checkin_opens_at": tournament.checkin_opens_at(),

@@ -3,13 +3,24 @@ from django.urls import path, re_path
 from games.api import PositionPlaysView, RecordValidateView
 from nardy_site.accounts.api import TokenList, TokenRevoke
 from nardy_site.api_errors import not_found
-from tournaments.api import actions, analysis, clubs, players, seasons, signups, stages, views
+from tournaments.api import (
+    actions,
+    analysis,
+    clubs,
+    inbox,
+    players,
+    seasons,
+    signups,
+    stages,
+    views,
+)
 from tournaments.api.live import MatchLive, MatchLiveClock, MatchLiveUndo, live_next
 
 SYSTEM_AND_VARIANT = "<str:system>/<str:variant>"
 
 urlpatterns = [
     path("tokens/", TokenList.as_view(), name="api-tokens"),
+    path("me/inbox", inbox.MyInbox.as_view(), name="api-my-inbox"),
     path("tokens/<int:pk>/", TokenRevoke.as_view(), name="api-token"),
     path("players/new", actions.PlayerCreate.as_view(), name="api-player-create"),
     path("tournaments/new", actions.TournamentCreate.as_view(), name="api-tournament-create"),
@@ -17,6 +28,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/start", actions.Start.as_view(), name="api-start"),
     path("tournaments/<slug:slug>/pair", actions.PairNextRound.as_view(), name="api-pair"),
     path("tournaments/<slug:slug>/finish", actions.Finish.as_view(), name="api-finish"),
+    path("tournaments/<slug:slug>/lots", actions.TournamentLots.as_view(), name="api-lots"),
     path("tournaments/<slug:slug>/stages/", stages.EventStages.as_view(), name="api-stages"),
     path("tournaments/<slug:slug>/stage-2", stages.StageTwo.as_view(), name="api-stage-two"),
     path(
@@ -34,7 +46,11 @@ urlpatterns = [
     path("tournaments/<slug:slug>/signups/", signups.SignUpLists.as_view(), name="api-signups"),
     path("tournaments/<slug:slug>/signups/new", signups.SignUpCreate.as_view()),
     path("tournaments/<slug:slug>/signups/<int:pk>/", signups.SignUpWithdraw.as_view()),
-    path("tournaments/<slug:slug>/signups/<int:pk>/approve", signups.SignUpApprove.as_view()),
+    path(
+        "tournaments/<slug:slug>/signups/<int:pk>/approve",
+        signups.SignUpApprove.as_view(),
+        name="api-signup-approve",
+    ),
     path("tournaments/<slug:slug>/signups/<int:pk>/decline", signups.SignUpDecline.as_view()),
     path("matches/<int:pk>/result", actions.ResultReport.as_view(), name="api-result"),
     path("matches/<int:pk>/live", MatchLive.as_view(), name="api-live"),
@@ -56,7 +72,11 @@ urlpatterns = [
     path("identity/", players.IdentityTrail.as_view(), name="api-identity"),
     path("identity/<int:pk>/undo", players.MergeUndo.as_view(), name="api-identity-undo"),
     path("claims/", players.ClaimList.as_view(), name="api-claims"),
-    path("claims/<int:pk>/approve", players.ClaimDecision.as_view(decision="approve")),
+    path(
+        "claims/<int:pk>/approve",
+        players.ClaimDecision.as_view(decision="approve"),
+        name="api-claim-approve",
+    ),
     path("claims/<int:pk>/decline", players.ClaimDecision.as_view(decision="decline")),
     path(
         f"players/<int:pk>/ratings/{SYSTEM_AND_VARIANT}/",

@@ -7,7 +7,9 @@ username, the players (display name, club, country, linked username), the entrie
 and every match (round or bracket slot and where its sides come from, home and away by player
 name, status, score, winner, who reported and confirmed it and when, the dispute note, when it
 was decided) with its games (who played White, the engine's actions, the outcome) and, for a
-match whose games are all recorded, their ``.mat`` text, which backgammon programs read.
+match whose games are all recorded, their ``.mat`` text, which backgammon programs read; and the
+lots drawn for its shared places (``lots``: the seed, the order drawn by player name, who drew
+them and when; null when none were, and absent from older documents).
 
 ``tournament_import`` recreates the tournament in one transaction, or raises a
 ``TournamentError`` having saved nothing:

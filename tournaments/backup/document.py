@@ -13,6 +13,8 @@ VERSION = 1
 
 #: The largest values of the positive integer columns (small: round numbers; seeds are integers).
 SMALL_MAX, INTEGER_MAX = 32_767, 2_147_483_647
+#: The largest seed of a drawing of lots (a BigIntegerField's).
+LOTS_SEED_MAX = 2**63 - 1
 
 
 #: The tournament's own fields the document carries (its organizers travel by username).

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from tournaments.backup.document import FORMAT, SETTINGS, VERSION
 from tournaments.matches.records import match_mat_text
-from tournaments.models import Entry, Match, Tournament
+from tournaments.models import Entry, Lots, Match, Tournament
 
 
 def tournament_export(tournament: Tournament) -> dict[str, Any]:
@@ -72,6 +72,24 @@ def tournament_export(tournament: Tournament) -> dict[str, Any]:
             for round_ in tournament.rounds.order_by("number")
         ],
         "matches": [_match_json(match) for match in matches],
+        "lots": _lots_json(tournament),
+    }
+
+
+def _lots_json(tournament: Tournament) -> dict[str, Any] | None:
+    """The lots drawn for the places its tie-breaks left shared (None: none were): their order
+    by player name, as the entries are named in the document."""
+    lots = Lots.objects.filter(tournament=tournament).select_related("drawn_by").first()
+    if lots is None:
+        return None
+    names = dict(
+        Entry.objects.filter(tournament=tournament).values_list("pk", "player__display_name")
+    )
+    return {
+        "seed": lots.seed,
+        "order": [names[entry_id] for entry_id in lots.order if entry_id in names],
+        "drawn_by": _username(lots.drawn_by),
+        "drawn_at": _time(lots.drawn_at),
     }
 
 

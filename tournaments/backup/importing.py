@@ -22,10 +22,17 @@ from games.models import Game
 from games.rules import Colour, NotationError, Outcome, action_from_json
 from games.rules.game import Ending
 from games.services import RecordedGame, ValidatedGame
-from tournaments.backup.document import FORMAT, INTEGER_MAX, SETTINGS, SMALL_MAX, VERSION
+from tournaments.backup.document import (
+    FORMAT,
+    INTEGER_MAX,
+    LOTS_SEED_MAX,
+    SETTINGS,
+    SMALL_MAX,
+    VERSION,
+)
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, TournamentError
 from tournaments.matches.results import Result, result_of
-from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.models import Entry, Lots, Match, Player, Round, Tournament
 from tournaments.players.ownership import home_club_of_new
 from tournaments.ratings.services import tournament_arrived
 from tournaments.reasons import said_by
@@ -118,6 +125,7 @@ class _Import:
         self._rounds(tournament, _sequence(document.get("rounds", []), "rounds"))
         matches = _sequence(document.get("matches", []), "matches")
         decided = [self._match(tournament, data, index) for index, data in enumerate(matches)]
+        self._lots(tournament, document.get("lots"))
         first = min((moment for moment in decided if moment is not None), default=None)
         if first is not None:
             tournament_arrived(tournament, first)
@@ -144,6 +152,9 @@ class _Import:
         for match in document.get("matches") or []:
             if isinstance(match, Mapping):
                 names.update((match.get("reported_by") or "", match.get("confirmed_by") or ""))
+        lots = document.get("lots")
+        if isinstance(lots, Mapping):
+            names.add(lots.get("drawn_by") or "")
         names = {name for name in names if isinstance(name, str) and name}
         account_model = get_user_model()
         found = account_model._default_manager.filter(
@@ -210,6 +221,35 @@ class _Import:
         ]
         tournament.co_organizers.set(co_organizers)  # type: ignore[arg-type]
         return tournament
+
+    def _lots(self, tournament: Tournament, data: Any) -> None:
+        """The lots drawn for the places its tie-breaks left shared, kept as drawn: their order,
+        by player name, becomes the new entries' (the seed drew it from the old entry ids; an
+        older document has no lots)."""
+        if data is None:
+            return
+        lots = _mapping(data, "lots")
+        seed = _integer(lots, "seed", "lots", required=True, maximum=LOTS_SEED_MAX)
+        drawn_at = _moment(lots, "drawn_at", "lots")
+        if drawn_at is None:
+            raise InvalidInput(_("lots.drawn_at: expected an ISO 8601 time with its offset."))
+        entries = dict(
+            Entry.objects.filter(tournament=tournament).values_list("player__display_name", "pk")
+        )
+        order = []
+        for name in _sequence(lots.get("order", []), "lots.order"):
+            if name not in entries:
+                raise InvalidInput(
+                    _("lots.order: “%(name)s” is not entered in the tournament.") % {"name": name}
+                )
+            order.append(entries[name])
+        Lots.objects.create(
+            tournament=tournament,
+            seed=seed,
+            order=order,
+            drawn_by=self._user(lots.get("drawn_by"), "lots.drawn_by"),
+            drawn_at=drawn_at,
+        )
 
     # Players, entries, rounds ----------------------------------------------------------------
 

@@ -72,6 +72,10 @@ CATALOGUE: dict[str, Promise] = {
     "roll-entered": _("the roll is entered already: play it, or undo it"),
     "other-roll": _("the roll entered is %(rolled)s, not %(given)s"),
     "dave-after-roll": _("dave is offered before the roll, not after it"),
+    "dave-cannot-matter": _(
+        "no dave: whoever wins this game wins the match at the present stake, so raising it "
+        "changes nothing"
+    ),
     "entry-first": _("who moves first is %(example)s or 2, not %(data)s"),
     "entry-flag": _("a flag fall is %(example)s, not %(data)s"),
     "at-entry": _("game %(game)s, turn %(turn)s: %(reason)s"),

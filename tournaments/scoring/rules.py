@@ -148,6 +148,22 @@ class MatchRules:
         return self.variant == "long" and self.federation_draw
 
     @property
+    def match_can_be_drawn(self) -> bool:
+        """Whether a match can end drawn: only a fixed number of games, when the scores can end
+        level. Two games or more always can (1-1; or with an odd number, a mars against oyns:
+        1+1 against 2); a single game only when that game can be drawn (the Federation rule).
+        A match to N points never is (module docstring), nor a Short Nardy match of one game.
+
+        >>> MatchRules(variant="short", games=1).match_can_be_drawn
+        False
+        >>> MatchRules(variant="short", games=2).match_can_be_drawn
+        True
+        """
+        if self.games is None:
+            return False
+        return self.games >= 2 or self.draws
+
+    @property
     def draw_value(self) -> Fraction:
         """What a drawn game gives each player: ½ or 1."""
         return Fraction(1, 2) if self.draw_counts == "half" else Fraction(1)

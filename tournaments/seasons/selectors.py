@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Count, Max, QuerySet, Sum
+from django.db.models import Count, F, Max, QuerySet, Sum
 
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.ratings.models import Rating
@@ -76,7 +76,11 @@ def season_standings(*, season: Season) -> SeasonTable:
     Started events count, the running ones provisionally: a result corrected while an event
     runs (a finished event's results no longer change) shows in the table at once. In a running
     round robin or Swiss only those who have played a match have a place yet."""
-    events = list(season_events(season=season).filter(status__in=Tournament.PUBLIC))
+    events = list(
+        season_events(season=season)
+        .filter(status__in=Tournament.PUBLIC)
+        .annotate(lots_order=F("lots__order"))  # the lots drawn at the finish: no query more
+    )
     started = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
     counted = [event for event in events if event.status in started]
     stages: dict[int, list[Tournament]] = {event.pk: [] for event in counted}
@@ -201,7 +205,9 @@ def _finishes(
         rounds = [row[1:] for row in matches if row[1] is not None]
         places = [
             (standing.row.rank, standing.entry)
-            for standing in standings_of(event, entries, rounds, ratings)
+            for standing in standings_of(
+                event, entries, rounds, ratings, lots=getattr(event, "lots_order", None)
+            )
         ]
     else:
         bracket = [(str(row[0]), row[2], row[4]) for row in matches if row[0] and row[4]]

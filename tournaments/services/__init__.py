@@ -10,7 +10,8 @@ user having changed nothing. Pairings and brackets come from the pure ``tourname
   finish, delete;
 - ``entries``: enter players one by one, by name, from a CSV file or a pasted list (after its
   preview), and withdraw them;
-- ``two_stages``: a two-stage event's first stage, as its start makes it.
+- ``two_stages``: a two-stage event's first stage, as its start makes it;
+- ``lots``: the drawing of lots for the places the tie-breaks leave shared.
 """
 
 from tournaments.services.entries import (
@@ -46,6 +47,7 @@ from tournaments.services.lifecycle import (
     tournament_update,
     validate_rules,
 )
+from tournaments.services.lots import tournament_lots_draw
 
 __all__ = [
     "EDITABLE_SETTINGS",
@@ -73,6 +75,7 @@ __all__ = [
     "tournament_create",
     "tournament_delete",
     "tournament_finish",
+    "tournament_lots_draw",
     "tournament_open_registration",
     "tournament_start",
     "tournament_update",

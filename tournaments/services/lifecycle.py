@@ -28,6 +28,7 @@ from tournaments.services.checks import (
     for_organizer,
     locked_tournament,
 )
+from tournaments.services.lots import lots_drawn_if_needed
 from tournaments.services.pairing import (
     bracket_create,
     round_matches_create,
@@ -57,6 +58,9 @@ def tournament_create(*, organizer: User, name: str, variant: str, **settings: A
     _require_club_rights(organizer, settings)
     name = name.strip()
     tournament = Tournament(name=name, variant=variant, organizer=organizer, **settings)
+    for item in SETTINGS:  # what is not given and depends on the rest (the tie-break order)
+        if item.setting.initial is not None and item.name not in settings:
+            setattr(tournament, item.name, item.initial_for(tournament))
     tournament.slug = tournament.slug or free_slug(
         Tournament.objects.all(), name, fallback="tournament", limit=180
     )
@@ -181,6 +185,8 @@ def swiss_round_pair(*, tournament: Tournament, by: User) -> Round:
 
 @transaction.atomic
 def tournament_finish(*, tournament: Tournament, by: User) -> Tournament:
+    """Finish a tournament whose every match is decided; the places its tie-breaks leave shared
+    are decided by lots then, unless its organizer chose shared places (``services.lots``)."""
     tournament = for_organizer(tournament, by, Status.RUNNING)
     if tournament.first_stage:
         first_stage_finish_check(tournament)
@@ -193,6 +199,7 @@ def tournament_finish(*, tournament: Tournament, by: User) -> Tournament:
         )
     tournament.status = Status.FINISHED
     tournament.save(update_fields=["status"])
+    lots_drawn_if_needed(tournament, by)  # the places the tie-breaks leave shared
     return tournament
 
 

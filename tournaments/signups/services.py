@@ -28,6 +28,7 @@ from tournaments.players.pairs import (
 )
 from tournaments.policy import may, require
 from tournaments.rows import locked
+from tournaments.said import SIGNED_UP_ALREADY, SIGNED_UP_HERE_ALREADY
 from tournaments.signups.models import SignUp
 
 User = AbstractBaseUser | AnonymousUser
@@ -66,7 +67,7 @@ def signup_request(
     if tournament.entries.filter(player=player).exists():
         raise Conflict(_("%(player)s is entered already.") % {"player": player})
     if tournament.signups.filter(player=player, state__in=SignUp.ACTIVE).exists():
-        raise Conflict(_("%(player)s has signed up already.") % {"player": player})
+        raise Conflict(SIGNED_UP_ALREADY.of(player.gender) % {"player": player})
     signup = SignUp(tournament=tournament, player=player, user_id=by.pk)
     return _enter_or_wait_for_approval(tournament, signup)
 
@@ -117,9 +118,7 @@ def _require_free(tournament: Tournament, *players: Player) -> None:
             )
         active = tournament.signups.filter(state__in=SignUp.ACTIVE)
         if active.filter(Q(player=player) | Q(partner=player) | in_pair).exists():
-            raise Conflict(
-                _("%(player)s has signed up for this tournament already.") % {"player": player}
-            )
+            raise Conflict(SIGNED_UP_HERE_ALREADY.of(player.gender) % {"player": player})
 
 
 @transaction.atomic

@@ -9,11 +9,13 @@ from typing import Any, TypeVar
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from nardy_site.joined import Join, Table
 from tournaments.clubs.models import Club
 from tournaments.errors import TournamentError
+from tournaments.inbox.selectors import inbox_count
 from tournaments.matches.rows import WITH_PLAYERS, match_with_players
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.policy import RULES, may
@@ -50,11 +52,16 @@ def has_bracket(tournament: Tournament) -> bool:
 def tournament_header(request: HttpRequest, tournament: Tournament, tab: str) -> dict[str, Any]:
     """What the tournament pages' header and tabs need, and the revisions their cached parts
     are keyed on (the tournament's and its rating list's)."""
+    organizer = may(request.user, "tournament.run", tournament)
     return {
         "tournament": tournament,
         "tab": tab,
         "has_bracket": has_bracket(tournament),
-        "organizer": may(request.user, "tournament.run", tournament),
+        "organizer": organizer,
+        # The organizer's own count: a shared copy is drawn as for an anonymous visitor (None).
+        "tournament_inbox": (
+            inbox_count(user=request.user, tournament=tournament) if organizer else None
+        ),
         "ratings_revision": rating_selectors.rating_list_revision(
             system=tournament.rating_system, variant=tournament.variant, pairs=tournament.pairs
         ),
@@ -91,6 +98,16 @@ _MATCH_WITH_PLAYERS = Join(
         Table(Player, "wp", into=("we", "player")),
     ),
 )
+
+
+def posted_next(request: HttpRequest) -> str | None:
+    """The page of this site a form asks to come back to after its post (``next``: the inbox
+    it was sent from), or None: absent, or elsewhere."""
+    given = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(
+        given, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return given if given and safe else None
 
 
 def refused(

@@ -19,7 +19,14 @@ from nardy_site.forms import QuotingAtMostTheLimit
 from tournaments.clubs.models import Club
 from tournaments.declarations import Section, applies, settings_of
 from tournaments.eligibility import BIRTH_YEAR_EARLIEST
-from tournaments.models import MATCH_OF_GAMES, MATCH_TO_POINTS, Entry, Player, Tournament
+from tournaments.models import (
+    DEFAULT_TIEBREAKS,
+    MATCH_OF_GAMES,
+    MATCH_TO_POINTS,
+    Entry,
+    Player,
+    Tournament,
+)
 from tournaments.players.selectors import players_found
 from tournaments.scoring import MAX_MATCH_LENGTH
 from tournaments.scoring.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, PRESETS
@@ -38,6 +45,14 @@ class OrderedSelects(forms.Widget):
     order the organizer picks is kept (a multiple select would lose it)."""
 
     choices: Any = ()
+
+    def __init__(
+        self, attrs: dict[str, Any] | None = None, defaults: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(attrs)
+        #: The order each kind of standings starts with (format or first stage): the page's
+        #: script puts it in when the format changes and the order was still the old default.
+        self.defaults = defaults
 
     def value_from_datadict(self, data: Any, files: Any, name: str) -> list[str]:
         values = data.getlist(name) if hasattr(data, "getlist") else data.get(name, [])
@@ -79,7 +94,12 @@ class OrderedSelects(forms.Widget):
             places.append(
                 format_html("<li><select{}>{}</select></li>", flatatt(select_attrs), option_tags)
             )
-        return format_html('<ol class="ordered-choices">{}</ol>', mark_safe("".join(places)))
+        defaults = (
+            format_html(" data-defaults='{}'", json.dumps(self.defaults)) if self.defaults else ""
+        )
+        return format_html(
+            '<ol class="ordered-choices"{}>{}</ol>', defaults, mark_safe("".join(places))
+        )
 
 
 class OrderedChoicesField(forms.MultipleChoiceField):
@@ -164,6 +184,7 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
     tiebreaks = OrderedChoicesField(
         label=_("Tie-break order"),
         choices=list(TIEBREAK_NAMES.items()),
+        widget=OrderedSelects(defaults=DEFAULT_TIEBREAKS),
         required=False,
         help_text=Tournament._meta.get_field("tiebreaks").help_text,
     )
@@ -235,6 +256,10 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
                     "in its table."
                 ),
             )
+        if not self.instance.pk:  # what a new tournament's other settings give it
+            for item in SETTINGS:
+                if item.setting.initial is not None:
+                    self.initial.setdefault(item.name, item.initial_for(self.instance))
         variant = self.fields["variant"]
         assert isinstance(variant, forms.ChoiceField)
         variant.choices = Tournament.Variant.choices  # no empty choice among the radios

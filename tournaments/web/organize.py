@@ -310,6 +310,7 @@ STEPS = {
     "start": services.tournament_start,
     "pair": services.swiss_round_pair,
     "finish": services.tournament_finish,
+    "lots": services.tournament_lots_draw,
     "rate": ratings_approve,
     "unrate": ratings_withdraw,
     "build-stage-2": lambda tournament, by: stages.stage_two_build(event=tournament, by=by),
@@ -321,8 +322,9 @@ STEPS = {
 @login_required
 @require_POST
 def tournament_step(request: HttpRequest, slug: str, step: str) -> HttpResponse:
-    """Open the registration, start, pair the next Swiss round, or finish; a rating officer
-    approves the tournament as rated or withdraws the approval."""
+    """Open the registration, start, pair the next Swiss round, finish, or draw lots for the
+    places the tie-breaks left shared; a rating officer approves the tournament as rated or
+    withdraws the approval."""
     service = STEPS.get(step)
     if service is None:
         raise Http404(_("There is no such step."))
@@ -341,6 +343,7 @@ def tournament_step(request: HttpRequest, slug: str, step: str) -> HttpResponse:
         "start": _("The tournament has started: the matches are made."),
         "pair": _("Round %(number)s is paired.") % {"number": getattr(done, "number", "")},
         "finish": _("The tournament is finished."),
+        "lots": _("The lots are drawn: every place is decided."),
         "rate": _("The tournament is rated: its results count on the rating list."),
         "unrate": _("The rating approval is withdrawn: the rating list is replayed without it."),
         "build-stage-2": _("Stage 2 is built from the standings of stage 1: its bracket is drawn."),

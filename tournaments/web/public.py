@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Max, Q
+from django.db.models import Count, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -143,8 +143,23 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
             "rating_officer": officer,
             "hinted_matches": selectors.hinted_matches(tournament=tournament) if officer else [],
             "stages": event_stages(event=tournament),
+            "lots_to_draw": header["organizer"] and selectors.lots_to_draw(tournament=tournament),
+            "rounds_complete": _rounds_complete(tournament),
         },
     )
+
+
+def _rounds_complete(tournament: Tournament) -> str:
+    """What the tournament page says of its rounds while it runs: the last round complete
+    from the first on (none in a bracket, or before a round is complete)."""
+    if has_bracket(tournament) or tournament.status != Tournament.Status.RUNNING:
+        return ""
+    complete, made = selectors.rounds_complete(tournament=tournament)
+    if not complete:
+        return ""
+    if complete == made and tournament.format != Tournament.Format.SWISS:
+        return _("Every round is complete: the tournament can be finished.")
+    return _("Round %(number)s is complete.") % {"number": complete}
 
 
 @shared_page(_tournament_version)
@@ -156,6 +171,7 @@ def tournament_rounds_page(request: HttpRequest, slug: str) -> HttpResponse:
         {
             **tournament_header(request, tournament, "rounds"),
             "rounds": cached_part(lambda: _rounds(tournament)),
+            "forfeits": cached_part(lambda: tournament.matches.exclude(forfeit="").exists()),
         },
     )
 
@@ -175,6 +191,7 @@ def tournament_standings_page(request: HttpRequest, slug: str) -> HttpResponse:
                 lambda: standing_lines(selectors.tournament_standings(tournament=tournament))
             ),
             "tiebreaks": [(name, TIEBREAK_NAMES[name]) for name in tournament.tiebreaks],
+            "lots": cached_part(lambda: selectors.tournament_lots(tournament=tournament)),
             "wall": wall,
         },
     )
@@ -220,6 +237,7 @@ def tournament_print_page(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": cached_part(lambda: list(reversed(_rounds(tournament)))),
             "standings": cached_part(standings),
             "tiebreaks": [(name, TIEBREAK_NAMES[name]) for name in tournament.tiebreaks],
+            "lots": cached_part(lambda: selectors.tournament_lots(tournament=tournament)),
         },
     )
 
@@ -552,9 +570,23 @@ class StandingLine:
     out: bool = False
 
 
-def standing_lines(standings: list[selectors.Standing]) -> list[StandingLine]:
+class StandingLines(list[StandingLine]):
+    """The lines of a standings table, and what its legend explains."""
+
+    @property
+    def forfeits(self) -> bool:
+        """Some line has a match won or lost by forfeit (its +/− marks)."""
+        return any(line.row.forfeits_won or line.row.forfeits_lost for line in self)
+
+    @property
+    def by_lots(self) -> bool:
+        """Some places were decided by lots."""
+        return any(line.row.lot is not None for line in self)
+
+
+def standing_lines(standings: list[selectors.Standing]) -> StandingLines:
     deciders = deciding_tiebreaks([standing.row for standing in standings])
-    return [
+    return StandingLines(
         StandingLine(
             standing.row,
             standing.entry,
@@ -562,7 +594,7 @@ def standing_lines(standings: list[selectors.Standing]) -> list[StandingLine]:
             standing.out,
         )
         for standing, names in zip(standings, deciders, strict=True)
-    ]
+    )
 
 
 def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:
@@ -615,7 +647,7 @@ def _rounds(tournament: Tournament) -> list[dict[str, Any]]:
     groups = list(
         Match.objects.filter(tournament=tournament)
         .values_list("round__number", "bracket", "bracket_round")
-        .annotate(version=Max("updated_at"))
+        .annotate(version=Max("updated_at"), undecided=Count("pk", filter=selectors.UNDECIDED))
         .order_by("round__number", "bracket", "bracket_round")
     )
     rows = _GroupRows(tournament, [group[:3] for group in groups])
@@ -626,8 +658,9 @@ def _rounds(tournament: Tournament) -> list[dict[str, Any]]:
             "matches": cached_part(functools.partial(rows.of, index)),
             "key": str(number) if number is not None else f"{bracket}-{bracket_round}",
             "version": version.isoformat(),
+            "complete": number is not None and not undecided,
         }
-        for index, (number, bracket, bracket_round, version) in enumerate(groups)
+        for index, (number, bracket, bracket_round, version, undecided) in enumerate(groups)
     ]
 
 

@@ -21,7 +21,7 @@ from tournaments.matches import results
 from tournaments.models import Match
 from tournaments.policy import may
 from tournaments.ratings import selectors as rating_selectors
-from tournaments.web.common import match_of, posts, refused, tournament_of
+from tournaments.web.common import match_of, posted_next, posts, refused, tournament_of
 from tournaments.web.public import match_actions, match_context
 from tournaments.web.result_forms import ResultForm
 
@@ -89,7 +89,9 @@ def match_correct_page(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def match_answer(request: HttpRequest, pk: int) -> HttpResponse:
-    """The opponent of the reporter (or an organizer) confirms or disputes a reported result."""
+    """The opponent of the reporter (or an organizer) confirms or disputes a reported result;
+    then back to ``next`` (a page of this site: the inbox it was confirmed from), else the
+    match."""
     match = match_of(request, pk)
     answer = request.POST.get("answer")
     try:
@@ -110,7 +112,7 @@ def match_answer(request: HttpRequest, pk: int) -> HttpResponse:
             )
     except TournamentError as error:
         return refused(request, "tournaments/match.html", match_context(request, match), error)
-    return redirect("match", pk=match.pk)
+    return redirect(posted_next(request) or reverse("match", args=[match.pk]))
 
 
 def ratings_status(request: HttpRequest, slug: str) -> JsonResponse:

@@ -19,7 +19,7 @@ from tournaments.errors import InvalidInput, TournamentError
 from tournaments.models import Entry, Player, Tournament
 from tournaments.signups import selectors, services
 from tournaments.signups.models import SignUp
-from tournaments.web.common import posts, refused, tournament_header, tournament_of
+from tournaments.web.common import posted_next, posts, refused, tournament_header, tournament_of
 
 TEMPLATE = "signups/signup.html"
 
@@ -40,7 +40,7 @@ def signup_page(request: HttpRequest, slug: str) -> HttpResponse:
     except TournamentError as error:
         return refused(request, TEMPLATE, _context(request, tournament), error)
     messages.success(request, message)
-    return redirect(reverse("tournament-signup", args=[tournament.slug]))
+    return redirect(posted_next(request) or reverse("tournament-signup", args=[tournament.slug]))
 
 
 def _act(request: HttpRequest, tournament: Tournament, action: str) -> str:
@@ -126,7 +126,7 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
         "genders": Player.Gender.choices,
         "age_year": tournament.age_year(),
         "mine": selectors.mine(tournament=tournament, user=request.user),
-        "open": tournament.self_signup and tournament.status == Tournament.Status.REGISTRATION,
+        "open": tournament.takes_signups,
         "checkin_opens_at": opens,
         "checkin_open": opens is not None
         and opens <= timezone.now()

@@ -6,7 +6,17 @@ from django.urls import path
 from django.views.decorators.http import require_safe as read
 from django.views.generic import RedirectView
 
-from tournaments.web import analysis, clubs, organize, players, public, results, seasons, signups
+from tournaments.web import (
+    analysis,
+    clubs,
+    inbox,
+    organize,
+    players,
+    public,
+    results,
+    seasons,
+    signups,
+)
 from tournaments.web.live import match_record_page
 
 urlpatterns = [
@@ -57,6 +67,7 @@ urlpatterns = [
     path("identity/", players.identity_page, name="identity-trail"),
     path("ratings/<str:variant>/", read(public.rating_list_page), name="rating-list"),
     path("me/matches/", read(organize.my_matches_page), name="my-matches"),
+    path("me/inbox/", read(inbox.inbox_page), name="my-inbox"),
     path("clubs/", read(clubs.club_list_page), name="club-list"),
     path("clubs/new/", clubs.club_create_page, name="club-create"),
     path("c/<slug:slug>/", read(clubs.club_page), name="club"),

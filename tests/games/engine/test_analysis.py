@@ -46,8 +46,8 @@ def test_each_decision_lost_what_the_best_play_keeps(shipped, plies):
         for side, figures in analysed.figures.items():
             mine = [d for d in analysed.decisions if d.side == side]
             assert figures.checker_error == pytest.approx(sum(d.loss for d in mine))
-            assert figures.blunders == sum(1 for d in mine if d.loss > 0.08)
-            assert figures.errors == sum(1 for d in mine if 0.04 < d.loss <= 0.08)
+            assert figures.blunders == sum(1 for d in mine if d.loss > 0.16)
+            assert figures.errors == sum(1 for d in mine if 0.08 < d.loss <= 0.16)
             assert figures.cube_error == 0 and figures.luck == 0
 
 

@@ -19,6 +19,7 @@ from games.rules.matfile import read_match
 from games.services import games_from_mat
 from tests.support.corpus import corpus_or_skip
 from tournaments.analysis.models import Mistake
+from tournaments.analysis.reading import SHORT
 from tournaments.analysis.tasks import analysis_run
 
 from .test_analysis_task import corpus_match, recorded
@@ -74,7 +75,7 @@ def test_the_board_viewer_marks_each_play_that_lost_equity(client, analysis_on):
         assert unmarked == Play.parse(mistake.played)
         verdict = frame["analysis"]
         assert verdict["loss"] == pytest.approx(mistake.loss, abs=1e-4)
-        assert verdict["mark"] == mistake.mark
+        assert verdict["mark"] == SHORT.mark(mistake.loss)  # gnubg's thresholds
         assert verdict["board"] is not None and verdict["moved"]
         assert Play.parse(verdict["best"].replace("*", "")) == Play.parse(mistake.best)
     assert 'data-step="next-blunder"' in page

@@ -8,7 +8,7 @@ import pytest
 from django.test import override_settings
 from django.urls import reverse
 
-from games.analysis.runner import mark_of
+from games.engine.analysis import long_mark_of
 from games.engine.search import engine_name
 from tests.web.conftest import make_site
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
@@ -41,7 +41,7 @@ def test_a_long_nardy_result_is_analysed_on_commit_by_the_engine(
     for side, row in totals.items():
         mine = [m for m in mistakes if m.side == side]
         assert row.checker_error == pytest.approx(sum(m.loss for m in mine), abs=1e-6)
-        assert row.blunders == sum(1 for m in mine if mark_of(m.loss) == "blunder")
+        assert row.blunders == sum(1 for m in mine if long_mark_of(m.loss) == "blunder")
         assert row.cube_error == 0 and row.close_cube_decisions == 0
     assert analysis_run(match.pk) == "already analysed"
 
@@ -54,8 +54,9 @@ def test_the_page_the_api_and_the_pr_table_show_it(client, analysis_on, eager_ta
         match = decided(site)
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     assert 'data-state="done"' in page and 'data-role="analysis-totals"' in page
-    assert "The Nardy engine" in page and "at 0-ply" in page
-    assert "Dave decisions are not analysed yet" in page
+    assert "our Long Nardy engine, trained by playing against itself" in page
+    assert "0-ply search" in page
+    assert "Doubling (dave) decisions are not analysed yet" in page
     data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
     assert data["state"] == "done" and data["engine"] == engine_name() and data["plies"] == 0
     assert sorted(row["side"] for row in data["totals"]) == [1, 2]
@@ -65,7 +66,7 @@ def test_the_page_the_api_and_the_pr_table_show_it(client, analysis_on, eager_ta
     table = client.get(f"/api/v1/tournaments/{site.tournament.slug}/pr-table/").json()
     assert {row["player"] for row in table} == {"Anna", "Boris"}
     pr_page = client.get(reverse("tournament-pr", args=[site.tournament.slug])).content.decode()
-    assert 'data-role="pr-table"' in pr_page and "The Nardy engine" in pr_page
+    assert 'data-role="pr-table"' in pr_page and "our Long Nardy engine" in pr_page
     player = client.get(reverse("player", args=[match.home.player.pk])).content.decode()
     assert 'id="pr-history-long-title"' in player and "pr-history-short" not in player
 

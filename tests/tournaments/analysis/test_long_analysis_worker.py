@@ -56,5 +56,5 @@ def test_a_worker_analyses_a_long_nardy_match_for_the_page_and_the_api(real_work
     assert data["state"] == "done" and data["plies"] == 1
     assert sorted(row["side"] for row in data["totals"]) == [1, 2]
     page = client.get(reverse("match", args=[match.pk])).content.decode()
-    assert 'data-role="analysis-totals"' in page and "at 1-ply" in page
+    assert 'data-role="analysis-totals"' in page and "1-ply search" in page
     assert worker.stop() == 0, worker.output()

@@ -199,7 +199,8 @@ def test_one_who_stayed_tied_with_a_qualifier_places_behind_the_bracket(olga):
     from tournaments.seasons.services import season_create  # noqa: PLC0415
 
     season = season_create(club=club_create(by=olga, name="Riga"), by=olga, name="Spring")
-    cup = event(olga, names=NAMES[:6], groups=2, advance=1, season=season)
+    # No tie-break (the groups' default order would split the cycle by its byes' rounds).
+    cup = event(olga, names=NAMES[:6], groups=2, advance=1, season=season, tiebreaks=[])
     tournament_start(tournament=cup, by=olga)
     for group in cup.stages.all():  # every home side wins: each group of three is a cycle
         for match in group.matches.filter(away__isnull=False):

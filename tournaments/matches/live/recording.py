@@ -84,6 +84,11 @@ FIRST_BEFORE_ROLL = Template(
 ROLL_ENTERED = Template("roll-entered", "the roll is entered already: play it, or undo it")
 OTHER_ROLL = Template("other-roll", "the roll entered is %(rolled)s, not %(given)s")
 DAVE_AFTER_ROLL = Template("dave-after-roll", "dave is offered before the roll, not after it")
+DAVE_CANNOT_MATTER = Template(
+    "dave-cannot-matter",
+    "no dave: whoever wins this game wins the match at the present stake, so raising it "
+    "changes nothing",
+)
 NOT_FIRST = Template("entry-first", "who moves first is %(example)s or 2, not %(data)s")
 NOT_FLAG = Template("entry-flag", "a flag fall is %(example)s, not %(data)s")
 AT_ENTRY = Template("at-entry", "game %(game)s, turn %(turn)s: %(reason)s")
@@ -281,6 +286,29 @@ class Recording:
         """Whether the game on the board has ended (only a finished match leaves one there)."""
         return self.game.end_of_record().ending is not Ending.UNFINISHED
 
+    def double_refusal(self) -> Reason | None:
+        """Why the side on roll may not offer dave now (None: it may): the engine's reasons,
+        a roll already entered, or a dave that cannot matter (``dave_cannot_matter``)."""
+        if self.dice is not None:
+            return DAVE_AFTER_ROLL()
+        refusal = self.game.double_refusal()
+        if refusal is None and self.dave_cannot_matter():
+            return DAVE_CANNOT_MATTER()
+        return refusal
+
+    def dave_cannot_matter(self) -> bool:
+        """Whether raising the stake cannot change the match (a dead dave): in a match to N
+        points, each player needs no more than the present stake, so whoever wins the game
+        wins the match, at any stake, and a dropped dave ends it the same way (RULES.md: a
+        drop loses one oyn at the stake before the offer; a drawn game's credit does not
+        depend on the stake). A match to 1 is the plain case: no dave in it is ever worth
+        offering. A fixed number of games counts every point, so there it always matters."""
+        length = self.rules.length
+        if length is None:
+            return False
+        stake = self.game.stake
+        return length - self.score.score1 <= stake and length - self.score.score2 <= stake
+
     def plays(self) -> list[LegalPlay]:
         """The legal plays of the roll waiting for its play (none without one)."""
         return [] if self.dice is None else legal_plays(self.game.position, self.dice)
@@ -315,8 +343,10 @@ class Recording:
                     given = f"{entry.dice[0]}{entry.dice[1]}"
                     refused = OTHER_ROLL(rolled=rolled, given=given)
                     raise self._error(refused, self._player(game.position.turn))
-            elif isinstance(entry, Double) and self.dice is not None:
-                raise self._error(DAVE_AFTER_ROLL(), self._player(game.position.turn))
+            elif isinstance(entry, Double):
+                refusal = self.double_refusal()
+                if refusal is not None:
+                    raise self._error(refusal, self._player(game.position.turn))
             try:
                 game.apply(entry, self.game_actions)
             except GameError as error:
@@ -445,7 +475,7 @@ def state_json(recording: Recording) -> dict[str, Any]:
         "may": {
             "first": live and not recording.game_entries,
             "roll": live and dice is None and game.roll_refusal((1, 2)) is None,
-            "double": live and dice is None and game.double_refusal() is None,
+            "double": live and recording.double_refusal() is None,
             "answer": live and game.offered,
             "resign": live,
         },

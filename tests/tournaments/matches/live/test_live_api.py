@@ -328,3 +328,25 @@ def test_the_match_page_says_when_the_match_is_being_played():
     assert post(client_of(site.players["Anna"]), match, 0, {"dice": "31"}).status_code == 200
     assert status(match) == "Being played"
     assert status(other) == "Scheduled"
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_dave_that_cannot_change_a_match_to_1_is_neither_offered_nor_taken(language):
+    site = make_site(match_length=1, rated=False)
+    match = site.match("Anna", "Boris")
+    anna = client_of(site.players["Anna"])
+    state = post(anna, match, 0, {"dice": "31"}).json()
+    state = post(anna, match, state["ply"], {"dice": "31", "play": "8/5 6/5"}).json()
+    assert state["may"]["double"] is False and state["may"]["roll"] is True
+    before = snapshot(match)
+    refused = anna.post(
+        api(match),
+        {"ply": state["ply"], "action": {"double": True}},
+        "application/json",
+        headers={"accept-language": language},
+    )
+    assert refused.status_code == 422, refused.content
+    message = refused.json()["error"]["message"]
+    expected = "whoever wins this game wins the match" if language == "en" else "кто выиграет"
+    assert expected in message, message
+    assert snapshot(match) == before

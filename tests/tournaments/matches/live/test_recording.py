@@ -141,6 +141,61 @@ def test_no_dave_in_the_crawford_game():
         recording.add(Double())
 
 
+def opened(rules: MatchRules, *before: object) -> Recording:
+    """A recording after the entries ``before`` and the opening roll of the next game: Black is
+    on roll, and both hold dave."""
+    recording = Recording(rules)
+    for entry in before:
+        recording.add(entry)
+    recording.add(Roll((3, 1)))
+    recording.add(Turn.of("31", "8/5 6/5"))
+    return recording
+
+
+def test_no_dave_in_a_match_to_1_where_it_cannot_change_the_match():
+    recording = opened(MatchRules(variant="short", length=1))
+    before = state_json(recording)
+    assert before["may"]["double"] is False and before["may"]["roll"] is True
+    with pytest.raises(EntryError, match="whoever wins this game wins the match") as refused:
+        recording.add(Double())
+    assert refused.value.reason.code == "dave-cannot-matter" and refused.value.player == 2
+    assert state_json(recording) == before
+
+
+def test_dave_is_offered_only_while_it_can_change_the_match():
+    rules = MatchRules(variant="short", length=2)
+    assert state_json(opened(rules))["may"]["double"] is True  # 0-0 to 2: each needs 2
+    # Player 1 wins game 1 (the Crawford game is game 2), player 2 (White) wins game 2: 1-1.
+    level = opened(rules, Resign(Colour.BLACK, 1), Resign(Colour.BLACK, 1))
+    assert (level.score.score1, level.score.score2, level.number) == (1, 1, 3)
+    assert state_json(level)["may"]["double"] is False
+
+
+def test_a_dead_dave_at_double_match_point_but_a_live_one_after_the_crawford_game():
+    rules = MatchRules(variant="short", length=3)
+    # 2-0, the Crawford game won by player 2 (2-1); in game 3 player 1 needs 1, player 2 (on
+    # roll) needs 2: the trailer's dave matters (taken, the game is worth the match to both).
+    post_crawford = opened(rules, Resign(Colour.BLACK, 2), Resign(Colour.BLACK, 1))
+    assert (post_crawford.score.score1, post_crawford.score.score2) == (2, 1)
+    assert state_json(post_crawford)["may"]["double"] is True
+    post_crawford.add(Double())
+    assert state_json(post_crawford)["offered"] == 2
+    # Game 3 won by player 2 too: 2-2, both need 1, and no dave can change the match.
+    double_match_point = opened(
+        rules, Resign(Colour.BLACK, 2), Resign(Colour.BLACK, 1), Resign(Colour.WHITE, 1)
+    )
+    assert (double_match_point.score.score1, double_match_point.score.score2) == (2, 2)
+    assert state_json(double_match_point)["may"]["double"] is False
+    with pytest.raises(EntryError, match="changes nothing"):
+        double_match_point.add(Double())
+
+
+def test_a_fixed_number_of_games_counts_every_point_so_dave_always_matters():
+    recording = opened(MatchRules(variant="short", games=1))
+    assert state_json(recording)["may"]["double"] is True
+    recording.add(Double())
+
+
 def test_the_federation_draw_gives_black_its_last_roll():
     rules = MatchRules(variant="long", games=1, federation_draw=True)
     from games.rules import Position  # noqa: PLC0415

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0030_match_recording_mark'),
+        ('tournaments', '0033_long_nardy_mistakes_recounted'),
     ]
 
     operations = [
