@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 import rules
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -206,6 +206,19 @@ def owns_the_pair(user: User, player: Player) -> bool:
     return is_pair(player) and runs_club(player.home_club_id, user)
 
 
+def has_a_match(player: Player) -> bool:
+    """Whether the player (or the pair) is in a match, decided or not: from then on who they
+    are is part of a result, and only staff rename them."""
+    return Match.objects.filter(Q(home__player=player) | Q(away__player=player)).exists()
+
+
+@rules.predicate
+def runs_the_home_club_of_a_new_player(user: User, player: Player) -> bool:
+    """The user runs the player's home club, and the player is in no match yet: a mistaken new
+    player is corrected by the club that made it."""
+    return runs_club(player.home_club_id, user) and not has_a_match(player)
+
+
 class TwoPlayers(NamedTuple):
     """The record of a merge: the player kept and the one merged into it."""
 
@@ -256,11 +269,14 @@ def officer_of_its_list(user: User, record: Tournament | RatingHold) -> bool:
     return _officer_of(lists, user)
 
 
+may_rename = owns_the_pair | runs_the_home_club_of_a_new_player | staff
+
+
 @rules.predicate
 def undoes_what_they_may_do(user: User, change: Any) -> bool:
     """An identity change that is a rename: whoever may rename the player now."""
     player = change.player
-    return change.action == "renamed" and player is not None and owns_the_pair(user, player)
+    return change.action == "renamed" and player is not None and may_rename(user, player)
 
 
 # --- The rules ----------------------------------------------------------------------------------
@@ -337,10 +353,17 @@ _rule("player.merge", "two players", runs_the_home_club_of_both | staff,
       "the owners and organizers of the one home club of both players, staff",
       _("Only staff, or an organizer of the home club of both players, may merge them; players "
         "of two clubs are merged by staff."))  # fmt: skip
-_rule("player.rename", "player or pair", owns_the_pair | staff,
-      "a pair: the owners and organizers of its home club; staff",
-      _("Only the pair's club (the owners and organizers of its home club) or staff may rename "
-        "it; an organizer enters a pair under its name."))  # fmt: skip
+_rule("player.rename", "player or pair", may_rename,
+      "a pair: the owners and organizers of its home club; a player: they too until the "
+      "player's first match; staff",
+      _("Only the owners and organizers of the player's home club may rename a pair, or a "
+        "player who is in no match yet; a player who has a match, or of another club, is "
+        "renamed by staff. An organizer enters a pair under its name."))  # fmt: skip
+_rule("player.delete", "player or pair", runs_the_home_club | staff,
+      "the owners and organizers of the player's home club (while the player is in no match), "
+      "staff",
+      _("Only the owners and organizers of the player's home club, or staff, may delete a "
+        "player."))  # fmt: skip
 _rule("identity.undo", "identity change", undoes_what_they_may_do | staff,
       "staff; a rename also who may rename the player",
       _("Only staff may undo a merge; a rename is undone by who may rename."))  # fmt: skip

@@ -268,6 +268,9 @@ PAGES: dict[str, Callable[[World], Addresses]] = {
         ("Anna Berzina", reverse("player-profile", args=[world.player.pk]))
     ],
     "player-rename": lambda world: [("a pair", reverse("player-rename", args=[world.pair.pk]))],
+    "player-delete": lambda world: [
+        ("Anna Berzina", reverse("player-delete", args=[world.player.pk]))
+    ],
     "player-search": lambda world: [
         ("the form", reverse("player-search")),
         ("a search", reverse("player-search") + "?q=berzina"),

@@ -150,8 +150,9 @@ def test_the_owner_renames_a_pair_in_the_trail_and_can_undo_it(clubs, riga_duo):
         assert answer.status_code in (401, 403)
         assert snapshot() == before
     assert message(api(users["otto"], path, {"name": "Hacked"})) == (
-        "Only the pair's club (the owners and organizers of its home club) or staff may rename "
-        "it; an organizer enters a pair under its name."
+        "Only the owners and organizers of the player's home club may rename a pair, or a "
+        "player who is in no match yet; a player who has a match, or of another club, is "
+        "renamed by staff. An organizer enters a pair under its name."
     )
     answer = api(users["olga"], path, {"name": "Baltic Duo"})
     assert answer.status_code == 200 and answer.json()["display_name"] == "Baltic Duo"

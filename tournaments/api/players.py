@@ -188,9 +188,11 @@ class RenameSerializer(serializers.Serializer[Any]):
 
 
 class PlayerRename(APIView):
-    """Rename a pair: its owner (the owners and organizers of its home club) or staff; written
-    to the identity trail, where it can be undone (``identity/<id>/undo``). A tournament's
-    organizer enters a pair under its name and never renames it."""
+    """Rename a pair: its owner (the owners and organizers of its home club) or staff; a player
+    who is in no match yet: the owners and organizers of its home club too (a slip corrected);
+    any player: staff. Written to the identity trail, where it can be undone
+    (``identity/<id>/undo``). A tournament's organizer enters a pair under its name and never
+    renames it."""
 
     schema = ApiSchema()
     permission_classes = [IsAuthenticated]
@@ -198,7 +200,7 @@ class PlayerRename(APIView):
     @extend_schema(
         request=RenameSerializer,
         responses={200: PlayerSerializer, **error_responses(403, 409)},
-        summary="Rename a pair",
+        summary="Rename a pair, or a player who is in no match yet",
     )
     def post(self, request: Request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
@@ -208,3 +210,23 @@ class PlayerRename(APIView):
             player=player, by=request.user, name=given.validated_data["name"]
         )
         return Response(PlayerSerializer(player).data)
+
+
+class PlayerDelete(APIView):
+    """Delete a mistaken player (a junk name, a slip): the owners and organizers of its home
+    club, or staff, while the player is in no match (decided or not), in no pair and linked to
+    no account (409 otherwise). Their entries, none with a match, go with them. Written to the
+    identity trail (``identity/``), with the player as they were; a deletion is not undone."""
+
+    schema = ApiSchema()
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={204: None, **error_responses(403, 409)},
+        summary="Delete a player who is in no match yet",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        services.player_delete(player=player, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -67,6 +67,7 @@ urlpatterns = [
     path("players/<int:pk>/merge", players.PlayerMerge.as_view(), name="api-player-merge"),
     path("players/<int:pk>/unlink", players.PlayerUnlink.as_view(), name="api-player-unlink"),
     path("players/<int:pk>/rename", players.PlayerRename.as_view(), name="api-player-rename"),
+    path("players/<int:pk>/delete", players.PlayerDelete.as_view(), name="api-player-delete"),
     path("players/<int:pk>/profile", players.PlayerProfile.as_view(), name="api-player-profile"),
     path("identity/", players.IdentityTrail.as_view(), name="api-identity"),
     path("identity/<int:pk>/undo", players.MergeUndo.as_view(), name="api-identity-undo"),

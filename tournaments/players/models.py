@@ -57,8 +57,9 @@ class PlayerClaim(models.Model):
 
 class IdentityAudit(models.Model):
     """One change of who a player is: a claim decided, an account link removed, a merge or a
-    rename, or its undoing. ``before`` keeps both players as they were (and, for a merge, what
-    moved; for a rename, the new name), so the change can be read later and undone from it."""
+    rename, or its undoing, a mistaken player deleted. ``before`` keeps both players as they
+    were (and, for a merge, what moved; for a rename, the new name; for a deletion, the entries
+    removed), so the change can be read later and undone from it."""
 
     class Action(models.TextChoices):
         CLAIM_APPROVED = "claim-approved", _("claim approved")
@@ -68,6 +69,7 @@ class IdentityAudit(models.Model):
         UNMERGED = "unmerged", _("merge undone")
         RENAMED = "renamed", _("renamed")
         RENAME_UNDONE = "rename-undone", _("rename undone")
+        DELETED = "deleted", _("player deleted")
 
     action = models.CharField(_("action"), max_length=16, choices=Action.choices)
     actor = models.ForeignKey(

@@ -12,10 +12,10 @@ from django.db.models import BooleanField, Case, F, Func, IntegerField, Q, Query
 from nardy_site.joined import Join, Table
 from tournaments.clubs.models import Club
 from tournaments.clubs.selectors import clubs_run_by
-from tournaments.models import Player, Tournament
+from tournaments.models import Pair, Player, Tournament
 from tournaments.names import search_words
 from tournaments.players.models import PlayerClaim
-from tournaments.policy import User, is_staff, may
+from tournaments.policy import User, has_a_match, is_staff, may
 from tournaments.ratings.models import RatingList
 
 #: The order of ``players_found``: how well the name matches (``found_rank``), then the name.
@@ -67,8 +67,12 @@ class PlayerActions:
     may_read_trail: bool
     #: This user may read and edit the player's profile (gender, birth year).
     may_edit_profile: bool = False
-    #: This user may rename the record (a pair: its home club's runners; staff).
+    #: This user may rename the record (a pair: its home club's runners; a player not in a
+    #: match yet: they too; staff).
     may_rename: bool = False
+    #: This user may delete the player, a mistake: its home club's runners or staff, while the
+    #: player is in no match, no pair and linked to no account (``services.player_delete``).
+    may_delete: bool = False
 
 
 def player_with_club(pk: int) -> Player | None:
@@ -99,7 +103,17 @@ def player_actions(*, player: Player, user: User) -> PlayerActions | None:
         may_read_trail=decides,
         may_edit_profile=may(user, "profile.edit", player),
         may_rename=may(user, "player.rename", player),
+        may_delete=player.user_id is None
+        and may(user, "player.delete", player)
+        and not has_a_match(player)
+        and not Pair.objects.filter(Q(first=player) | Q(second=player)).exists(),
     )
+
+
+def player_entries(*, player: Player) -> QuerySet[Tournament]:
+    """The tournaments the player is entered in, newest first: what a deletion takes them out
+    of."""
+    return Tournament.objects.filter(entries__player=player).order_by("-created_at", "-pk")
 
 
 def claims_to_decide(*, user: User) -> QuerySet[PlayerClaim]:

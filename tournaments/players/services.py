@@ -8,12 +8,14 @@ club (or staff) approve it. A merge folds a duplicate Player into the one kept: 
 sign-ups and claims move over, the account link too, the duplicate's ledger rows go and its
 rating lists are replayed (on commit), their audit trails saying so. Staff can undo a merge from
 its row of the trail. A pair is renamed by its owner (the runners of its home club) or staff, and
-the rename can be undone from its row the same way. Each raises a ``TournamentError`` having
+the rename can be undone from its row the same way; a mistaken new player is renamed or deleted
+by its home club's runners until their first match. Each raises a ``TournamentError`` having
 changed nothing when it cannot be done."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -27,7 +29,7 @@ from tournaments.models import Entry, Pair, Player, Tournament
 from tournaments.players.audit import Action, identity_record, player_snapshot
 from tournaments.players.models import IdentityAudit, PlayerClaim
 from tournaments.players.ownership import home_club_of_new
-from tournaments.policy import TwoPlayers, User, require
+from tournaments.policy import TwoPlayers, User, has_a_match, require
 from tournaments.ratings.models import RatingAudit
 from tournaments.ratings.services import entry_lists, lists_replay, player_lists
 from tournaments.signups.models import SignUp
@@ -194,7 +196,8 @@ def players_merge(*, keep: Player, drop: Player, by: User) -> Player:
 @transaction.atomic
 def player_rename(*, player: Player, by: User, name: str) -> Player:
     """Give a player record a new name: a pair by its owner (the runners of its home club) or
-    staff, any player by staff. In the identity trail, undone from its row (``identity_undo``)."""
+    staff, a player by the runners of its home club until their first match (a slip corrected),
+    any player by staff. In the identity trail, undone from its row (``identity_undo``)."""
     player = _locked(player.pk)
     require(by, "player.rename", player)
     name = " ".join(name.split())
@@ -212,6 +215,46 @@ def player_rename(*, player: Player, by: User, name: str) -> Player:
     _save_name(player)
     identity_record(Action.RENAMED, by=by, player=player, before=before, note=note)
     return player
+
+
+@transaction.atomic
+def player_delete(*, player: Player, by: User) -> dict[str, Any]:
+    """Delete a mistaken player (a junk name, a slip): by the runners of its home club or staff
+    (``policy``'s ``player.delete``), only while the player is in no match, decided or not,
+    plays in no pair and is linked to no account. Their entries, none of which has a match, go
+    with them (the tournaments' pages are drawn again); so do their sign-ups. In the identity
+    trail, with the player as they were and the tournaments they were entered in: a deletion is
+    not undone (the name can be added again). Returns that snapshot."""
+    player = _locked(player.pk)
+    require(by, "player.delete", player)
+    if has_a_match(player):
+        raise Conflict(
+            _("%(name)s is in a match already: a player who has played is not deleted (merge a "
+              "duplicate into the right player instead).") % {"name": player.display_name}
+        )  # fmt: skip
+    in_pair = Pair.objects.filter(Q(first=player) | Q(second=player)).select_related("player")
+    if (pair := in_pair.first()) is not None:
+        raise Conflict(
+            _("%(name)s plays in the pair %(pair)s: delete the pair first.")
+            % {"name": player.display_name, "pair": pair.player.display_name}
+        )
+    if player.user_id is not None:
+        raise Conflict(
+            _("%(name)s is linked to a site account: remove the link first.")
+            % {"name": player.display_name}
+        )
+    entries = list(Entry.objects.filter(player=player).select_related("tournament"))
+    for tournament_id in sorted({entry.tournament_id for entry in entries}):
+        Tournament.lock_for_change(tournament_id)  # in one order; its pages are drawn again
+    before = {
+        "player": player_snapshot(player),
+        "removed": {"entries": [[entry.pk, entry.tournament.slug] for entry in entries]},
+    }
+    identity_record(Action.DELETED, by=by, player=player, before=before,
+                    note=f"✕ {player.display_name}")  # fmt: skip
+    Entry.objects.filter(pk__in=[entry.pk for entry in entries]).delete()
+    player.delete()  # its sign-ups and claims go with it; the trail's row keeps it (SET_NULL)
+    return before["player"]
 
 
 @transaction.atomic

@@ -8,7 +8,8 @@ user having changed nothing. Pairings and brackets come from the pure ``tourname
 
 - ``lifecycle``: create, edit the rules, open registration, start, pair the next Swiss round,
   finish, delete;
-- ``entries``: enter players one by one, by name or from a CSV file, and withdraw them;
+- ``entries``: enter players one by one, by name, from a CSV file or a pasted list (after its
+  preview), and withdraw them;
 - ``two_stages``: a two-stage event's first stage, as its start makes it;
 - ``lots``: the drawing of lots for the places the tie-breaks leave shared.
 """
@@ -16,10 +17,16 @@ user having changed nothing. Pairings and brackets come from the pure ``tourname
 from tournaments.services.entries import (
     ENTRIES_CSV_COLUMNS,
     ENTRIES_CSV_MAX_BYTES,
+    NEW,
+    PASTE_MAX_CHARS,
     SEED_MAX,
+    SKIP,
     NewEntry,
+    PastedLine,
     entries_from_csv,
     entries_import_csv,
+    entries_paste,
+    entries_paste_preview,
     entries_register,
     entry_register,
     entry_withdraw,
@@ -48,9 +55,15 @@ __all__ = [
     "ENTRIES_CSV_COLUMNS",
     "ENTRIES_CSV_MAX_BYTES",
     "SEED_MAX",
+    "NEW",
+    "PASTE_MAX_CHARS",
+    "SKIP",
     "NewEntry",
+    "PastedLine",
     "entries_from_csv",
     "entries_import_csv",
+    "entries_paste",
+    "entries_paste_preview",
     "entries_register",
     "entry_register",
     "entry_withdraw",

@@ -1,11 +1,11 @@
 """Entering players: one by one, by name (making the players that are new), from a CSV file,
-and withdrawing them."""
+from a pasted list of names after its preview, and withdrawing them."""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from django.contrib.auth import get_user_model
@@ -20,6 +20,7 @@ from tournaments.clubs.models import Club
 from tournaments.errors import Conflict, InvalidInput
 from tournaments.matches.results import match_result_record
 from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.names import pasted_names, search_words
 from tournaments.players.ownership import home_club_of_new
 from tournaments.players.pairs import pair_of
 from tournaments.policy import may, require
@@ -287,6 +288,148 @@ def entries_register(
             _("Someone added a player of one of these names just now: try again.")
         ) from None
     return made
+
+
+#: A pasted list is refused past this many characters, or this many names.
+PASTE_MAX_CHARS, PASTE_MAX_NAMES = 20_000, 300
+#: What a line of a pasted list may be answered with, besides a player's id.
+NEW, SKIP = "new", "skip"
+
+
+@dataclass(frozen=True)
+class NearPlayer:
+    """A player whose name is near a pasted one ("did you mean"), and whether they are an
+    entrant already (then they are named, not offered)."""
+
+    player: Player
+    entered: bool
+
+
+@dataclass(frozen=True)
+class PastedLine:
+    """One line of a pasted list as its preview shows it: the player of the same name (case and
+    spacing aside) and whether they are entered already, the near names, or the earlier line
+    that gave the same name."""
+
+    line: int
+    name: str
+    player: Player | None = None
+    entered: bool = False
+    near: tuple[NearPlayer, ...] = ()
+    repeats: int | None = None
+
+    @property
+    def skipped(self) -> bool:
+        """Listed twice, or entered already: nothing to do for it."""
+        return self.repeats is not None or self.entered
+
+    @property
+    def answers(self) -> tuple[str, ...]:
+        """The answers the organizer may give: the player of this name, a near player who is
+        not entered, a new player (unless the name is a player's), or to leave the line out."""
+        if self.skipped:
+            return ()
+        if self.player is not None:
+            return (str(self.player.pk), SKIP)
+        return (*(str(near.player.pk) for near in self.near if not near.entered), NEW, SKIP)
+
+    @property
+    def answer(self) -> str:
+        """The answer given unless the organizer picks another: the player of this name, a
+        new player when no name is near; none when a near name asks them to choose."""
+        if self.player is not None:
+            return str(self.player.pk)
+        return "" if self.skipped or any(not near.entered for near in self.near) else NEW
+
+
+def entries_paste_preview(*, tournament: Tournament, by: User, text: str) -> list[PastedLine]:
+    """Each name of a pasted list (one a line; blank lines skipped) matched to the players of
+    the site: the same name, else "did you mean" the near ones (``names.pasted_names``), with
+    what is entered already and what is listed twice. Writes nothing."""
+    require(by, "tournament.run", tournament)
+    if len(text) > PASTE_MAX_CHARS:
+        raise InvalidInput(
+            _("The list is longer than %(most)s characters.") % {"most": PASTE_MAX_CHARS}
+        )
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise InvalidInput(_("The list has no names: paste one name a line."))
+    if len(lines) > PASTE_MAX_NAMES:
+        raise InvalidInput(
+            _("The list has more than %(most)s names: enter them in parts.")
+            % {"most": PASTE_MAX_NAMES}
+        )
+    players = _players_named_like(lines)
+    entered = set(
+        tournament.entries.filter(player__in=list(players)).values_list("player_id", flat=True)
+    )
+    names = [(pk, player.display_name) for pk, player in players.items()]
+    return [
+        PastedLine(
+            line=found.line,
+            name=found.name,
+            player=players[found.same] if found.same is not None else None,
+            entered=found.same in entered,
+            near=tuple(NearPlayer(players[pk], pk in entered) for pk in found.near),
+            repeats=found.repeats,
+        )
+        for found in pasted_names(text, names)
+    ]
+
+
+#: At most this many players are read as the candidates of one pasted list.
+PASTE_MOST_CANDIDATES = 5000
+
+
+def _players_named_like(lines: Sequence[str]) -> dict[int, Player]:
+    """The players who may be the same as, or near, a pasted name: those with a word of their
+    name beginning as a word of one of the names does (a name near another shares the start of
+    a word with it, in Latin letters)."""
+    starts = {word[:3] for line in lines for word in search_words(line) if len(word) >= 2}
+    if not starts:
+        return {}
+    like = Q()
+    for start in sorted(starts):
+        like |= Q(search_key__startswith=start) | Q(search_key__contains=f" {start}")
+    found = Player.objects.filter(like).order_by("pk")[:PASTE_MOST_CANDIDATES]
+    return {player.pk: player for player in found}
+
+
+@transaction.atomic
+def entries_paste(
+    *, tournament: Tournament, by: User, text: str, answers: Mapping[int, str]
+) -> tuple[list[Entry], list[PastedLine]]:
+    """Enter the pasted list as its preview was answered (``answers``: a line's number → a
+    player's id, ``NEW`` or ``SKIP``; a line not answered takes ``PastedLine.answer``), all or
+    none, through ``entries_register``. The lines listed twice or entered already are left out
+    and returned with the entries made."""
+    lines = entries_paste_preview(tournament=tournament, by=by, text=text)
+    chosen: list[NewEntry] = []
+    skipped = []
+    for line in lines:
+        answer = answers.get(line.line) or line.answer
+        if line.skipped:
+            skipped.append(line)
+            continue
+        if answer == SKIP:
+            continue
+        if not answer:
+            raise InvalidInput(
+                _("Line %(line)s: did you mean a player of the site, or a new player "
+                  "“%(name)s”? Choose one.") % {"line": line.line, "name": line.name}
+            )  # fmt: skip
+        if answer not in line.answers:
+            raise InvalidInput(
+                _("Line %(line)s: choose one of the answers offered for “%(name)s”.")
+                % {"line": line.line, "name": line.name}
+            )
+        players = [line.player, *(near.player for near in line.near)]
+        picked = next((p for p in players if p is not None and str(p.pk) == answer), None)
+        name = picked.display_name if picked is not None else line.name
+        chosen.append(NewEntry(name=name, line=line.line))
+    if not chosen:
+        raise InvalidInput(_("Nothing to enter: every name is left out."))
+    return entries_register(tournament=tournament, by=by, entries=chosen), skipped
 
 
 def entries_import_csv(*, tournament: Tournament, by: User, data: bytes) -> list[Entry]:

@@ -31,7 +31,7 @@ from tournaments.players.selectors import players_found
 from tournaments.scoring import MAX_MATCH_LENGTH
 from tournaments.scoring.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, PRESETS
 from tournaments.seasons.models import Season
-from tournaments.services import SEED_MAX, NewEntry
+from tournaments.services import PASTE_MAX_CHARS, SEED_MAX, NewEntry
 from tournaments.web.clocks import preset_choices, preset_of
 from tournaments.words import TIEBREAK_NAMES
 
@@ -564,6 +564,34 @@ class EntriesImportForm(QuotingAtMostTheLimit, forms.Form):
             "Any problem rejects the whole file, naming its line."
         ),
     )
+
+
+class EntriesPasteForm(QuotingAtMostTheLimit, forms.Form):
+    """A list of names, one a line: previewed first, entered once the preview is confirmed."""
+
+    names = forms.CharField(
+        label=_("Names, one a line"),
+        max_length=PASTE_MAX_CHARS,
+        strip=False,
+        widget=forms.Textarea(
+            attrs={"rows": 8, "autocomplete": "off", "spellcheck": "false", "translate": "no"}
+        ),
+        help_text=_(
+            "Paste or type the list. Each name is matched to the players of the site before "
+            "anything is entered; blank lines, names listed twice and players entered already "
+            "are left out."
+        ),
+    )
+
+    def answers(self, posted: Mapping[str, str]) -> dict[int, str]:
+        """The answers of the preview's lines, posted as ``answer-<line>``."""
+        return {
+            int(key.removeprefix("answer-")): value
+            for key, value in posted.items()
+            if key.startswith("answer-")
+            and key.removeprefix("answer-").isdecimal()
+            and len(key) <= len("answer-") + 6
+        }
 
 
 class EntryWithdrawForm(QuotingAtMostTheLimit, forms.Form):

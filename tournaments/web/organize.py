@@ -6,6 +6,7 @@ status, with nothing changed."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -28,6 +29,7 @@ from tournaments.stages import services as stages
 from tournaments.web.common import posts, refused, tournament_header, tournament_of
 from tournaments.web.forms import (
     EntriesImportForm,
+    EntriesPasteForm,
     EntryAddForm,
     EntryWithdrawForm,
     PairAddForm,
@@ -95,11 +97,12 @@ def tournament_edit_page(request: HttpRequest, slug: str) -> HttpResponse:
 # --- Players ------------------------------------------------------------------------------------
 
 
-@posts("action", "add", "add-pair", "import", "withdraw")
+@posts("action", "add", "add-pair", "import", "paste-preview", "paste", "withdraw")
 @login_required
 def tournament_players_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The entrants, and the forms posting here: add one player, add a pair, import a CSV file,
-    withdraw an entry (the ``action`` field says which)."""
+    preview a pasted list of names and enter it, withdraw an entry (the ``action`` field says
+    which)."""
     tournament = tournament_of(request, slug)
     if request.method != "POST":
         _require_organizer_to_view(request, tournament)
@@ -174,6 +177,57 @@ def _players_import(request: HttpRequest, tournament: Tournament) -> HttpRespons
     return redirect(reverse("tournament-players", args=[tournament.slug]))
 
 
+def _paste_preview(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The pasted list matched to the site's players, to be answered and confirmed: nothing is
+    written yet."""
+    form = EntriesPasteForm(request.POST)
+    if not form.is_valid():
+        return _players_page(request, tournament, paste_form=form, status=400)
+    try:
+        preview = services.entries_paste_preview(
+            tournament=tournament, by=request.user, text=form.cleaned_data["names"]
+        )
+    except TournamentError as error:
+        return _players_page(request, tournament, paste_form=form, error=error)
+    return _players_page(request, tournament, paste_form=form, preview=preview)
+
+
+def _paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Enter the previewed list as answered; the box is empty again after it."""
+    form = EntriesPasteForm(request.POST)
+    if not form.is_valid():
+        return _players_page(request, tournament, paste_form=form, status=400)
+    text, answers = form.cleaned_data["names"], form.answers(request.POST)
+    try:
+        entries, skipped = services.entries_paste(
+            tournament=tournament, by=request.user, text=text, answers=answers
+        )
+    except TournamentError as error:
+        try:  # the preview again, with the answers given, to correct
+            preview = services.entries_paste_preview(
+                tournament=tournament, by=request.user, text=text
+            )
+        except TournamentError:
+            preview = None
+        return _players_page(
+            request, tournament, paste_form=form, preview=preview, answers=answers, error=error
+        )
+    messages.success(
+        request,
+        ngettext("%(count)s player entered.", "%(count)s players entered.", len(entries))
+        % {"count": len(entries)},
+    )
+    for line in skipped:
+        if line.repeats is not None:
+            said = _("Line %(line)s: %(name)s is listed on line %(earlier)s already: left out.")
+        else:
+            said = _("Line %(line)s: %(name)s is entered already: left out.")
+        messages.info(
+            request, said % {"line": line.line, "name": line.name, "earlier": line.repeats}
+        )
+    return redirect(reverse("tournament-players", args=[tournament.slug]))
+
+
 def _entry_withdraw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = EntryWithdrawForm(request.POST, tournament=tournament)
     if not form.is_valid():
@@ -201,6 +255,8 @@ PLAYERS_ACTIONS = {
     "add": _player_add,
     "add-pair": _pair_add,
     "import": _players_import,
+    "paste-preview": _paste_preview,
+    "paste": _paste,
     "withdraw": _entry_withdraw,
 }
 
@@ -212,6 +268,9 @@ def _players_page(
     add_form: EntryAddForm | None = None,
     pair_form: PairAddForm | None = None,
     import_form: EntriesImportForm | None = None,
+    paste_form: EntriesPasteForm | None = None,
+    preview: list[services.PastedLine] | None = None,
+    answers: dict[int, str] | None = None,
     error: TournamentError | None = None,
     status: int = 200,
 ) -> HttpResponse:
@@ -224,6 +283,8 @@ def _players_page(
         "add_form": add_form or EntryAddForm(tournament=tournament),
         "pair_form": pair_form or PairAddForm(tournament=tournament),
         "import_form": import_form or EntriesImportForm(),
+        "paste_form": paste_form or EntriesPasteForm(),
+        "preview": _preview_rows(preview, answers or {}) if preview is not None else None,
         "can_enter": tournament.status in services.EDITABLE_STATUSES
         or (
             tournament.status == Tournament.Status.RUNNING
@@ -234,6 +295,12 @@ def _players_page(
     if error is not None:
         return refused(request, PLAYERS_TEMPLATE, context, error)
     return render(request, PLAYERS_TEMPLATE, context, status=status)
+
+
+def _preview_rows(preview: list[services.PastedLine], answers: dict[int, str]) -> list[Any]:
+    """Each line of the preview with the answer to show checked: the one posted, else its
+    own."""
+    return [(line, answers.get(line.line, line.answer)) for line in preview]
 
 
 # --- The tournament's life ----------------------------------------------------------------------

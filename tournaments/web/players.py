@@ -1,9 +1,11 @@
 """The pages of who players are: a user claims a player on its page; the runners of its home club
 decide claims at ``/claims/``, merge a duplicate into a player at ``/p/<id>/merge/`` after a
-preview, rename a pair at ``/p/<id>/rename/``, and remove an account link; ``/identity/`` is the
-trail of these changes, where a merge (staff) or a rename is undone; ``/p/<id>/profile/`` is the
-player's profile (gender, birth year). Who may is ``tournaments.policy``'s. Each post calls one
-service; a refusal is shown under its 4xx status, with nothing changed."""
+preview, rename a pair (or a player not in a match yet) at ``/p/<id>/rename/``, delete a
+mistaken player not in a match at ``/p/<id>/delete/``, and remove an account link;
+``/identity/`` is the trail of these changes, where a merge (staff) or a rename is undone;
+``/p/<id>/profile/`` is the player's profile (gender, birth year). Who may is
+``tournaments.policy``'s. Each post calls one service; a refusal is shown under its 4xx
+status, with nothing changed."""
 
 from __future__ import annotations
 
@@ -143,8 +145,8 @@ def player_unlink(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def rename_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """Rename a pair (its home club's runners, staff): written to the identity trail, where it
-    can be undone."""
+    """Rename a pair, or a player not in a match yet (its home club's runners), any player
+    (staff): written to the identity trail, where it can be undone."""
     player = get_object_or_404(Player.objects.select_related("pair"), pk=pk)
     if not may(request.user, "player.rename", player):
         raise PermissionDenied(RULES["player.rename"].refusal)
@@ -168,6 +170,32 @@ def rename_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 RENAME_TEMPLATE = "players/rename.html"
+
+
+@login_required
+def delete_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Delete a mistaken player (its home club's runners, staff) while they are in no match:
+    the page says what goes with them (their entries, none with a match), the post deletes it
+    and writes the identity trail."""
+    player = get_object_or_404(Player.objects.select_related("home_club"), pk=pk)
+    if not may(request.user, "player.delete", player):
+        raise PermissionDenied(RULES["player.delete"].refusal)
+    context = {"player": player, "entries": selectors.player_entries(player=player)}
+    if request.method != "POST":
+        return render(request, DELETE_TEMPLATE, context)
+    try:
+        services.player_delete(player=player, by=request.user)
+    except TournamentError as error:
+        return refused(request, DELETE_TEMPLATE, context, error)
+    messages.success(request, _("%(player)s is deleted.") % {"player": player.display_name})
+    back = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return redirect(back if back and safe else reverse("player-search"))
+
+
+DELETE_TEMPLATE = "players/delete.html"
 
 
 @login_required

@@ -61,6 +61,7 @@ urlpatterns = [
     path("p/<int:pk>/merge/", players.merge_page, name="player-merge"),
     path("p/<int:pk>/unlink/", players.player_unlink, name="player-unlink"),
     path("p/<int:pk>/rename/", players.rename_page, name="player-rename"),
+    path("p/<int:pk>/delete/", players.delete_page, name="player-delete"),
     path("p/<int:pk>/profile/", players.profile_page, name="player-profile"),
     path("claims/", players.claims_page, name="player-claims"),
     path("identity/", players.identity_page, name="identity-trail"),
