@@ -89,20 +89,44 @@ def organizes(tournament: Tournament, user: User) -> bool:
     return tournament.co_organizers.filter(pk=user.pk).exists()
 
 
+def plays_as(user_id: int | None, through: str = "") -> Q:
+    """An entry (or the entry at ``through``, e.g. ``"home__"``) the user plays as: their own
+    player's, or a pair's they are one of (a pair's record has no account of its own)."""
+    player = f"{through}player__"
+    return (
+        Q(**{f"{player}user_id": user_id})
+        | Q(**{f"{player}pair__first__user_id": user_id})
+        | Q(**{f"{player}pair__second__user_id": user_id})
+    )
+
+
 def match_side(match: Match, user: User) -> int | None:
-    """1 when the user plays home in this match, 2 away, else None."""
+    """1 when the user plays home in this match (as its player, or one of its pair's two), 2
+    away, else None."""
     if not user.is_authenticated:
         return None
-    if _players_loaded(match):  # read with the match (select_related): no query
+    return _side_of(match, user.pk)
+
+
+def _side_of(match: Match, user_id: int) -> int | None:
+    if _players_loaded(match):  # read with the match (select_related): no query for a player
         for side, entry in ((1, match.home), (2, match.away)):
-            if entry is not None and entry.player.user_id == user.pk:
+            if entry is not None and entry.player.user_id == user_id:
                 return side
-        return None
+        if not _pairs_play(match):
+            return None
     entries = {match.home_id: 1, match.away_id: 2}
-    found = Entry.objects.filter(pk__in=[e for e in entries if e], player__user_id=user.pk)
+    found = Entry.objects.filter(plays_as(user_id), pk__in=[e for e in entries if e])
     for entry_id in found.values_list("pk", flat=True):
         return entries[entry_id]
     return None
+
+
+def _pairs_play(match: Match) -> bool:
+    """Whether the match may be a pairs match: its tournament's, when read with it; else maybe."""
+    if Match._meta.get_field("tournament").is_cached(match):
+        return bool(match.tournament.pairs)
+    return True
 
 
 def _players_loaded(match: Match) -> bool:
@@ -181,13 +205,16 @@ def plays_the_match(user: User, match: Match) -> bool:
 def answers_the_report(user: User, match: Match) -> bool:
     """A player of the match whose word its reported result waits for: the side it names
     (``Match.confirm_side``: the opponent of who entered a play accepted as made, none when
-    only an organizer may), else whichever player did not report it."""
+    only an organizer may), else a player of the side that did not report it (a pair's two
+    players report and answer as their pair)."""
     side = match_side(match, user)
     if side is None:
         return False
     if match.confirm_side is not None:
         return side == match.confirm_side
-    return match.reported_by_id != user.pk
+    if match.reported_by_id is None or match.reported_by_id == user.pk:
+        return match.reported_by_id is None
+    return _side_of(match, match.reported_by_id) != side  # a pair's partner reported for both
 
 
 @rules.predicate

@@ -21,6 +21,7 @@ from django.db.models.functions import Coalesce
 
 from tournaments.formats import elimination, swiss
 from tournaments.models import Entry, Lots, Match, Tournament, forfeit_marks, slot_name
+from tournaments.policy import answers_the_report, plays_as
 from tournaments.ratings.history import INITIAL_RATING
 from tournaments.ratings.models import Rating
 from tournaments.scoring import MatchPoints
@@ -320,25 +321,18 @@ class MyMatch:
     opponent: Entry | None
     my_score: Decimal | None
     their_score: Decimal | None
-    #: The user plays in it as one of a pair: they see it, but the policy lets a match's own
-    #: players report and answer (``policy.match_side``), and a pair's record has no account.
-    as_pair: bool = False
 
 
 def _plays(user: AbstractBaseUser | AnonymousUser, side: str) -> Q:
     """The match's ``side`` is the user's player, or a pair the user plays in."""
-    player = f"{side}__player"
-    return (
-        Q(**{f"{player}__user": user})
-        | Q(**{f"{player}__pair__first__user": user})
-        | Q(**{f"{player}__pair__second__user": user})
-    )
+    return plays_as(user.pk, f"{side}__")
 
 
 def user_matches(*, user: AbstractBaseUser | AnonymousUser) -> dict[str, list[MyMatch]]:
     """The matches of the user's players (and of the pairs they play in: a pair's record has
     no account of its own), grouped: ``to_play``, ``to_answer`` (the opponent reported),
-    ``waiting`` (for the opponent or an organizer) and ``decided``; one query."""
+    ``waiting`` (for the opponent or an organizer) and ``decided``; one query (and one for each
+    reported match of a pair: whether the partner reported it)."""
     matches = (
         Match.objects.filter(_plays(user, "home") | _plays(user, "away"))
         .annotate(mine_home=ExpressionWrapper(_plays(user, "home"), output_field=BooleanField()))
@@ -355,24 +349,18 @@ def user_matches(*, user: AbstractBaseUser | AnonymousUser) -> dict[str, list[My
     }
     for match in matches:
         mine_home = bool(match.mine_home)  # type: ignore[attr-defined]
-        mine: Entry = match.home if mine_home else match.away  # type: ignore[assignment]
         row = MyMatch(
             match=match,
-            mine=mine,
+            mine=match.home if mine_home else match.away,  # type: ignore[arg-type]
             opponent=match.away if mine_home else match.home,
             my_score=match.score_home if mine_home else match.score_away,
             their_score=match.score_away if mine_home else match.score_home,
-            as_pair=mine.player.user_id != user.pk,
         )
         if match.status in Match.DECIDED:
             groups["decided"].append(row)
         elif match.status == Match.Status.SCHEDULED:
             groups["to_play"].append(row)
-        elif (
-            match.status == Match.Status.REPORTED
-            and match.reported_by_id != user.pk
-            and not row.as_pair
-        ):
+        elif match.status == Match.Status.REPORTED and answers_the_report(user, match):
             groups["to_answer"].append(row)
         else:  # reported by the user, or disputed: the opponent or an organizer acts next
             groups["waiting"].append(row)

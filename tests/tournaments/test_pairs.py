@@ -10,9 +10,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from tournaments import services
-from tournaments.errors import Conflict, InvalidInput
-from tournaments.matches.results import match_result_record
+from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.matches.results import match_result_confirm, match_result_record
 from tournaments.models import Entry, Match, Pair, Player, Tournament
+from tournaments.policy import match_side
 from tournaments.ratings import services as approvals
 from tournaments.ratings.ledger import rating_list_of
 from tournaments.ratings.models import Rating, RatingChange, RatingList
@@ -275,3 +276,34 @@ def test_a_pair_is_neither_claimed_nor_merged():
         with pytest.raises(Conflict, match="not merged"):
             players_merge(keep=keep, drop=drop, by=olga)
     assert Player.objects.filter(pk__in=(team.pk, anna.pk)).count() == 2
+
+
+def test_a_pairs_players_report_and_answer_as_their_pair():
+    """Either player of a pair reports the pair's match; the partner of the one who reported does
+    not confirm it (their side said it), a player of the other pair does; nobody else may."""
+    olga = User.objects.create_user("olga-pairs")
+    tournament = pairs_event(olga, "round-robin")
+    people = []
+    for name in NAMES[:4]:
+        people.append(
+            Player.objects.create(display_name=name, user=User.objects.create_user(name.lower()))
+        )
+    enter_pairs_by_api(olga, tournament, people)
+    services.tournament_start(tournament=tournament, by=olga)
+    anna, boris, carl, dina = (person.user for person in people)  # Team 1: Anna, Boris
+    outsider = User.objects.create_user("outsider")
+    match = tournament.matches.exclude(away__isnull=True).exclude(home__isnull=True).first()
+
+    with pytest.raises(NotAllowed):
+        match_result_record(match=match, by=outsider, score=(3, 1))
+    reported = match_result_record(match=match, by=anna, score=(3, 1))
+    assert reported.status == Match.Status.REPORTED and reported.reported_by == anna
+    with pytest.raises(NotAllowed, match="Your partner reported this result"):
+        match_result_confirm(match=reported, by=boris)  # Anna's partner: their side said it
+    assert Match.objects.get(pk=match.pk).status == Match.Status.REPORTED
+    confirmed = match_result_confirm(match=reported, by=dina)
+    assert confirmed.status == Match.Status.CONFIRMED and confirmed.confirmed_by == dina
+    assert {match_side(confirmed, user) for user in (anna, boris)} != {
+        match_side(confirmed, user) for user in (carl, dina)
+    }
+    assert match_side(confirmed, outsider) is None

@@ -34,7 +34,7 @@ from tournaments.matches import board
 from tournaments.matches.guards import require_stage_one_open
 from tournaments.matches.signals import result_cleared, result_decided
 from tournaments.models import Match, Tournament
-from tournaments.policy import may, require
+from tournaments.policy import match_side, may, require
 from tournaments.reasons import reason_in_language, said_by
 from tournaments.scoring import PlayedGame, match_score, score_from_typed
 
@@ -313,6 +313,11 @@ def require_playable(match: Match) -> None:
 def _require_answerer(match: Match, by: User) -> None:
     if match.reported_by_id == by.pk and not may(by, "match.answer", match):
         raise NotAllowed(_("The opponent of the reporter answers the report, not the reporter."))
+    if may(by, "match.answer", match):
+        return
+    side = match_side(match, by)
+    if side is not None and match.reported_by and match_side(match, match.reported_by) == side:
+        raise NotAllowed(_("Your partner reported this result: the other pair answers the report."))
     require(by, "match.answer", match)
 
 
