@@ -65,7 +65,7 @@ def test_another_clubs_organizer_is_refused_the_pair_rename_on_a_phone(
     assert page.locator('[data-action="rename"]').count() == 0
     refused = page.goto(f"/p/{pair.player_id}/rename/")
     assert refused.status == 403
-    assert "Only the pair's club" in page.content()
+    assert "home club may rename a pair, or a player who is in no match yet" in page.content()
 
     # Riga's organizer renames it, and Otto's event then takes it under that name.
     owner = new_page(width=PHONE["width"], height=PHONE["height"])
