@@ -1469,9 +1469,9 @@ class Match(models.Model):
 
 class Lots(models.Model):
     """The drawing of lots that decides the places a finished tournament's tie-breaks leave
-    shared: the last resort. Its ``seed`` fixes the draw (``standings.lot_order``: anyone may
-    draw it again from the seed and the entry ids), its ``order`` keeps it, and who drew it and
-    when are kept."""
+    shared (or a stage-1 tournament's at the cut of a two-stage event): the last resort. Its
+    ``seed`` fixes the draw (``standings.lot_order``: anyone may draw it again from the seed and
+    the entry ids), its ``order`` keeps it, and who drew it and when are kept."""
 
     tournament = models.OneToOneField(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="lots"
