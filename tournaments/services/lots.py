@@ -25,7 +25,7 @@ from tournaments.models import Lots, Tournament
 from tournaments.policy import require
 from tournaments.selectors import tournament_standings
 from tournaments.services.checks import Status, User, locked_tournament
-from tournaments.standings import lot_order, shared_places
+from tournaments.standings import level_among_first, lot_order, shared_places
 
 #: The seed's bits: a positive number that a BigIntegerField holds on every database.
 SEED_BITS = 62
@@ -85,8 +85,7 @@ def cut_lots_drawn_if_needed(stage: Tournament, advance: int, by: User) -> Lots 
     if drawn is not None:
         return drawn
     rows = [standing.row for standing in tournament_standings(tournament=stage)]
-    going_on = {row.entrant.id for row in rows[:advance]}
-    if not any(going_on.intersection(level) for level in shared_places(rows)):
+    if not level_among_first(rows, advance):
         return None
     return _drawn(locked_tournament(stage), by)
 

@@ -143,3 +143,31 @@ def test_the_group_standings_show_the_lots_drawn_at_the_cut(client, olga):
     assert "when stage 2 was built" in page
     assert f"(seed {lots.seed})" in page
     assert "olga" in page
+
+
+def test_the_event_page_says_lots_will_decide_the_cut_then_shows_them(client, olga):
+    cup = played(olga, advance=2)
+    page = reverse("tournament", args=[cup.slug])
+    before = client.get(page).content.decode()
+    assert 'data-role="lots-due"' in before and 'data-role="lot"' not in before
+    stage_two_build(event=cup, by=olga)
+    after = client.get(page).content.decode()
+    assert 'data-role="lots-due"' not in after
+    assert after.count('data-role="lot"') == 6  # both groups' three level players
+
+
+def test_no_lots_are_due_when_the_cut_is_decided(client, olga):
+    cup = played(olga, advance=1)
+    page = client.get(reverse("tournament", args=[cup.slug])).content.decode()
+    assert 'data-role="qualifiers"' in page and 'data-role="lots-due"' not in page
+
+
+def test_the_lots_at_the_cut_are_said_in_russian(client, olga):
+    cup = played(olga, advance=2)
+    before = client.get(reverse("tournament", args=[cup.slug]), HTTP_ACCEPT_LANGUAGE="ru")
+    assert "решит жребий при построении второго этапа" in before.content.decode()
+    stage_two_build(event=cup, by=olga)
+    url = reverse("tournament-standings", args=[group(cup, "A").slug])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "жребий 1</span>" in page
+    assert "брошенный при построении второго этапа" in page
