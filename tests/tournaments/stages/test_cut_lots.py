@@ -171,3 +171,34 @@ def test_the_lots_at_the_cut_are_said_in_russian(client, olga):
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "жребий 1</span>" in page
     assert "брошенный при построении второго этапа" in page
+
+
+def test_a_tie_at_the_cut_of_a_swiss_is_decided_by_lots(olga):
+    from tournaments.services import swiss_round_pair  # noqa: PLC0415
+
+    cup = tournament_create(organizer=olga, name="Autumn Cup", variant="long", match_length=1,
+                            first_stage="swiss", swiss_rounds=2, advance=2, tiebreaks=[],
+                            format="single-elimination")  # fmt: skip
+    cup = tournament_open_registration(tournament=cup, by=olga)
+    for seed, name in enumerate(NAMES[:6], start=1):
+        entry_register(tournament=cup, by=olga, seed=seed,
+                       player=Player.objects.create(display_name=name))  # fmt: skip
+    tournament_start(tournament=cup, by=olga)
+    (swiss,) = cup.stages.all()
+    for number in range(2):
+        if number:
+            swiss_round_pair(tournament=swiss, by=olga)
+        for match in swiss.matches.filter(status=Match.Status.SCHEDULED, away__isnull=False):
+            match_result_record(match=match, by=olga, score=(1, 0))  # the home side wins
+    rows = [s.row for s in tournament_standings(tournament=swiss)]
+    level = [row.entrant.id for row in rows if row.match_points == rows[1].match_points]
+    assert len(level) > 1  # two rounds of six leave players level among the top two
+    stage_two_build(event=cup, by=olga)
+    lots = Lots.objects.get(tournament=swiss)
+    assert lots.drawn_by == olga
+    standings = tournament_standings(tournament=swiss)
+    assert [s.row.rank for s in standings] == [1, 2, 3, 4, 5, 6]
+    in_order = [s.entry.pk for s in standings if s.entry.pk in level]
+    assert in_order == [pk for pk in lots.order if pk in level]
+    went_on = [q.player for q in qualifiers(cup)]
+    assert went_on == [s.entry.player for s in standings[:2]]
