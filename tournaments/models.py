@@ -266,6 +266,11 @@ def _says_tiebreaks(tournament: "Tournament") -> str | None:
 
 
 def _says_shared_places(tournament: "Tournament") -> str:
+    if tournament.first_stage or tournament.parent_id is not None:  # a cut must be decided
+        return gettext(
+            "where the order decides who goes on to stage 2 or their seeds, lots drawn when "
+            "stage 2 is built; elsewhere in stage 1 they share their place"
+        )
     if tournament.shared_places:
         return gettext("they share their place")
     return gettext("lots are drawn when the tournament finishes")

@@ -202,3 +202,11 @@ def test_a_tie_at_the_cut_of_a_swiss_is_decided_by_lots(olga):
     assert in_order == [pk for pk in lots.order if pk in level]
     went_on = [q.player for q in qualifiers(cup)]
     assert went_on == [s.entry.player for s in standings[:2]]
+
+
+def test_the_rules_say_that_lots_decide_the_cut(client, olga):
+    cup = played(olga, advance=2, shared_places=True)
+    for tournament in (cup, group(cup, "A")):
+        page = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+        assert "lots drawn when stage 2 is built" in page
+        assert "lots are drawn when the tournament finishes" not in page
