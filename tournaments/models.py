@@ -266,6 +266,11 @@ def _says_tiebreaks(tournament: "Tournament") -> str | None:
 
 
 def _says_shared_places(tournament: "Tournament") -> str:
+    if tournament.first_stage or tournament.parent_id is not None:  # a cut must be decided
+        return gettext(
+            "where the order decides who goes on to stage 2 or their seeds, lots drawn when "
+            "stage 2 is built; elsewhere in stage 1 they share their place"
+        )
     if tournament.shared_places:
         return gettext("they share their place")
     return gettext("lots are drawn when the tournament finishes")
@@ -1469,9 +1474,9 @@ class Match(models.Model):
 
 class Lots(models.Model):
     """The drawing of lots that decides the places a finished tournament's tie-breaks leave
-    shared: the last resort. Its ``seed`` fixes the draw (``standings.lot_order``: anyone may
-    draw it again from the seed and the entry ids), its ``order`` keeps it, and who drew it and
-    when are kept."""
+    shared (or a stage-1 tournament's at the cut of a two-stage event): the last resort. Its
+    ``seed`` fixes the draw (``standings.lot_order``: anyone may draw it again from the seed and
+    the entry ids), its ``order`` keeps it, and who drew it and when are kept."""
 
     tournament = models.OneToOneField(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="lots"

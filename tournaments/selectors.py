@@ -87,11 +87,12 @@ class Standing:
 
 def tournament_standings(*, tournament: Tournament) -> list[Standing]:
     """The standings of a round robin or Swiss tournament, by its points and tie-break order
-    (and, once it is finished, the lots drawn for the places they leave shared).
+    (and, once it is finished, the lots drawn for the places they leave shared; a stage's, once
+    drawn at the cut).
 
     Three queries whatever the size: the entries with their players, their current ratings in
     the tournament's rating list (1500 for the unrated), and the decided matches of the rounds;
-    a finished tournament's lots are a fourth.
+    a finished tournament's (or a stage's) lots are a fourth.
     """
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
     matches = Match.objects.filter(
@@ -139,9 +140,10 @@ UNDECIDED = ~Q(status__in=Match.DECIDED) & Q(away__isnull=False)
 
 
 def tournament_lots(*, tournament: Tournament) -> Lots | None:
-    """The lots drawn for the places the finished tournament's tie-breaks left shared, with who
-    drew them (None: none were; no query before the finish, when none can be)."""
-    if tournament.status != Tournament.Status.FINISHED:
+    """The lots drawn for the places the finished tournament's tie-breaks left shared, or at the
+    cut of a stage-1 tournament when stage 2 was built, with who drew them (None: none were; no
+    query before the finish of a one-stage tournament, when none can be)."""
+    if tournament.status != Tournament.Status.FINISHED and tournament.parent_id is None:
         return None
     return Lots.objects.filter(tournament=tournament).select_related("drawn_by").first()
 

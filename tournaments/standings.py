@@ -391,6 +391,13 @@ def shared_places(rows: Sequence[StandingRow]) -> list[list[int]]:
     return [ids for ids in places.values() if len(ids) > 1]
 
 
+def level_among_first(rows: Sequence[StandingRow], count: int) -> bool:
+    """Whether players level after the tie-breaks share a place that one of ``compute``'s first
+    ``count`` rows holds: where the order decides who goes on from a stage, or their seeds."""
+    first = {row.entrant.id for row in rows[:count]}
+    return any(first.intersection(level) for level in shared_places(rows))
+
+
 def deciding_tiebreaks(rows: Sequence[StandingRow]) -> list[tuple[str, ...]]:
     """For each row of ``compute``'s standings, the tie-breaks that decided its place: against
     each neighbour on equal match points, the first tie-break (in the order asked) whose values

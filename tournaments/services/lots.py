@@ -6,7 +6,11 @@ standings become final (a finished tournament's results no longer change), so a 
 tournament never shows a shared place by accident and nobody has a step to forget. An organizer
 draws them for a tournament finished before the finish drew lots (``tournament_lots_draw``).
 Either way the draw is recorded once (``Lots``): its seed (so that anyone may draw it again and
-get the same order, ``standings.lot_order``), who drew it and when."""
+get the same order, ``standings.lot_order``), who drew it and when.
+
+The cut of a two-stage event is decided the same way: building stage 2 draws lots for a stage-1
+tournament whose players are level where the order decides who goes on or their seed in the
+bracket (``cut_lots_drawn_if_needed``), whatever the event says of shared places."""
 
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ from tournaments.models import Lots, Tournament
 from tournaments.policy import require
 from tournaments.selectors import tournament_standings
 from tournaments.services.checks import Status, User, locked_tournament
-from tournaments.standings import lot_order, shared_places
+from tournaments.standings import level_among_first, lot_order, shared_places
 
 #: The seed's bits: a positive number that a BigIntegerField holds on every database.
 SEED_BITS = 62
@@ -66,6 +70,28 @@ def lots_drawn_if_needed(tournament: Tournament, by: User) -> Lots | None:
     rows = [standing.row for standing in tournament_standings(tournament=tournament)]
     if not shared_places(rows):
         return None
+    return _drawn(tournament, by)
+
+
+def cut_lots_drawn_if_needed(stage: Tournament, advance: int, by: User) -> Lots | None:
+    """The lots that decide a stage-1 ``stage``'s standings where the order decides who goes on
+    (its top ``advance``) and their seeds, drawn as the one who builds stage 2 (in the caller's
+    transaction) when players level after the tie-breaks share a place there; None when none
+    do. A cut must be decided, so they are drawn whatever the event says of shared places.
+    Drawn once: a reset of stage 2 keeps them and the rebuild reuses them (the draw orders every
+    entry of the stage, so it still decides after a correction), so nobody draws again until
+    they like the result."""
+    drawn = Lots.objects.filter(tournament=stage).first()
+    if drawn is not None:
+        return drawn
+    rows = [standing.row for standing in tournament_standings(tournament=stage)]
+    if not level_among_first(rows, advance):
+        return None
+    return _drawn(locked_tournament(stage), by)
+
+
+def _drawn(tournament: Tournament, by: User) -> Lots:
+    """The lots drawn now for every entry of ``tournament`` (locked by the caller), recorded."""
     seed = secrets.randbits(SEED_BITS)
     return Lots.objects.create(
         tournament=tournament,

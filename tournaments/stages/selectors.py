@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from tournaments.formats import groups as grouping
 from tournaments.models import Match, Player, Tournament
 from tournaments.selectors import Standing, tournament_standings
+from tournaments.standings import level_among_first
 
 FirstStage = Tournament.FirstStage
 Format = Tournament.Format
@@ -66,6 +67,9 @@ class Stages:
     complete: bool
     #: Who goes on, by bracket seed: once stage 1 is complete (the preview before stage 2).
     qualifiers: list[Qualifier]
+    #: Before stage 2: some players are level where the order decides who goes on or their
+    #: seeds, and no lots order them yet (building stage 2 draws them: the preview may change).
+    lots_due: bool = False
 
 
 def event_stages(*, event: Tournament) -> Stages | None:
@@ -81,4 +85,8 @@ def event_stages(*, event: Tournament) -> Stages | None:
     ]
     second = next((stage for stage in stages if stage.stage == 2), None)
     complete = stage_one_complete(event)
-    return Stages(first, second, complete, qualifiers(event, first) if complete else [])
+    advance = event.advance or 0
+    lots_due = second is None and any(
+        level_among_first([standing.row for standing in rows], advance) for _, rows in first
+    )
+    return Stages(first, second, complete, qualifiers(event, first) if complete else [], lots_due)

@@ -15,6 +15,7 @@ from tournaments.policy import require
 from tournaments.rows import locked
 from tournaments.services import tournament_delete, tournament_start
 from tournaments.services.checks import User
+from tournaments.services.lots import cut_lots_drawn_if_needed
 from tournaments.services.two_stages import stage_enter, stage_make
 from tournaments.stages.selectors import qualifiers, stage_one_complete
 
@@ -26,12 +27,16 @@ BRACKET_OPTIONS = taken_by_stages(Tournament, Stages.BRACKET)
 
 @transaction.atomic
 def stage_two_build(*, event: Tournament, by: User) -> Tournament:
-    """Build and start the bracket from stage 1's standings, once the organizer confirms."""
+    """Build and start the bracket from stage 1's standings, once the organizer confirms. Players
+    level after the tie-breaks where the order decides who goes on or their seeds are put in
+    order by lots, drawn now (or the ones drawn at an earlier build: a reset keeps them)."""
     event = _for_organizer(event, by)
     if event.stages.filter(stage=2).exists():
         raise Conflict(_("Stage 2 is built already."))
     if not stage_one_complete(event):
         raise Conflict(_("Stage 1 is not finished: every match needs its result first."))
+    for first in event.stages.filter(stage=1):
+        cut_lots_drawn_if_needed(first, event.advance or 0, by)
     stage = stage_make(event, 2, event.format, "", _("Stage 2"))
     for option in BRACKET_OPTIONS:
         setattr(stage, option, getattr(event, option))
@@ -43,7 +48,8 @@ def stage_two_build(*, event: Tournament, by: User) -> Tournament:
 @transaction.atomic
 def stage_two_reset(*, event: Tournament, by: User) -> None:
     """Delete stage 2 (its matches and results; rated ones leave the rating list) so that stage
-    1 can be corrected; build it again afterwards."""
+    1 can be corrected; build it again afterwards. The lots drawn at the cut stay: the rebuild
+    uses them again."""
     event = _for_organizer(event, by)
     stage = event.stages.filter(stage=2).first()
     if stage is None:
