@@ -5,7 +5,7 @@ for any sequence of events."""
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tournaments.scoring.clock import (
@@ -204,16 +204,27 @@ def test_time_is_never_negative_and_a_flag_falls_only_at_zero(control, steps_, e
 
 @settings(max_examples=300, deadline=None)
 @given(controls, steps, st.floats(0, 5000, allow_nan=False))
+# A flag that fell at 1 s, revived by a judge at 2 s and fallen again at once (found by Hypothesis).
+@example(
+    TimeControl("increment", 1, 0), [(2.0, "adjust", "home", 1), (0.0, "adjust", "home", -1)], 1.0
+)
 def test_the_flag_falls_at_the_moment_it_gives(control, steps_, extra):
     """Read just before the moment a flag fell, with the events up to then, nobody's flag has
-    fallen; just after it, that side's has: the moment is exact, whenever it is read."""
+    fallen, or only a flag that a judge then revived by giving that side time; just after the
+    moment, that side's has: the moment is exact, whenever it is read."""
     events = timeline(steps_)
     clocks = clocks_at(control, events, events[-1].at + extra)
     if clocks.flagged is None:
         return
     moment = clocks.flagged_at
     before = [event for event in events if event.at < moment - 1e-6]
-    assert clocks_at(control, before, moment - 1e-6).flagged is None
+    earlier = clocks_at(control, before, moment - 1e-6)
+    if earlier.flagged is not None:
+        assert any(
+            event.kind == "adjust" and event.side == earlier.flagged and event.seconds > 0
+            and earlier.flagged_at <= event.at <= moment
+            for event in events
+        )  # fmt: skip
     upto = [event for event in events if event.at <= moment + 1e-6]
     again = clocks_at(control, upto, moment + 1e-6)
     assert (again.flagged, again.flagged_at) == (clocks.flagged, pytest.approx(moment))
