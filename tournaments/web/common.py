@@ -103,7 +103,12 @@ _MATCH_WITH_PLAYERS = Join(
 def posted_next(request: HttpRequest) -> str | None:
     """The page of this site a form asks to come back to after its post (``next``: the inbox
     it was sent from), or None: absent, or elsewhere."""
-    given = request.POST.get("next", "")
+    return safe_next(request, request.POST.get("next", ""))
+
+
+def safe_next(request: HttpRequest, given: str) -> str | None:
+    """``given`` when it is a page of this site to go back to, else None (absent, or elsewhere:
+    an open redirect refused)."""
     safe = url_has_allowed_host_and_scheme(
         given, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )

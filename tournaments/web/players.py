@@ -15,7 +15,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -25,7 +24,7 @@ from tournaments.players import selectors, services
 from tournaments.players.audit import identity_trail
 from tournaments.players.models import IdentityAudit, PlayerClaim
 from tournaments.policy import RULES, may
-from tournaments.web.common import posts, refused
+from tournaments.web.common import posted_next, posts, refused, safe_next
 from tournaments.web.player_forms import PlayerProfileForm, PlayerRenameForm
 
 
@@ -104,12 +103,9 @@ def profile_page(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     if not may(request.user, "profile.read", player):
         raise PermissionDenied(RULES["profile.read"].refusal)
-    given_next = request.POST.get("next") or request.GET.get("next") or ""
-    safe = url_has_allowed_host_and_scheme(
-        given_next, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    back = given_next if given_next and safe else reverse("player", args=[player.pk])
-    context = {"player": player, "back": back, "next": given_next if safe else ""}
+    given_next = safe_next(request, request.POST.get("next") or request.GET.get("next") or "")
+    back = given_next or reverse("player", args=[player.pk])
+    context = {"player": player, "back": back, "next": given_next or ""}
     if request.method != "POST":
         return render(
             request, PROFILE_TEMPLATE, {**context, "form": PlayerProfileForm(instance=player)}
@@ -188,11 +184,7 @@ def delete_page(request: HttpRequest, pk: int) -> HttpResponse:
     except TournamentError as error:
         return refused(request, DELETE_TEMPLATE, context, error)
     messages.success(request, _("%(player)s is deleted.") % {"player": player.display_name})
-    back = request.POST.get("next", "")
-    safe = url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return redirect(back if back and safe else reverse("player-search"))
+    return redirect(posted_next(request) or reverse("player-search"))
 
 
 DELETE_TEMPLATE = "players/delete.html"
