@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import BooleanField, Case, F, Func, IntegerField, Q, QuerySet, Value, When
+from django.utils.translation import gettext as _
 
 from nardy_site.joined import Join, Table
 from tournaments.clubs.models import Club
@@ -103,11 +104,29 @@ def player_actions(*, player: Player, user: User) -> PlayerActions | None:
         may_read_trail=decides,
         may_edit_profile=may(user, "profile.edit", player),
         may_rename=may(user, "player.rename", player),
-        may_delete=player.user_id is None
-        and may(user, "player.delete", player)
-        and not has_a_match(player)
-        and not Pair.objects.filter(Q(first=player) | Q(second=player)).exists(),
+        may_delete=may(user, "player.delete", player) and deletion_refusal(player) is None,
     )
+
+
+def deletion_refusal(player: Player) -> str | None:
+    """Why the player is not deleted as a mistake (None: they may be): they are in a match,
+    decided or not; they play in a pair; or a site account is linked to them."""
+    if has_a_match(player):
+        return _(
+            "%(name)s is in a match already: a player who has played is not deleted (merge a "
+            "duplicate into the right player instead)."
+        ) % {"name": player.display_name}
+    pair = Pair.objects.filter(Q(first=player) | Q(second=player)).select_related("player").first()
+    if pair is not None:
+        return _("%(name)s plays in the pair %(pair)s: delete the pair first.") % {
+            "name": player.display_name,
+            "pair": pair.player.display_name,
+        }
+    if player.user_id is not None:
+        return _("%(name)s is linked to a site account: remove the link first.") % {
+            "name": player.display_name
+        }
+    return None
 
 
 def player_entries(*, player: Player) -> QuerySet[Tournament]:

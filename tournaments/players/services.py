@@ -29,7 +29,8 @@ from tournaments.models import Entry, Pair, Player, Tournament
 from tournaments.players.audit import Action, identity_record, player_snapshot
 from tournaments.players.models import IdentityAudit, PlayerClaim
 from tournaments.players.ownership import home_club_of_new
-from tournaments.policy import TwoPlayers, User, has_a_match, require
+from tournaments.players.selectors import deletion_refusal
+from tournaments.policy import TwoPlayers, User, require
 from tournaments.ratings.models import RatingAudit
 from tournaments.ratings.services import entry_lists, lists_replay, player_lists
 from tournaments.signups.models import SignUp
@@ -227,22 +228,9 @@ def player_delete(*, player: Player, by: User) -> dict[str, Any]:
     not undone (the name can be added again). Returns that snapshot."""
     player = _locked(player.pk)
     require(by, "player.delete", player)
-    if has_a_match(player):
-        raise Conflict(
-            _("%(name)s is in a match already: a player who has played is not deleted (merge a "
-              "duplicate into the right player instead).") % {"name": player.display_name}
-        )  # fmt: skip
-    in_pair = Pair.objects.filter(Q(first=player) | Q(second=player)).select_related("player")
-    if (pair := in_pair.first()) is not None:
-        raise Conflict(
-            _("%(name)s plays in the pair %(pair)s: delete the pair first.")
-            % {"name": player.display_name, "pair": pair.player.display_name}
-        )
-    if player.user_id is not None:
-        raise Conflict(
-            _("%(name)s is linked to a site account: remove the link first.")
-            % {"name": player.display_name}
-        )
+    refusal = deletion_refusal(player)
+    if refusal is not None:
+        raise Conflict(refusal)
     entries = list(Entry.objects.filter(player=player).select_related("tournament"))
     for tournament_id in sorted({entry.tournament_id for entry in entries}):
         Tournament.lock_for_change(tournament_id)  # in one order; its pages are drawn again
