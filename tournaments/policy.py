@@ -212,8 +212,10 @@ def answers_the_report(user: User, match: Match) -> bool:
         return False
     if match.confirm_side is not None:
         return side == match.confirm_side
-    if match.reported_by_id is None or match.reported_by_id == user.pk:
-        return match.reported_by_id is None
+    if match.reported_by_id is None:
+        return True
+    if match.reported_by_id == user.pk:
+        return False
     return _side_of(match, match.reported_by_id) != side  # a pair's partner reported for both
 
 

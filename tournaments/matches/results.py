@@ -311,14 +311,15 @@ def require_playable(match: Match) -> None:
 
 
 def _require_answerer(match: Match, by: User) -> None:
-    if match.reported_by_id == by.pk and not may(by, "match.answer", match):
-        raise NotAllowed(_("The opponent of the reporter answers the report, not the reporter."))
+    """Refuse whoever may not answer the report, the reporter's own side with its reason."""
     if may(by, "match.answer", match):
         return
+    if match.reported_by_id == by.pk:
+        raise NotAllowed(_("The opponent of the reporter answers the report, not the reporter."))
     side = match_side(match, by)
     if side is not None and match.reported_by and match_side(match, match.reported_by) == side:
         raise NotAllowed(_("Your partner reported this result: the other pair answers the report."))
-    require(by, "match.answer", match)
+    require(by, "match.answer", match)  # the rule's own refusal
 
 
 def result_of(
