@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nardy_site.api_errors import ApiSchema
-from tournaments.inbox.selectors import InboxItem, Kind, inbox_items
+from tournaments.inbox.selectors import InboxItem, Kind, decisions_among, inbox_items
 
 
 class InboxTournamentSerializer(serializers.Serializer[Any]):
@@ -55,7 +55,7 @@ class MyInbox(APIView):
     def get(self, request: Request) -> Response:
         items = inbox_items(user=request.user)
         data = {
-            "count": sum(1 for item in items if item.kind.decision),
+            "count": decisions_among(items),
             "items": [_item(request, item) for item in items],
         }
         return Response(InboxSerializer(data).data)

@@ -112,6 +112,11 @@ def inbox_items(*, user: User, tournament: Tournament | None = None) -> list[Inb
     return sorted(items, key=lambda item: order.index(item.kind))  # stable: keeps each's order
 
 
+def decisions_among(items: list[InboxItem]) -> int:
+    """How many of ``items`` wait for the organizer's decision (what ``inbox_count`` counts)."""
+    return sum(1 for item in items if item.kind.decision)
+
+
 def inbox_count(*, user: User, tournament: Tournament | None = None) -> int:
     """How many of the user's items wait for their decision (the matches still to play are
     not counted): four queries at most (three counts and the user's clubs), for the menu and

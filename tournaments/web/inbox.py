@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from tournaments.inbox.selectors import Kind, inbox_count, inbox_items
+from tournaments.inbox.selectors import Kind, decisions_among, inbox_count, inbox_items
 from tournaments.models import Tournament
 from tournaments.policy import may
 
@@ -36,7 +36,7 @@ def inbox_page(request: HttpRequest) -> HttpResponse:
         "tournaments/inbox.html",
         {
             "groups": [(kind, rows) for kind, rows in groups if rows],
-            "waiting": sum(1 for item in items if item.kind.decision),
+            "waiting": decisions_among(items),
             "tournament": tournament,
         },
     )
