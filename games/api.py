@@ -45,6 +45,30 @@ class PlainTextParser(JSONParser):
         return {"mat": stream.read().decode("utf-8", errors="replace")}
 
 
+#: The parsers of an endpoint that takes a .mat file: JSON, the file's text as the whole body, a
+#: ``file`` upload; and form fields, which clients that post forms still send (unpublished).
+MAT_FILE_PARSERS = [JSONParser, PlainTextParser, MultiPartParser, FormParser]
+
+MatUpload = inline_serializer(
+    "MatUpload", {"file": serializers.FileField(help_text="A .mat match file")}
+)
+
+
+def with_mat_file(json_body: Any) -> dict[str, Any]:
+    """The request bodies of an endpoint that takes a .mat file, for ``extend_schema(request=)``:
+    ``json_body`` as JSON, or the file's text as a ``text/plain`` body, or the file uploaded as
+    ``file`` in ``multipart/form-data``."""
+    return {
+        "application/json": json_body,
+        "text/plain": {
+            "type": "string",
+            "format": "binary",
+            "description": "The .mat match file itself, the whole body (UTF-8 text)",
+        },
+        "multipart/form-data": MatUpload,
+    }
+
+
 class GameRecordIn(serializers.Serializer[Any]):
     """One game's record: who rolled first, and the engine's actions."""
 
@@ -82,10 +106,10 @@ class RecordValidateView(APIView):
     schema = ApiSchema()
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
-    parser_classes = [JSONParser, PlainTextParser, MultiPartParser, FormParser]
+    parser_classes = MAT_FILE_PARSERS
 
     @extend_schema(
-        request=ValidateIn,
+        request=with_mat_file(ValidateIn),
         responses={200: ReportOut, **error_responses(400, 413, 429)},
         summary="Check a game record against the rules (nothing is stored)",
     )

@@ -153,11 +153,17 @@ def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
 
 
 class ApiSchema(AutoSchema):
-    """The schema of an API view with the error answers it can give documented, each in the one
-    error shape: 400 (invalid body or filter), 401 (a view that authenticates), 403 and 409
-    (writes that need a user), 404 (a path with a key, or pages), 413 and 415 (a body). A view
-    declares the errors of its own (a 422) with ``error_responses``; every 4xx it declares is
-    shown in the error shape too."""
+    """The schema of an API view: its bodies as JSON, and the error answers it can give
+    documented, each in the one error shape: 400 (invalid body or filter), 401 (a view that
+    authenticates), 403 and 409 (writes that need a user), 404 (a path with a key, or pages),
+    413 and 415 (a body). A view declares the errors of its own (a 422) with
+    ``error_responses``; every 4xx it declares is shown in the error shape too."""
+
+    def map_parsers(self) -> list[str]:
+        """Every body is published as JSON alone, so that a generated client has one way to
+        send it (the parsers still read forms, for the clients that post them). An endpoint
+        that also takes a .mat file declares its other bodies (``games.api.with_mat_file``)."""
+        return ["application/json"]
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)

@@ -16,13 +16,12 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import GameRecordIn, PlainTextParser
+from games.api import MAT_FILE_PARSERS, GameRecordIn, with_mat_file
 from games.rules import NotationError, action_from_json
 from games.services import RecordedGame
 from nardy_site import throttle
@@ -74,6 +73,7 @@ ResultIn = inline_serializer(
         ),
     },
 )
+RESULT_BODIES = with_mat_file(ResultIn)
 NoteIn = inline_serializer("DisputeIn", {"note": serializers.CharField()})
 
 
@@ -306,7 +306,7 @@ def _beyond_a_score(value: Any) -> bool:
 
 
 class ResultAction(Action):
-    parser_classes = [JSONParser, PlainTextParser, MultiPartParser, FormParser]
+    parser_classes = MAT_FILE_PARSERS
 
     def throttle(self, match: Match, given: dict[str, Any], *, correction: bool = False) -> None:
         """Count this write against the limits of its kinds (``nardy_site.throttle``): 429
@@ -319,7 +319,10 @@ class ResultAction(Action):
 
 
 class ResultReport(ResultAction):
-    @extend_schema(request=ResultIn, responses={200: MatchSerializer, **error_responses(422, 429)})
+    @extend_schema(
+        request=with_mat_file(ResultIn),
+        responses={200: MatchSerializer, **error_responses(422, 429)},
+    )
     def post(self, request: Request, pk: int) -> Response:
         match, given = self.match(pk), result_input(request)
         self.throttle(match, given)
@@ -345,7 +348,10 @@ class ResultDispute(Action):
 
 
 class ResultResolve(ResultAction):
-    @extend_schema(request=ResultIn, responses={200: MatchSerializer, **error_responses(422, 429)})
+    @extend_schema(
+        request=with_mat_file(ResultIn),
+        responses={200: MatchSerializer, **error_responses(422, 429)},
+    )
     def post(self, request: Request, pk: int) -> Response:
         match = self.match(pk)
         given = result_input(request) if request.data or request.FILES else {}
@@ -355,7 +361,9 @@ class ResultResolve(ResultAction):
 
 
 class ResultCorrect(ResultAction):
-    @extend_schema(request=ResultIn, responses={200: CorrectionOut, **error_responses(422, 429)})
+    @extend_schema(
+        request=with_mat_file(ResultIn), responses={200: CorrectionOut, **error_responses(422, 429)}
+    )
     def post(self, request: Request, pk: int) -> Response:
         match, given = self.match(pk), result_input(request)
         self.throttle(match, given, correction=True)

@@ -238,6 +238,9 @@ class StandingSerializer(serializers.Serializer[object]):
     rank = serializers.IntegerField(source="row.rank")
     entry_id = serializers.IntegerField(source="entry.pk")
     player = serializers.CharField(source="entry.player.display_name")
+    player_id = serializers.IntegerField(
+        source="entry.player.pk", help_text="The player (a pair in a pairs tournament)"
+    )
     match_points = serializers.FloatField(source="row.match_points")
     wins = serializers.IntegerField(source="row.wins")
     draws = serializers.IntegerField(source="row.draws")

@@ -70,8 +70,10 @@ class SignUpIn(serializers.Serializer[Any]):
     display_name = serializers.CharField(
         max_length=100,
         required=False,
+        allow_blank=True,
         default="",
-        help_text="The name to play under, when the user has no player yet",
+        help_text="The name to play under: needed when the user has no player yet (the sign-up "
+        "is refused without it), ignored otherwise",
     )
     gender = serializers.ChoiceField(
         choices=["", *Player.Gender.values],
