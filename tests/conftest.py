@@ -270,3 +270,33 @@ def analysis_off() -> Iterator[None]:
 def analysis_on(analysis_off: None) -> Iterator[None]:
     with override_settings(ANALYSIS="on"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def api_answers_are_declared(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every answer of the API a test gets has a status its published schema declares for the
+    operation (``tests.support.declared``): a client generated from the schema knows it."""
+    from django.test import Client  # noqa: PLC0415
+
+    from tests.support.declared import undeclared_status  # noqa: PLC0415
+
+    answers: list[tuple[str, str, int]] = []
+    request = Client.request
+
+    def recorded(client: Client, **given: object) -> object:
+        response = request(client, **given)
+        path = str(given.get("PATH_INFO", ""))
+        if path.startswith("/api/v1/") and response.status_code < 500:
+            route = getattr(response.resolver_match, "route", "")
+            answers.append((str(given.get("REQUEST_METHOD")), route, response.status_code))
+        return response
+
+    monkeypatch.setattr(Client, "request", recorded)
+    yield
+    undeclared = {
+        why
+        for method, route, status in answers
+        if (why := undeclared_status(method, route, status))
+    }
+    if undeclared:
+        pytest.fail("\n".join(sorted(undeclared)), pytrace=False)

@@ -37,6 +37,7 @@ from games.rules import LongNardy, MatchGame, ShortNardy, Turn, action_to_json
 from games.rules.matfile import match_record, write_match
 from games.rules.selfplay import random_match
 from nardy_site.accounts.models import ApiToken
+from tests.support.api_operations import DOC, operations_markdown
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 CLIENTS = Path(__file__).parent / "clients"
@@ -343,10 +344,16 @@ def test_openapi_typescript_generates_types_that_compile(
     assert "error" not in said.lower() and "warn" not in said.lower(), said
     (tmp_path / "use.ts").write_text(TYPESCRIPT_USE)
     compiled = subprocess.run(
-        [str(typescript_tools / "tsc"), "--noEmit", "--strict", "use.ts"],
+        [str(typescript_tools / "tsc"), "--noEmit", "--strict", "--target", "es2022", "use.ts"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
         check=False,
     )
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+
+
+def test_the_operations_doc_is_the_schemas(served_schema: dict[str, Any]) -> None:
+    assert DOC.read_text() == operations_markdown(served_schema), (
+        "docs/api-operations.md is not current: python -m tests.support.api_operations"
+    )
