@@ -1,4 +1,4 @@
-"""``Authorization: Token <key>`` for the API, against the stored digests."""
+"""``Authorization: Token <key>`` (or ``Bearer <key>``) for the API, against the stored digests."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
+from rest_framework.request import Request
 
 from nardy_site.accounts.models import ApiToken, digest
 from nardy_site.joined import Join, Table
@@ -21,7 +23,34 @@ _TOKEN_WITH_USER = Join(
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
+    """The key after ``Token``, the project's own word, or after ``Bearer``, which generated
+    clients (openapi-python-client's ``AuthenticatedClient``) send by default: the same keys.
+    A 401 still says ``WWW-Authenticate: Token`` (``keyword``)."""
+
     keyword = "Token"
+    #: The words read before the key, lower-cased as the header is compared.
+    keywords = (b"token", b"bearer")
+
+    def authenticate(self, request: Request) -> tuple[Any, ApiToken] | None:
+        # DRF's own, with two keywords instead of one (and its messages, translated by DRF).
+        words = authentication.get_authorization_header(request).split()
+        if not words or words[0].lower() not in self.keywords:
+            return None
+        if len(words) == 1:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header. No credentials provided.")
+            )
+        if len(words) > 2:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header. Token string should not contain spaces.")
+            )
+        try:
+            key = words[1].decode()
+        except UnicodeError:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header. Token string should not contain invalid characters.")
+            ) from None
+        return self.authenticate_credentials(key)
 
     def authenticate_credentials(self, key: str) -> tuple[Any, ApiToken]:
         token: ApiToken | None = _TOKEN_WITH_USER.one([digest(key)])  # type: ignore[assignment]
