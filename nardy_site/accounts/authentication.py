@@ -6,7 +6,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
@@ -28,29 +27,10 @@ class TokenAuthentication(authentication.TokenAuthentication):
     A 401 still says ``WWW-Authenticate: Token`` (``keyword``)."""
 
     keyword = "Token"
-    #: The words read before the key, lower-cased as the header is compared.
-    keywords = (b"token", b"bearer")
 
     def authenticate(self, request: Request) -> tuple[Any, ApiToken] | None:
-        # DRF's own, with two keywords instead of one (and its messages, translated by DRF).
-        words = authentication.get_authorization_header(request).split()
-        if not words or words[0].lower() not in self.keywords:
-            return None
-        if len(words) == 1:
-            raise exceptions.AuthenticationFailed(
-                _("Invalid token header. No credentials provided.")
-            )
-        if len(words) > 2:
-            raise exceptions.AuthenticationFailed(
-                _("Invalid token header. Token string should not contain spaces.")
-            )
-        try:
-            key = words[1].decode()
-        except UnicodeError:
-            raise exceptions.AuthenticationFailed(
-                _("Invalid token header. Token string should not contain invalid characters.")
-            ) from None
-        return self.authenticate_credentials(key)
+        # DRF's own reading (and messages, translated by DRF), after either word.
+        return super().authenticate(request) or _AfterBearer().authenticate(request)
 
     def authenticate_credentials(self, key: str) -> tuple[Any, ApiToken]:
         token: ApiToken | None = _TOKEN_WITH_USER.one([digest(key)])  # type: ignore[assignment]
@@ -59,3 +39,12 @@ class TokenAuthentication(authentication.TokenAuthentication):
         if token.last_used_at is None or (timezone.now() - token.last_used_at).total_seconds() > 60:
             ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
         return token.user, token
+
+
+class _AfterBearer(TokenAuthentication):
+    """The same keys read after ``Bearer``."""
+
+    keyword = "Bearer"
+
+    def authenticate(self, request: Request) -> tuple[Any, ApiToken] | None:
+        return authentication.TokenAuthentication.authenticate(self, request)  # type: ignore[no-any-return]
