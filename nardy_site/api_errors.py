@@ -133,7 +133,7 @@ class ErrorSerializer(serializers.Serializer[Any]):
 
 ERROR_DESCRIPTIONS = {
     400: "The request is not valid (a field, a filter, a score, the games)",
-    401: "Not signed in, or a token that is not valid",
+    401: "Not signed in, a token that is not valid, or (making a token) a wrong password",
     403: "Not allowed (not an organizer, not a player of the match), or no CSRF token",
     404: "No such thing here, or not one the user may see; or a page past the last",
     409: "The action does not fit the state of the tournament or the match",
@@ -141,8 +141,8 @@ ERROR_DESCRIPTIONS = {
     415: "A body of a media type the operation does not read",
     422: "A game record that breaks the rules: details say where and why",
     429: (
-        "Too many corrections, uploads, analysis requests or searches in a short time: "
-        "Retry-After says in how many seconds to try again; nothing was changed"
+        "Too many corrections, uploads, analysis requests, searches or failed logins in a short "
+        "time: Retry-After says in how many seconds to try again; nothing was changed"
     ),
 }
 

@@ -8,4 +8,5 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
-        from nardy_site.accounts import checks  # noqa: F401, PLC0415  (registers the checks)
+        # Imported for what they register: the system checks, the schema's token schemes.
+        from nardy_site.accounts import checks, schema  # noqa: F401, PLC0415

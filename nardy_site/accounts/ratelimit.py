@@ -7,6 +7,10 @@ The counts live in Django's default cache, so every worker process sees the same
 cache is shared (``CACHE_URL``). Each window is fixed: it starts with the first failure and ends
 that many seconds later, whatever happens in it. When the cache is unreachable the limits are
 not applied (and the error is logged): logging in matters more than the throttle.
+
+Every password check made for a request is counted (``backends.RateLimitedModelBackend``): the
+site's login page, the admin's, and a token made with a username and password (``api.py``), so
+they share one count. A refusal is ``TooManyFailures``.
 """
 
 from __future__ import annotations
@@ -20,10 +24,29 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext as _
+
+from nardy_site.errors import UserError
 
 log = logging.getLogger(__name__)
 
 PREFIX = "login-failures"
+
+
+class TooManyFailures(UserError):
+    """Too many failed logins for the username or from the client's address: 429, the password
+    not checked; ``retry_after`` seconds until the window ends (``wait_seconds``)."""
+
+    status = 429
+    code = "throttled"
+
+    def __init__(self, wait: int) -> None:
+        message = _(
+            "Too many failed logins for this account or from this network. The password was "
+            "not checked: try again in %(minutes)s min."
+        ) % {"minutes": math.ceil(wait / 60)}
+        super().__init__(message, {"limit": "logins", "retry_after": wait})
+        self.retry_after = wait
 
 
 def client_ip(request: Any) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from django.conf import settings
@@ -13,7 +12,6 @@ from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext as _
 
 from nardy_site.accounts import ratelimit
 
@@ -54,10 +52,7 @@ class LoginView(auth_views.LoginView):
 
     def too_many_attempts(self, username: str, wait: int) -> HttpResponse:
         form = self.get_form_class()(self.request, initial={"username": username})
-        throttled = _(
-            "Too many failed logins for this account or from this network. The password was "
-            "not checked: try again in %(minutes)s min."
-        ) % {"minutes": math.ceil(wait / 60)}
+        throttled = ratelimit.TooManyFailures(wait).message
         response = self.render_to_response(
             self.get_context_data(form=form, throttled=throttled), status=429
         )

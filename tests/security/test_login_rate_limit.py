@@ -7,6 +7,7 @@ from unittest import mock
 import pytest
 from django.contrib.auth.hashers import check_password as real_check_password
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.test import RequestFactory, override_settings
 from django.urls import reverse
 
@@ -214,15 +215,32 @@ def test_behind_the_proxy_a_forged_first_hop_does_not_escape_the_limit(client, a
 # --- API tokens --------------------------------------------------------------------------------
 
 
-def test_api_tokens_are_made_from_a_session_or_a_token_never_from_a_password(client, anna):
-    """No API endpoint takes a password, so the site's login is where passwords are guessed."""
-    with_password = client.post(
-        "/api/v1/tokens/",
-        {"name": "bot", "username": "anna", "password": PASSWORD},
-        content_type="application/json",
-    )
-    client.force_login(anna)
-    with_session = client.post("/api/v1/tokens/", {"name": "bot"}, content_type="application/json")
+def make_token(client, username, password):
+    body = {"username": username, "password": password, "name": "bot"}
+    return client.post("/api/v1/tokens/", body, content_type="application/json")
 
-    assert with_password.status_code == 401
-    assert with_session.status_code == 201
+
+def test_failures_at_the_login_page_refuse_a_token_by_password_and_the_other_way(client, anna):
+    """The API's password check is the login's: one count, not a second allowance of guesses."""
+    fail(client, "anna", 5)
+    refused_by_api = make_token(client, "anna", PASSWORD)
+    cache.clear()
+    for _ in range(5):
+        assert make_token(client, "anna", "guess").status_code == 401
+    refused_by_page = log_in(client, "anna", PASSWORD)
+
+    assert refused_by_api.status_code == 429 and refused_by_page.status_code == 429
+    assert refused_by_api.json()["error"]["code"] == "throttled"
+    assert 0 < int(refused_by_api["Retry-After"]) <= 900
+
+
+def test_a_token_by_password_from_an_address_past_its_limit_is_429_unchecked(client, anna):
+    with mock.patch(
+        "django.contrib.auth.base_user.check_password", wraps=real_check_password
+    ) as checked:
+        for n in range(20):
+            assert make_token(client, f"x{n}", "guess").status_code == 401
+        checked.reset_mock()
+        refused = make_token(client, "anna", PASSWORD)
+
+    assert refused.status_code == 429 and checked.call_count == 0

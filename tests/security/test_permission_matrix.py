@@ -169,8 +169,8 @@ def api_rows() -> list[Row]:
         return w.match("blitz").pk
 
     return [
-        Row(f"POST {A}/tokens/", "signed in: the user's own tokens", SIGNED_IN,
-            lambda w: f"{A}/tokens/", lambda w: {"name": "bot"}),
+        Row(f"POST {A}/tokens/", "signed in, or by username and password: one's own tokens",
+            SIGNED_IN, lambda w: f"{A}/tokens/", lambda w: {"name": "bot"}),
         Row(f"DELETE {A}/tokens/{{id}}/", "the token's own user", frozenset({"player"}),
             lambda w: f"{A}/tokens/{w.ids['token']}/"),
         Row(f"POST {A}/players/new", "player.create, club.events", SIGNED_IN,
