@@ -154,8 +154,8 @@ class Calls:
 
     def __init__(self, client: ModuleType, base_url: str, key: str | None = None) -> None:
         self.package = client
-        self.client = (
-            client.AuthenticatedClient(base_url=base_url, token=key, prefix="Token")
+        self.client = (  # as generated: "Authorization: Bearer <key>"
+            client.AuthenticatedClient(base_url=base_url, token=key)
             if key
             else client.Client(base_url=base_url)
         )
@@ -177,11 +177,15 @@ class Calls:
 def test_a_tournament_through_the_generated_python_client(
     python_client: ModuleType, live_server: Any
 ) -> None:
-    olga = User.objects.create_user("olga", password="olga-password")
-    User.objects.create_user("rita", password="rita-password", is_staff=True)  # rating officer
-    _, key = ApiToken.issue(user=olga, name="club bot")
-    call = Calls(python_client, live_server.url, key)
-    m = call.model
+    User.objects.create_user("olga", password="olga-password")
+    rita = User.objects.create_user("rita", is_staff=True)  # a rating officer
+    # The first call: a token from the username and password, no browser.
+    m = Calls(python_client, live_server.url).model
+    made = Calls(python_client, live_server.url)(
+        "v1_tokens_create",
+        body=m("TokenRequest")(name="club bot", username="olga", password="olga-password"),
+    )
+    call = Calls(python_client, live_server.url, made.key)
 
     club = call("v1_clubs_new_create", body=m("ClubRequest")(name="Hall of Nardy", city="Riga"))
     players = [
@@ -240,9 +244,7 @@ def test_a_tournament_through_the_generated_python_client(
     assert sum(row.match_points for row in standings) == 6  # 1 point a win, no draws
     assert call("v1_tournaments_finish_create", cup.slug).status.value == "finished"
 
-    officer = Calls(python_client, live_server.url, ApiToken.issue(
-        user=User.objects.get(username="rita"), name="officer"
-    )[1])  # fmt: skip
+    officer = Calls(python_client, live_server.url, ApiToken.issue(user=rita, name="officer")[1])
     assert officer("v1_tournaments_rating_approval_create", cup.slug).rated is True
     winner = standings[0]
     history = call("v1_players_ratings_list", winner.player_id, "fibs", "short")
