@@ -120,6 +120,12 @@ def test_every_answer_of_a_recorded_long_nardy_match_holds_exactly_the_declared_
     following = spectator.get(f"{table.url}/next", headers={"If-None-Match": etag})
     assert following.status_code == 304 and following["ETag"] == etag
     table.checked(spectator.get(f"{table.url}/next"), f"{LIVE}/next", "get")
+    missing = spectator.get("/api/v1/matches/999999/live/next")
+    assert missing.status_code == 404 and missing["Content-Type"] == "application/json"
+    error = answer_schema(schema, f"{LIVE}/next", "get", 404)
+    components = schema["components"]["schemas"]
+    assert undeclared_fields(missing.json(), error, components) == []
+    assert missing.json()["error"]["code"] == "not_found"
 
     # Resignations end the games: a finished game, a new one, the match decided.
     resigner = table.state["on_roll"] if table.state["dice"] is None else None

@@ -21,13 +21,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from nardy_site import throttle
-from nardy_site.api_errors import error_responses
+from nardy_site.api_errors import error_responses, plain_error
 from tournaments.api.actions import Action
 from tournaments.api.live_schema import (
     ETAG,
@@ -220,7 +220,10 @@ async def live_next(request: HttpRequest, pk: int) -> HttpResponse:
     spectator has, or 304 after ``LIVE_FOLLOW_WAIT_SECONDS`` (``follow``). A follow server
     answers public matches before Django; here are the others, and servers without one.
     drf-spectacular does not see this view: ``live_schema.add_live_next`` declares it."""
-    shared = await sync_to_async(_readable_shared)(request, pk)
+    try:
+        shared = await sync_to_async(_readable_shared)(request, pk)
+    except Http404:  # in the API's error shape, as GET …/live says it
+        return plain_error(404, "not_found", str(exceptions.NotFound.default_detail))
     given = follow.given_etags(request.headers.get("If-None-Match", ""))
     waits = isinstance(request, ASGIRequest) or settings.LIVE_FOLLOW_WAIT_UNDER_WSGI
     if waits and shared.etag in given:
