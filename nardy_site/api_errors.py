@@ -115,8 +115,13 @@ def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             match = None
         if match is not None and match.func is not not_found:
             return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
-    body = {"error": {"code": "not_found", "message": "No API endpoint here.", "details": {}}}
-    return JsonResponse(body, status=404)
+    return plain_error(404, "not_found", "No API endpoint here.")
+
+
+def plain_error(status_code: int, code: str, message: str) -> JsonResponse:
+    """An error in the one shape from a plain Django view of the API (no DRF to reshape it)."""
+    body = {"error": {"code": code, "message": message, "details": {}}}
+    return JsonResponse(body, status=status_code)
 
 
 class ErrorBodySerializer(serializers.Serializer[Any]):

@@ -391,7 +391,20 @@ SPECTACULAR_SETTINGS = {
         "VariantEnum": "tournaments.models.Tournament.Variant",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "MatchSideNameEnum": ["home", "away"],
+        "ColourEnum": ["white", "black"],
+        "MatchStatusEnum": "tournaments.models.Match.Status",
+        "KindEnum": "tournaments.api.inbox.KINDS",
+        "LiveFrameKindEnum": "tournaments.api.live_schema.FRAME_KINDS",
+        "TimeControlKindEnum": "tournaments.scoring.clock.KINDS",
+        # {"double": true}, {"take": true}, {"drop": true}: one name for the three.
+        "TrueEnum": [(True, True)],
     },
+    # The spectators' long-poll, a plain async view drf-spectacular does not see, is declared
+    # by a hook (after drf-spectacular's own, which names the enums).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournaments.api.live_schema.add_live_next",
+    ],
 }
 #: The largest request body the site and the API read (a .mat upload): a larger one is refused
 #: with 413, unread (nardy_site.body_limit). Django's own limit on what it reads into memory is

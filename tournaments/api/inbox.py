@@ -23,9 +23,13 @@ class InboxTournamentSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
 
 
+#: The kinds of an inbox item (the schema's ``KindEnum``).
+KINDS = [kind.value for kind in Kind]
+
+
 class InboxItemSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(
-        choices=[kind.value for kind in Kind],
+        choices=KINDS,
         help_text="reported: a result to confirm; disputed: a dispute to resolve; signup: a "
         "sign-up to approve; claim: a player claim to decide; to-play: a match of the current "
         "round not played yet (not counted: it waits for its players)",

@@ -20,20 +20,28 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from nardy_site import throttle
-from nardy_site.api_errors import error_responses
+from nardy_site.api_errors import error_responses, plain_error
 from tournaments.api.actions import Action
+from tournaments.api.live_schema import (
+    ETAG,
+    IF_NONE_MATCH,
+    NOT_MODIFIED,
+    READ_BY_ANYONE,
+    LiveActionField,
+    LiveState,
+)
 from tournaments.api.views import visible_tournaments
 from tournaments.errors import NotFound
 from tournaments.matches.live import follow, services, state
 from tournaments.matches.live.broadcast import SharedState
-from tournaments.models import Match, Tournament
+from tournaments.models import Match
 from tournaments.policy import may
 
 ENTRY_HELP = (
@@ -48,7 +56,7 @@ ENTRY_HELP = (
 
 class LiveIn(serializers.Serializer[Any]):
     ply = serializers.IntegerField(min_value=0, help_text="The ply the client saw")
-    action = serializers.DictField(help_text=ENTRY_HELP)
+    action = LiveActionField(help_text=ENTRY_HELP)
     revision = serializers.IntegerField(
         min_value=0, required=False, help_text="The revision the client saw (optional)"
     )
@@ -76,83 +84,6 @@ class ClockIn(serializers.Serializer[Any]):
     revision = serializers.IntegerField(min_value=0, required=False)
 
 
-ClocksOut = inline_serializer(
-    "LiveClocks",
-    {
-        "home": serializers.IntegerField(help_text="Whole seconds left"),
-        "away": serializers.IntegerField(help_text="Whole seconds left"),
-        "running": serializers.ChoiceField(
-            choices=["home", "away"], allow_null=True, help_text="Whose clock runs"
-        ),
-    },
-    allow_null=True,
-)
-PlayOut = inline_serializer(
-    "LivePlay", {"play": serializers.CharField(), "position_id": serializers.CharField()}
-)
-LiveOut = inline_serializer(
-    "LiveState",
-    {
-        "ply": serializers.IntegerField(help_text="How many entries the recording holds"),
-        "game": serializers.IntegerField(help_text="The game on the board (1-based)"),
-        "variant": serializers.ChoiceField(choices=Tournament.Variant.choices),
-        "position": serializers.DictField(help_text="The position in the JSON of RULES.md"),
-        "on_roll": serializers.ChoiceField(choices=["white", "black"]),
-        "dice": serializers.CharField(allow_null=True, help_text="A roll waiting for its play"),
-        "legal_plays": serializers.ListField(child=PlayOut),
-        "score": serializers.DictField(help_text="home, away, length, games, crawford_game"),
-        "stake": serializers.IntegerField(),
-        "finished": serializers.BooleanField(help_text="The match is decided (or reported)"),
-        "winner": serializers.IntegerField(allow_null=True),
-        "white": serializers.IntegerField(help_text="The match player playing White"),
-        "crawford": serializers.BooleanField(help_text="This game is the Crawford game"),
-        "holder": serializers.CharField(allow_null=True, help_text="Who alone may offer dave"),
-        "offered": serializers.IntegerField(allow_null=True, help_text="The stake offered"),
-        "may": serializers.DictField(
-            help_text="Which entries may come next (first, roll, double, answer, resign). "
-            "double is false where dave cannot change the match too: in a match to N points "
-            "when each player needs no more than the stake (a match to 1, 2-2 to 3)"
-        ),
-        "games": serializers.ListField(child=serializers.DictField()),
-        "draft": serializers.IntegerField(allow_null=True, help_text="The recording's id"),
-        "revision": serializers.IntegerField(help_text="Raised by every write, never lowered"),
-        "recording": serializers.BooleanField(help_text="The match is being recorded now"),
-        "take_back_until": serializers.DateTimeField(
-            allow_null=True,
-            help_text="The recording decided the match: until then its players may take the "
-            "deciding entry back (POST …/undo); an organizer may later",
-        ),
-        "match_status": serializers.CharField(),
-        "steps": serializers.ListField(
-            child=serializers.DictField(),
-            allow_null=True,
-            help_text="The roll's single steps to a legal play (games.rules.steps)",
-        ),
-        "board": serializers.DictField(help_text="What the board drawing shows"),
-        "hint": serializers.DictField(
-            allow_null=True,
-            required=False,
-            help_text="Answers to a play entered in a Long Nardy match of a tournament that is "
-            'not rated: the play the engine would have made and the equity lost ({"best": '
-            '"24/18 13/9", "loss": 0.123}); null when the play was as good',
-        ),
-        "accepted_moves": serializers.BooleanField(
-            help_text='A play the opponent accepts as made stands ({"accepted": true})'
-        ),
-        "lost_on_time": serializers.ChoiceField(
-            choices=["home", "away"], allow_null=True, help_text="The side whose flag fell"
-        ),
-        "clocks": ClocksOut,
-        "clock": serializers.DictField(
-            allow_null=True,
-            help_text="A timed match: control (the time control), paused, flagged (the side "
-            "whose flag fell), flagged_at and read_at (seconds, the server's time), left "
-            "(seconds, to the millisecond); null without a clock",
-        ),
-    },
-)
-
-
 class LiveAccess(BasePermission):
     """Anyone reads; writers sign in (the service decides who may write)."""
 
@@ -172,7 +103,12 @@ class LiveAction(Action):
 
 
 class MatchLive(LiveAction):
-    @extend_schema(responses={200: LiveOut, 304: None}, summary="The state of the recording")
+    @extend_schema(
+        parameters=[IF_NONE_MATCH, ETAG],
+        responses={200: LiveState, 304: NOT_MODIFIED},
+        auth=READ_BY_ANYONE,
+        summary="The state of the recording",
+    )
     def get(self, request: Request, pk: int) -> Response:
         shared = _readable_shared(request, pk)
         return _shared_response(
@@ -181,7 +117,7 @@ class MatchLive(LiveAction):
 
     @extend_schema(
         request=LiveIn,
-        responses={200: LiveOut, **error_responses(422)},
+        responses={200: LiveState, **error_responses(422)},
         summary="Record the next entry",
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -205,7 +141,7 @@ class MatchLive(LiveAction):
 class MatchLiveUndo(LiveAction):
     @extend_schema(
         request=UndoIn,
-        responses={200: LiveOut, **error_responses(429)},
+        responses={200: LiveState, **error_responses(429)},
         summary="Take back entries",
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -225,7 +161,7 @@ class MatchLiveUndo(LiveAction):
 class MatchLiveClock(LiveAction):
     @extend_schema(
         request=ClockIn,
-        responses={200: LiveOut, **error_responses(422)},
+        responses={200: LiveState, **error_responses(422)},
         summary="Pause, resume or adjust the match clocks (organizers)",
     )
     def post(self, request: Request, pk: int) -> Response:
@@ -282,8 +218,12 @@ def _readable_shared(request: HttpRequest | Request, pk: int) -> SharedState:
 async def live_next(request: HttpRequest, pk: int) -> HttpResponse:
     """``GET …/live/next`` with ``If-None-Match``: the state once it differs from the one the
     spectator has, or 304 after ``LIVE_FOLLOW_WAIT_SECONDS`` (``follow``). A follow server
-    answers public matches before Django; here are the others, and servers without one."""
-    shared = await sync_to_async(_readable_shared)(request, pk)
+    answers public matches before Django; here are the others, and servers without one.
+    drf-spectacular does not see this view: ``live_schema.add_live_next`` declares it."""
+    try:
+        shared = await sync_to_async(_readable_shared)(request, pk)
+    except Http404:  # in the API's error shape, as GET …/live says it
+        return plain_error(404, "not_found", str(exceptions.NotFound.default_detail))
     given = follow.given_etags(request.headers.get("If-None-Match", ""))
     waits = isinstance(request, ASGIRequest) or settings.LIVE_FOLLOW_WAIT_UNDER_WSGI
     if waits and shared.etag in given:

@@ -1,0 +1,453 @@
+"""The live recording's JSON as the API schema declares it: the state every answer gives
+(``LiveState``, built by ``tournaments.matches.live.state``), the entry a client posts (the
+union ``LiveAction``), and the spectators' long-poll ``GET …/live/next``, a plain async view
+drf-spectacular does not see (``add_live_next``, a postprocessing hook).
+
+These serializers only describe: the server renders the state itself (once per version for all
+readers) and reads an entry with ``recording.entry_from_json``. The tests compare every answer
+of a whole recorded match with what the served schema declares
+(``tests.support.schema.undeclared_fields``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.urls import reverse
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema_field,
+)
+from rest_framework import serializers
+
+from games.models import Game
+from games.viewer import Kind
+from tournaments.models import Match, Tournament
+from tournaments.scoring.clock import KINDS, SIDES
+
+COLOURS = ["white", "black"]
+FRAME_KINDS = list(Kind.__args__)  # type: ignore[attr-defined]
+
+
+def _colour(help_text: str = "", *, allow_null: bool = False) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=COLOURS, allow_null=allow_null, help_text=help_text)
+
+
+def _side(help_text: str = "", *, allow_null: bool = False) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=SIDES, allow_null=allow_null, help_text=help_text)
+
+
+def _player(help_text: str, *, allow_null: bool = False) -> serializers.IntegerField:
+    """A match player: 1 (home) or 2 (away)."""
+    return serializers.IntegerField(
+        min_value=1, max_value=2, allow_null=allow_null, help_text=help_text
+    )
+
+
+def _integers(help_text: str = "") -> serializers.ListField:
+    return serializers.ListField(child=serializers.IntegerField(), help_text=help_text)
+
+
+# --- The state --------------------------------------------------------------------------------
+
+
+class LiveCounts(serializers.Serializer[Any]):
+    """Checkers of each colour (on the bar, or borne off)."""
+
+    white = serializers.IntegerField()
+    black = serializers.IntegerField()
+
+
+class LivePosition(serializers.Serializer[Any]):
+    """The position in the JSON of RULES.md: each colour's checkers on its own points 1..24."""
+
+    variant = serializers.ChoiceField(choices=Tournament.Variant.choices)
+    turn = _colour("The colour on roll")
+    white = _integers("White's checkers on White's points 1..24")
+    black = _integers("Black's checkers on Black's points 1..24")
+    bar = LiveCounts()
+    off = LiveCounts()
+
+
+class LivePlay(serializers.Serializer[Any]):
+    play = serializers.CharField(help_text="The play in the mover's numbering: 24/18 13/9")
+    position_id = serializers.CharField(help_text="The gnubg Position ID after it")
+
+
+class LiveScore(serializers.Serializer[Any]):
+    home = serializers.FloatField(help_text="Points: whole, or a half point for a draw")
+    away = serializers.FloatField(help_text="Points: whole, or a half point for a draw")
+    length = serializers.IntegerField(allow_null=True, help_text="Points to win; null: games")
+    games = serializers.IntegerField(
+        allow_null=True, help_text="A fixed number of games; null: a match to points"
+    )
+    crawford_game = serializers.IntegerField(
+        allow_null=True, help_text="The number of the Crawford game, once it has started"
+    )
+
+
+class LiveMay(serializers.Serializer[Any]):
+    """Which entries may come next."""
+
+    first = serializers.BooleanField(help_text="Who moves first in the game about to start")
+    roll = serializers.BooleanField()
+    double = serializers.BooleanField(
+        help_text="False also where dave cannot change the match: in a match to N points when "
+        "each player needs no more than the stake (a match to 1, 2-2 to 3)"
+    )
+    answer = serializers.BooleanField(help_text="Take or drop the dave offered")
+    resign = serializers.BooleanField()
+
+
+class LiveGame(serializers.Serializer[Any]):
+    """A game the recording finished."""
+
+    number = serializers.IntegerField(help_text="1-based")
+    white = _player("The match player who played White")
+    entries = serializers.IntegerField(help_text="How many entries the game took")
+    winner = _colour("The colour that won; null: drawn", allow_null=True)
+    ending = serializers.ChoiceField(choices=Game.Ending.choices)
+    value = serializers.IntegerField(help_text="1 oyn, 2 mars, 3 koks; 0 a draw")
+    stake = serializers.IntegerField()
+    winner_player = _player("The match player who won; null: drawn", allow_null=True)
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"oneOf": [{"type": "integer"}, {"type": "boolean"}]},
+        "minItems": 4,
+        "maxItems": 4,
+        "description": "[source, target, hit, child]: a single step in the mover's own "
+        "numbering (25 the bar, 0 off), whether it hits, and the node it leads to",
+    }
+)
+class StepEdgeField(serializers.ListField):
+    """One edge of the steps' graph (``games.rules.steps.Edge``): a tuple of mixed types."""
+
+
+class LiveStepNode(serializers.Serializer[Any]):
+    """A node of the graph of single steps to the legal plays (``games.rules.steps``): node 0
+    is the start."""
+
+    steps = serializers.ListField(child=StepEdgeField(), help_text="The steps that may come next")
+    play = serializers.IntegerField(
+        allow_null=True,
+        help_text="A play complete here: its index in legal_plays (the empty play: 0)",
+    )
+
+
+class LiveLayoutHomes(serializers.Serializer[Any]):
+    white = _integers()
+    black = _integers()
+
+
+class LiveLayout(serializers.Serializer[Any]):
+    """The variant's geometry in White's numbering (``games.viewer.Layout``)."""
+
+    top = _integers("The top row, left to right")
+    bottom = _integers("The bottom row, left to right")
+    black_numbers = _integers("Black's own number of each of White's points 1..24")
+    homes = LiveLayoutHomes()
+    bar = serializers.BooleanField(help_text="The variant has a bar (Short Nardy)")
+
+
+class LiveFrameBoard(serializers.Serializer[Any]):
+    points = _integers("White's points 1..24: + White's checkers, - Black's")
+    bar = LiveCounts()
+    off = LiveCounts()
+
+
+class LiveResult(serializers.Serializer[Any]):
+    winner = _colour(allow_null=True)
+    winner_player = _player("The match player who won; null: drawn", allow_null=True)
+    ending = serializers.ChoiceField(choices=Game.Ending.choices)
+    value = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class LiveFrame(serializers.Serializer[Any]):
+    """The board as it stands (``games.viewer.Frame``)."""
+
+    game = serializers.IntegerField()
+    step = serializers.IntegerField(help_text="Actions of the game so far (their count + 1: end)")
+    kind = serializers.ChoiceField(choices=FRAME_KINDS)
+    side = _colour("Who acted", allow_null=True)
+    turn = _colour("Who is on roll in the position shown")
+    numbering = _colour("Whose point numbers the play is written in")
+    board = LiveFrameBoard()
+    dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    play = serializers.CharField(allow_null=True)
+    moved = _integers("The points (White's numbering) a turn's checkers left or reached")
+    stake = serializers.IntegerField()
+    owner = _colour("Who alone may offer dave", allow_null=True)
+    offered = serializers.IntegerField(allow_null=True, help_text="The stake offered")
+    crawford = serializers.BooleanField()
+    white_player = _player("The match player playing White")
+    score_before = serializers.ListField(child=serializers.FloatField())
+    score_after = serializers.ListField(child=serializers.FloatField())
+    description = serializers.CharField()
+    result = LiveResult(allow_null=True)
+    accepted = serializers.BooleanField(
+        required=False, help_text="Only on a play the opponent accepted as made: true"
+    )
+
+
+class LiveBoard(serializers.Serializer[Any]):
+    """What the board drawing shows (``games.viewer.BoardReplay``, one frame)."""
+
+    variant = serializers.ChoiceField(choices=Tournament.Variant.choices)
+    layout = LiveLayout()
+    names = serializers.ListField(child=serializers.CharField(), help_text="Home, away")
+    length = serializers.IntegerField(allow_null=True)
+    crawford = serializers.BooleanField(help_text="The match plays the Crawford rule")
+    dave = serializers.BooleanField(help_text="Stakes can be raised at all")
+    frames = serializers.ListField(child=LiveFrame())
+
+
+class LiveClocks(serializers.Serializer[Any]):
+    home = serializers.IntegerField(help_text="Whole seconds left")
+    away = serializers.IntegerField(help_text="Whole seconds left")
+    running = _side("Whose clock runs", allow_null=True)
+
+
+class LiveTimeControl(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=KINDS)
+    base_seconds = serializers.IntegerField()
+    per_move_seconds = serializers.IntegerField()
+
+
+class LiveClockLeft(serializers.Serializer[Any]):
+    home = serializers.FloatField(help_text="Seconds, to the millisecond")
+    away = serializers.FloatField(help_text="Seconds, to the millisecond")
+
+
+class LiveClock(serializers.Serializer[Any]):
+    """The clocks in detail, for a page to tick on from (``broadcast.clock_fields``)."""
+
+    control = LiveTimeControl()
+    on_turn = _side("Whose turn it is while the clocks run or are paused", allow_null=True)
+    delay_left = serializers.FloatField(help_text="The delay the running side still waits")
+    paused = serializers.BooleanField(help_text="A judge paused the clocks")
+    flagged = _side("The side whose flag fell", allow_null=True)
+    flagged_at = serializers.FloatField(allow_null=True, help_text="When (the server's time)")
+    left = LiveClockLeft()
+    read_at = serializers.FloatField(help_text="The moment read (seconds, the server's time)")
+
+
+class LiveHint(serializers.Serializer[Any]):
+    best = serializers.CharField(help_text="The play the engine would have made")
+    loss = serializers.FloatField(help_text="The equity the play entered lost")
+
+
+class LiveState(serializers.Serializer[Any]):
+    """Where the recording stands (``tournaments.matches.live.state``)."""
+
+    ply = serializers.IntegerField(help_text="How many entries the recording holds")
+    game = serializers.IntegerField(help_text="The game on the board (1-based)")
+    variant = serializers.ChoiceField(choices=Tournament.Variant.choices)
+    position = LivePosition()
+    on_roll = _colour()
+    dice = serializers.CharField(allow_null=True, help_text='A roll waiting for its play: "64"')
+    legal_plays = serializers.ListField(child=LivePlay(), help_text="Of the roll waiting")
+    score = LiveScore()
+    stake = serializers.IntegerField()
+    finished = serializers.BooleanField(help_text="The match is decided (or reported)")
+    winner = _player("The match player who won the match", allow_null=True)
+    lost_on_time = _side("The side whose flag fell", allow_null=True)
+    white = _player("The match player playing White")
+    crawford = serializers.BooleanField(help_text="This game is the Crawford game")
+    last_turn = serializers.BooleanField(
+        help_text="Black's last turn under the Federation's draw rule (Long Nardy)"
+    )
+    holder = _colour("Who alone may offer dave", allow_null=True)
+    offered = serializers.IntegerField(allow_null=True, help_text="The stake offered")
+    may = LiveMay()
+    max_value = serializers.IntegerField(help_text="The highest game value: 2 mars, 3 koks")
+    accepted_moves = serializers.BooleanField(
+        help_text='A play the opponent accepts as made stands ({"accepted": true})'
+    )
+    games = serializers.ListField(child=LiveGame(), help_text="The games finished")
+    draft = serializers.IntegerField(allow_null=True, help_text="The recording's id")
+    revision = serializers.IntegerField(help_text="Raised by every write, never lowered")
+    recording = serializers.BooleanField(help_text="The match is being recorded now")
+    take_back_until = serializers.DateTimeField(
+        allow_null=True,
+        help_text="The recording decided the match: until then its players may take the "
+        "deciding entry back (POST …/undo); an organizer may later",
+    )
+    match = serializers.IntegerField(help_text="The match's id")
+    match_status = serializers.ChoiceField(choices=Match.Status.choices)
+    names = serializers.ListField(child=serializers.CharField(), help_text="Home, away")
+    steps = serializers.ListField(
+        child=LiveStepNode(),
+        allow_null=True,
+        help_text="The roll's single steps to a legal play (games.rules.steps); null: no roll",
+    )
+    board = LiveBoard()
+    clocks = LiveClocks(allow_null=True, help_text="A timed match's clocks; null: no clock")
+    clock = LiveClock(allow_null=True, help_text="A timed match's clocks in detail; null: none")
+    hint = LiveHint(
+        allow_null=True,
+        required=False,
+        help_text="Only in the answer to an entry, in a Long Nardy match of a tournament that "
+        "is not rated: the play the engine would have made instead of the play entered and the "
+        "equity lost; null when there is none (or the play was as good)",
+    )
+
+
+# --- The entry ---------------------------------------------------------------------------------
+
+
+class ClosedShape(serializers.Serializer[Any]):
+    """One shape of an entry: its schema allows no other key (``additionalProperties: false``),
+    so that each entry matches exactly one of the union's shapes."""
+
+
+class ClosedShapeExtension(OpenApiSerializerExtension):
+    target_class = ClosedShape
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> Any:
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        return {**schema, "additionalProperties": False}
+
+
+DICE_HELP = 'Two dice: "64" (also "6-4" or "6 4")'
+
+
+@extend_schema_field({"type": "boolean", "enum": [True]})
+class TrueField(serializers.BooleanField):
+    """A key whose only value is ``true`` (``{"double": true}``): false is no entry."""
+
+
+class LivePlayAction(ClosedShape):
+    """A turn: the roll and its play."""
+
+    dice = serializers.CharField(help_text=DICE_HELP)
+    play = serializers.CharField(
+        allow_blank=True, help_text='The play in the mover\'s numbering, "" when none is legal'
+    )
+    accepted = serializers.BooleanField(
+        required=False,
+        help_text="The opponent accepted the play as made, where the tournament allows it",
+    )
+
+
+class LiveRollAction(ClosedShape):
+    """A roll whose play comes next."""
+
+    dice = serializers.CharField(help_text=f"{DICE_HELP}: the roll whose play comes next")
+
+
+class LiveDoubleAction(ClosedShape):
+    """Dave offered."""
+
+    double = TrueField(help_text="Offer dave")
+
+
+class LiveTakeAction(ClosedShape):
+    """Dave taken."""
+
+    take = TrueField(help_text="Take the dave offered")
+
+
+class LiveDropAction(ClosedShape):
+    """Dave dropped: the game ends."""
+
+    drop = TrueField(help_text="Drop the dave offered")
+
+
+class LiveResignAction(ClosedShape):
+    """A resignation: the game ends at its value."""
+
+    resign = _colour("The colour that resigns")
+    value = serializers.IntegerField(
+        min_value=1, max_value=3, required=False, help_text="1 oyn (the default), 2 mars, 3 koks"
+    )
+
+
+class LiveFirstAction(ClosedShape):
+    """Who moves first in the game about to start."""
+
+    first = _player("The match player who moves first, playing White, in the game to start")
+
+
+class LiveFlagAction(ClosedShape):
+    """A flag fall in a timed match."""
+
+    flag = _side("The side whose time ran out (by the server's clock): it loses the match")
+
+
+@extend_schema_field(
+    # No discriminator: the shapes share no tag field, each is told by its own keys (closed
+    # objects, so that exactly one matches).
+    PolymorphicProxySerializer(
+        component_name="LiveAction",
+        serializers=[
+            LivePlayAction,
+            LiveRollAction,
+            LiveDoubleAction,
+            LiveTakeAction,
+            LiveDropAction,
+            LiveResignAction,
+            LiveFirstAction,
+            LiveFlagAction,
+        ],
+        resource_type_field_name=None,
+    )
+)
+class LiveActionField(serializers.DictField):
+    """An entry: any object passes here, the rules read it (``recording.entry_from_json``) and
+    refuse what is not an entry (400)."""
+
+
+# --- The conditional GETs ------------------------------------------------------------------------
+
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description="The ETag of the state the client has: 304 while it is still the state",
+)
+ETAG = OpenApiParameter(
+    "ETag",
+    str,
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    description="The state's version, for If-None-Match",
+)
+#: Who may read a match's state: anyone (who may see the match), signed in or not.
+READ_BY_ANYONE: list[Any] = [{"tokenAuth": []}, {"cookieAuth": []}, {}]
+NOT_MODIFIED = OpenApiResponse(
+    description="The state is still the one the client has (its ETag in If-None-Match)"
+)
+
+
+def add_live_next(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """A postprocessing hook (``SPECTACULAR_SETTINGS``): the spectators' long-poll ``GET
+    …/live/next`` (``tournaments.api.live.live_next``, an async Django view), declared as its
+    sibling ``GET …/live`` is, with the wait said."""
+    path = reverse("api-live-next", args=[0]).replace("/0/", "/{id}/")
+    answers = result["paths"].get(path.replace("/next", ""), {}).get("get")
+    if answers is None:  # a schema of some other part of the site
+        return result
+    operation = {
+        "operationId": "v1_matches_live_next_retrieve",
+        "summary": "The next state of the recording (long-poll)",
+        "description": "With If-None-Match: the state as soon as it differs from the one the "
+        "client has, or 304 when it did not change within the wait (up to "
+        f"{settings.LIVE_FOLLOW_WAIT_SECONDS:g} s). Without it, or with another ETag: the "
+        "state at once. A plain view, it reads the session, not a token: with a token, a match "
+        "that only its organizers see (a tournament in draft) is followed with GET …/live.",
+        "parameters": answers["parameters"],
+        "tags": answers["tags"],
+        "security": [{"cookieAuth": []}, {}],
+        "responses": {code: answers["responses"][code] for code in ("200", "304", "404")},
+    }
+    result["paths"][path] = {"get": operation}
+    return result
