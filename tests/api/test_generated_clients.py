@@ -267,16 +267,17 @@ def test_a_tournament_through_the_generated_python_client(
     (match,) = call("v1_tournaments_matches_list", long.slug).results
     state = call("v1_matches_live_retrieve", match.id)
     game = random_match(LongNardy(), 1, random.Random(3))[0]
-    entries = [{"first": game.white}]
+    entries = [m("LiveFirstActionRequest")(first=game.white)]
     for action in game.actions:
-        if isinstance(action, Turn):
-            entries.append({"dice": "".join(map(str, action.dice))})  # the roll, then its play
-        entries.append(action_to_json(action))
+        assert isinstance(action, Turn)  # a match to 1: no dave, so each action is a play
+        dice = "".join(map(str, action.dice))
+        entries.append(m("LiveRollActionRequest")(dice=dice))  # the roll, then its play
+        entries.append(m("LivePlayActionRequest")(dice=dice, play=str(action.play)))
     for entry in entries[:20]:
         state = call(
             "v1_matches_live_create",
             match.id,
-            body=m("LiveInRequest").from_dict({"ply": state.ply, "action": entry}),
+            body=m("LiveInRequest")(ply=state.ply, action=entry),
         )
     assert state.ply == 20 and state.game == 1 and not state.finished
 
