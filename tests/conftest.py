@@ -1,6 +1,7 @@
 """Shared by the tests that need a real Celery worker process on the real broker."""
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -9,6 +10,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -275,28 +277,34 @@ def analysis_on(analysis_off: None) -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def api_answers_are_declared(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every answer of the API a test gets has a status its published schema declares for the
-    operation (``tests.support.declared``): a client generated from the schema knows it."""
+    operation, and no JSON field the schema leaves out (``tests.support.declared``): a client
+    generated from the schema knows it."""
     from django.test import Client  # noqa: PLC0415
 
-    from tests.support.declared import undeclared_status  # noqa: PLC0415
+    from tests.support.declared import (  # noqa: PLC0415
+        undeclared_answer_fields,
+        undeclared_status,
+    )
 
-    answers: list[tuple[str, str, int]] = []
+    undeclared: set[str] = set()
     request = Client.request
 
-    def recorded(client: Client, **given: object) -> object:
+    def checked(client: Client, **given: object) -> Any:
         response = request(client, **given)
-        path = str(given.get("PATH_INFO", ""))
-        if path.startswith("/api/v1/") and response.status_code < 500:
-            route = getattr(response.resolver_match, "route", "")
-            answers.append((str(given.get("REQUEST_METHOD")), route, response.status_code))
+        path, status = str(given.get("PATH_INFO", "")), response.status_code
+        if not path.startswith("/api/v1/") or status >= 500:
+            return response
+        method = str(given.get("REQUEST_METHOD"))
+        route = getattr(response.resolver_match, "route", "")
+        why = undeclared_status(method, route, status)
+        if why is None and response.get("Content-Type", "").startswith("application/json"):
+            body = json.loads(response.content) if response.content else None
+            why = undeclared_answer_fields(method, route, status, body)
+        if why is not None:
+            undeclared.add(why)
         return response
 
-    monkeypatch.setattr(Client, "request", recorded)
+    monkeypatch.setattr(Client, "request", checked)
     yield
-    undeclared = {
-        why
-        for method, route, status in answers
-        if (why := undeclared_status(method, route, status))
-    }
     if undeclared:
         pytest.fail("\n".join(sorted(undeclared)), pytrace=False)
