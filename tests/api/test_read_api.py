@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
+from tests.support.api_numbers import assert_numbers
 from tests.support.demo import unanalysed
 from tests.support.shared_rows import rows_for_the_module
 from tournaments.demo import DEMO_TOURNAMENT_SLUG
@@ -116,3 +117,26 @@ def test_a_tournaments_games_export_as_mat_and_its_standings_as_csv(client, demo
     lines = csv_text.content.decode().splitlines()
     assert lines[0].startswith("rank,player,match_points,wins,draws,losses")
     assert lines[0].endswith("sonneborn-berger,direct-encounter,wins") and len(lines) == 9
+
+
+def test_scores_points_and_ratings_are_json_numbers_in_one_precision(client, demo):
+    """Points and scores to one decimal place, ratings and tie-breaks to two: numbers, where
+    decimals were strings ("3.0") before."""
+    base = f"/api/v1/tournaments/{DEMO_TOURNAMENT_SLUG}"
+    tournament = client.get(f"{base}/").json()
+    assert_numbers(tournament, 1, "points_win", "points_draw", "points_loss", "points_bye")
+    assert tournament["points_draw"] == 0.5
+    matches = client.get(f"{base}/matches/").json()
+    assert_numbers(matches, 1, "score_home", "score_away")
+    one = client.get(f"/api/v1/matches/{matches['results'][0]['id']}/").json()
+    assert_numbers(one, 1, "score_home", "score_away")
+    standings = client.get(f"{base}/standings/").json()
+    assert_numbers(standings, 1, "match_points", "game_points_for", "game_points_against")
+    assert_numbers(standings, 2, "tiebreaks")
+    ratings = client.get("/api/v1/ratings/fibs/long/").json()
+    assert_numbers(ratings, 2, "rating", "last_change")
+    assert any(row["rating"] != int(row["rating"]) for row in ratings["results"])  # not whole
+    player = ratings["results"][0]["player_id"]
+    history = client.get(f"/api/v1/players/{player}/ratings/fibs/long/").json()
+    assert_numbers(history, 1, "score")
+    assert_numbers(history, 2, "before", "after", "delta")

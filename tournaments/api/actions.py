@@ -34,6 +34,7 @@ from tournaments.api.serializers import (
     MatchSerializer,
     PlayerIn,
     PlayerSerializer,
+    Points,
     RatingHoldSerializer,
     RoundSerializer,
     TournamentSerializer,
@@ -50,7 +51,7 @@ ResultIn = inline_serializer(
     "ResultIn",
     {
         "score": serializers.ListField(
-            child=serializers.DecimalField(max_digits=6, decimal_places=1),
+            child=Points(max_digits=6),
             min_length=2,
             max_length=2,
             required=False,

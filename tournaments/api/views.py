@@ -396,13 +396,19 @@ class StandingsCsv(APIView):
             ["rank", "player", "match_points", "wins", "draws", "losses",
              "game_points_for", "game_points_against", *tiebreaks]
         )  # fmt: skip
-        for row in rows:
+        for row in rows:  # the API's decimals as the CSV always wrote them: 2.5, 4.0
             writer.writerow(
-                [row["rank"], spreadsheet_safe(row["player"]), row["match_points"], row["wins"],
-                 row["draws"], row["losses"], row["game_points_for"], row["game_points_against"],
-                 *(row["tiebreaks"].get(name) for name in tiebreaks)]
+                [row["rank"], spreadsheet_safe(row["player"]), _plain(row["match_points"]),
+                 row["wins"], row["draws"], row["losses"], _plain(row["game_points_for"]),
+                 _plain(row["game_points_against"]),
+                 *(_plain(row["tiebreaks"].get(name)) for name in tiebreaks)]
             )  # fmt: skip
         return response
+
+
+def _plain(number: Any) -> Any:
+    """A number of the API (a ``Decimal``) as the CSV always wrote it: 2.5, 4.0."""
+    return None if number is None else float(number)
 
 
 class PlacesCsv(APIView):
