@@ -22,6 +22,7 @@ from django.http import (
     JsonResponse,
 )
 from django.urls import Resolver404, resolve
+from django.urls.converters import get_converters
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
@@ -32,6 +33,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.rules.errors import QUOTE_LIMIT, clipped
+from nardy_site.api_paths import ClosedSet
 from nardy_site.errors import UserError
 
 
@@ -152,6 +154,10 @@ def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: OpenApiResponse(ErrorSerializer, ERROR_DESCRIPTIONS[code]) for code in codes}
 
 
+#: A typed parameter of a Django route: ``<converter:name>``.
+_PATH_PARAMETER = re.compile(r"<(\w+):(\w+)>")
+
+
 class ApiSchema(AutoSchema):
     """The schema of an API view with the error answers it can give documented, each in the one
     error shape: 400 (invalid body or filter), 401 (a view that authenticates), 403 and 409
@@ -170,6 +176,20 @@ class ApiSchema(AutoSchema):
                     error, code, ["application/json"], direction
                 )
         return dict(sorted(responses.items()))
+
+    def _resolve_path_parameters(self, variables: list[str]) -> list[dict[str, Any]]:
+        """A path parameter of a closed set (``nardy_site.api_paths.ClosedSet``) is an enum."""
+        parameters: list[dict[str, Any]] = super()._resolve_path_parameters(variables)
+        converters = get_converters()
+        closed = {
+            name: converter.choices
+            for kind, name in _PATH_PARAMETER.findall(self.path_regex)
+            if isinstance(converter := converters.get(kind), ClosedSet)
+        }
+        for parameter in parameters:
+            if parameter["name"] in closed:
+                parameter["schema"] = {"type": "string", "enum": list(closed[parameter["name"]])}
+        return parameters
 
     def _error_codes(self) -> set[int]:
         view = self.view

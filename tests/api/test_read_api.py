@@ -140,3 +140,39 @@ def test_scores_points_and_ratings_are_json_numbers_in_one_precision(client, dem
     history = client.get(f"/api/v1/players/{player}/ratings/fibs/long/").json()
     assert_numbers(history, 1, "score")
     assert_numbers(history, 2, "before", "after", "delta")
+
+
+CLOSED_SET_PATHS = [
+    "/api/v1/ratings/{system}/{variant}/",
+    "/api/v1/ratings/{system}/{variant}/holds/",
+    "/api/v1/ratings/{system}/{variant}/audit/",
+    "/api/v1/players/{id}/ratings/{system}/{variant}/",
+    "/api/v1/clubs/{slug}/ratings/{system}/{variant}/",
+]
+
+
+@pytest.mark.parametrize("path", CLOSED_SET_PATHS)
+@pytest.mark.parametrize(("system", "variant"), [("glicko", "long"), ("fibs", "backgammon")])
+def test_an_unknown_rating_system_or_variant_is_a_404_in_the_error_shape(
+    client, path, system, variant
+):
+    """Not 200 with an empty list, as before: the path names no list."""
+    olga = User.objects.create_user("olga", password="x")
+    client.force_login(olga)  # holds and audit need a user: the 404 comes first all the same
+    url = path.format(system=system, variant=variant, id=1, slug="riga")
+    response = client.get(url)
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+    assert client.get("/api/v1/ratings/fibs/long/").status_code == 200  # a known list: empty
+
+
+def test_the_schema_gives_the_rating_systems_and_variants_as_enums(client):
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    for path in CLOSED_SET_PATHS:
+        parameters = {
+            parameter["name"]: parameter["schema"]
+            for parameter in schema["paths"][path]["get"]["parameters"]
+            if parameter["in"] == "path"
+        }
+        assert parameters["system"]["enum"] == list(Tournament.RatingSystem.values)
+        assert parameters["variant"]["enum"] == list(Tournament.Variant.values)

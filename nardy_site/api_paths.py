@@ -1,0 +1,26 @@
+"""Path parameters whose values are a closed set (a rating system, a variant): a URL converter
+that matches only those values, so that any other is the API's 404 in the error shape (no route
+matches it), and that the schema shows as an enum (``nardy_site.api_errors.ApiSchema``)."""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+
+class ClosedSet:
+    """A URL converter for one of ``choices``; a subclass names them, and is registered once
+    with ``django.urls.register_converter``."""
+
+    choices: ClassVar[tuple[str, ...]] = ()
+    regex: ClassVar[str] = ""
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls.regex = "|".join(re.escape(choice) for choice in cls.choices)
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
