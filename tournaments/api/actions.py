@@ -23,8 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import GameRecordIn, PlainTextParser
-from games.rules import NotationError, action_from_json
-from games.services import RecordedGame
+from games.services import IllegalRecordError, recorded_games_from_json
 from nardy_site import throttle
 from nardy_site.api_errors import ApiSchema, error_responses
 from tournaments import selectors, services
@@ -277,11 +276,10 @@ def result_input(request: Request) -> dict[str, Any]:
         given["score"] = (score[0], score[1])
     if "games" in data:
         try:
-            given["games"] = [
-                RecordedGame(game["white"], tuple(action_from_json(a) for a in game["actions"]))
-                for game in data["games"]
-            ]
-        except (KeyError, TypeError, NotationError) as error:
+            given["games"] = recorded_games_from_json(data["games"])
+        except IllegalRecordError as error:  # a malformed play: 422, where and why
+            raise results.illegal_game_record(error) from None
+        except ValueError as error:  # not games at all: 400
             raise InvalidInput(f"The games cannot be read: {error}") from None
     if "mat" in data:
         given["mat"] = str(data["mat"])
