@@ -25,7 +25,7 @@ from django.urls import Resolver404, resolve
 from django.urls.converters import get_converters
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.exceptions import ErrorDetail
 from rest_framework.permissions import AllowAny
@@ -149,6 +149,32 @@ ERROR_DESCRIPTIONS = {
 }
 
 
+#: What a view that answers with an ETag (``answers_with_etag``) reads and answers besides its
+#: body: the client's If-None-Match, and the ETag of the 200 and of its 304.
+ETAG_PARAMETERS = [
+    OpenApiParameter(
+        "If-None-Match",
+        str,
+        OpenApiParameter.HEADER,
+        description="The ETag of the copy the client has: 304, without a body, while it is "
+        "still the current one",
+    ),
+    OpenApiParameter(
+        "ETag",
+        str,
+        OpenApiParameter.HEADER,
+        response=[200, 304],
+        description="A strong ETag of the body: send it back as If-None-Match",
+    ),
+]
+#: The header of every 429.
+RETRY_AFTER = {
+    "schema": {"type": "integer"},
+    "description": "In how many seconds the same request may succeed",
+}
+NOT_MODIFIED = "Not modified: the copy whose ETag the client sent is the current one (no body)"
+
+
 def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
     """``@extend_schema(responses=...)`` entries for these error statuses, in the error shape."""
     return {code: OpenApiResponse(ErrorSerializer, ERROR_DESCRIPTIONS[code]) for code in codes}
@@ -162,11 +188,25 @@ class ApiSchema(AutoSchema):
     """The schema of an API view with the error answers it can give documented, each in the one
     error shape: 400 (invalid body or filter), 401 (a view that authenticates), 403 and 409
     (writes that need a user), 404 (a path with a key, or pages), 413 and 415 (a body). A view
-    declares the errors of its own (a 422) with ``error_responses``; every 4xx it declares is
-    shown in the error shape too."""
+    declares the errors of its own (a 422, a 429, a read's 403) with ``error_responses``; every
+    4xx it declares is shown in the error shape too. A view whose GET answers with an ETag
+    (``with_etag``) says so with ``answers_with_etag = True``: its GET then reads If-None-Match
+    and answers 304, each with the ETag header. A path parameter of a closed set is an enum."""
+
+    def get_override_parameters(self) -> list[Any]:
+        parameters = list(super().get_override_parameters())
+        return parameters + ETAG_PARAMETERS if self._answers_with_etag() else parameters
+
+    def _answers_with_etag(self) -> bool:
+        return self.method == "GET" and getattr(self.view, "answers_with_etag", False)
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
+        if self._answers_with_etag():
+            responses["304"] = {
+                "description": NOT_MODIFIED,
+                "headers": self._get_response_headers_for_code("304", direction),
+            }
         for code in self._error_codes():
             responses.setdefault(str(code), None)
         for code in list(responses):
@@ -175,6 +215,8 @@ class ApiSchema(AutoSchema):
                 responses[code] = self._get_response_for_code(
                     error, code, ["application/json"], direction
                 )
+        if "429" in responses:
+            responses["429"].setdefault("headers", {})["Retry-After"] = RETRY_AFTER
         return dict(sorted(responses.items()))
 
     def _resolve_path_parameters(self, variables: list[str]) -> list[dict[str, Any]]:
