@@ -188,17 +188,8 @@ class ApiSchema(AutoSchema):
     """The schema of an API view with the error answers it can give documented, each in the one
     error shape: 400 (invalid body or filter), 401 (a view that authenticates), 403 and 409
     (writes that need a user), 404 (a path with a key, or pages), 413 and 415 (a body). A view
-    declares the errors of its own (a 422, a 429, a read's 403) with ``error_responses``; every
-    4xx it declares is shown in the error shape too. A view whose GET answers with an ETag
-    (``with_etag``) says so with ``answers_with_etag = True``: its GET then reads If-None-Match
-    and answers 304, each with the ETag header. A path parameter of a closed set is an enum."""
-
-    def get_override_parameters(self) -> list[Any]:
-        parameters = list(super().get_override_parameters())
-        return parameters + ETAG_PARAMETERS if self._answers_with_etag() else parameters
-
-    def _answers_with_etag(self) -> bool:
-        return self.method == "GET" and getattr(self.view, "answers_with_etag", False)
+    declares the errors of its own (a 422) with ``error_responses``; every 4xx it declares is
+    shown in the error shape too."""
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
@@ -219,20 +210,6 @@ class ApiSchema(AutoSchema):
             responses["429"].setdefault("headers", {})["Retry-After"] = RETRY_AFTER
         return dict(sorted(responses.items()))
 
-    def _resolve_path_parameters(self, variables: list[str]) -> list[dict[str, Any]]:
-        """A path parameter of a closed set (``nardy_site.api_paths.ClosedSet``) is an enum."""
-        parameters: list[dict[str, Any]] = super()._resolve_path_parameters(variables)
-        converters = get_converters()
-        closed = {
-            name: converter.choices
-            for kind, name in _PATH_PARAMETER.findall(self.path_regex)
-            if isinstance(converter := converters.get(kind), ClosedSet)
-        }
-        for parameter in parameters:
-            if parameter["name"] in closed:
-                parameter["schema"] = {"type": "string", "enum": list(closed[parameter["name"]])}
-        return parameters
-
     def _error_codes(self) -> set[int]:
         view = self.view
         write = self.method not in ("GET", "HEAD", "OPTIONS")
@@ -251,3 +228,29 @@ class ApiSchema(AutoSchema):
         if "{" in self.path or (not write and self._is_list_view() and self._get_paginator()):
             codes.add(404)
         return codes
+
+    # Beyond the errors: the ETag reads' 304, and the closed sets of path parameters.
+
+    def get_override_parameters(self) -> list[Any]:
+        """A view whose GET answers with an ETag (``with_etag``) says so with
+        ``answers_with_etag = True``: its GET reads If-None-Match and answers 304, each answer
+        with the ETag header (``_get_response_bodies`` adds the 304)."""
+        parameters = list(super().get_override_parameters())
+        return parameters + ETAG_PARAMETERS if self._answers_with_etag() else parameters
+
+    def _answers_with_etag(self) -> bool:
+        return self.method == "GET" and getattr(self.view, "answers_with_etag", False)
+
+    def _resolve_path_parameters(self, variables: list[str]) -> list[dict[str, Any]]:
+        """A path parameter of a closed set (``nardy_site.api_paths.ClosedSet``) is an enum."""
+        parameters: list[dict[str, Any]] = super()._resolve_path_parameters(variables)
+        converters = get_converters()
+        closed = {
+            name: converter.choices
+            for kind, name in _PATH_PARAMETER.findall(self.path_regex)
+            if isinstance(converter := converters.get(kind), ClosedSet)
+        }
+        for parameter in parameters:
+            if parameter["name"] in closed:
+                parameter["schema"] = {"type": "string", "enum": list(closed[parameter["name"]])}
+        return parameters
