@@ -25,6 +25,7 @@ from django.urls import Resolver404, resolve
 from django.urls.converters import get_converters
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import ResolvedComponent, build_choice_description_list
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.exceptions import ErrorDetail
@@ -246,11 +247,27 @@ class ApiSchema(AutoSchema):
         parameters: list[dict[str, Any]] = super()._resolve_path_parameters(variables)
         converters = get_converters()
         closed = {
-            name: converter.choices
+            name: type(converter)
             for kind, name in _PATH_PARAMETER.findall(self.path_regex)
             if isinstance(converter := converters.get(kind), ClosedSet)
         }
         for parameter in parameters:
             if parameter["name"] in closed:
-                parameter["schema"] = {"type": "string", "enum": list(closed[parameter["name"]])}
+                parameter["schema"] = self._enum_component(closed[parameter["name"]]).ref
         return parameters
+
+    def _enum_component(self, closed: type[ClosedSet]) -> ResolvedComponent:
+        """The set's enum as a component (``VariantEnum``…), as its fields refer to it: one type
+        in a generated client, not one per operation."""
+        component = ResolvedComponent(
+            name=closed.component,
+            type=ResolvedComponent.SCHEMA,
+            object=closed.component,
+            schema={
+                "enum": [value for value, _ in closed.choices],
+                "type": "string",
+                "description": build_choice_description_list(closed.choices),
+            },
+        )
+        self.registry.register_on_missing(component)
+        return component

@@ -5,19 +5,21 @@ matches it), and that the schema shows as an enum (``nardy_site.api_errors.ApiSc
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from typing import Any, ClassVar
 
 
 class ClosedSet:
-    """A URL converter for one of ``choices``; a subclass names them, and is registered once
-    with ``django.urls.register_converter``."""
+    """A URL converter for one of ``choices`` (a model's choices: value, label); a subclass
+    names them and the schema component of their enum (the one its fields use, as
+    ``VariantEnum``), and is registered once with ``django.urls.register_converter``."""
 
-    choices: ClassVar[tuple[str, ...]] = ()
+    choices: ClassVar[list[tuple[str, Any]]] = []
+    component: ClassVar[str] = ""
     regex: ClassVar[str] = ""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
-        cls.regex = "|".join(re.escape(choice) for choice in cls.choices)
+        cls.regex = "|".join(re.escape(value) for value, _ in cls.choices)
 
     def to_python(self, value: str) -> str:
         return value

@@ -20,11 +20,13 @@ from tournaments.models import Tournament
 
 
 class RatingSystemPath(ClosedSet):
-    choices = tuple(Tournament.RatingSystem.values)
+    choices = Tournament.RatingSystem.choices
+    component = "RatingSystemEnum"
 
 
 class VariantPath(ClosedSet):
-    choices = tuple(Tournament.Variant.values)
+    choices = Tournament.Variant.choices
+    component = "VariantEnum"
 
 
 register_converter(RatingSystemPath, "rating_system")
