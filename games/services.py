@@ -24,7 +24,7 @@ from games.rules import (
     actions_as_made,
     replay_game,
 )
-from games.rules.errors import Template, quoted
+from games.rules.errors import Template, clipped, quoted
 from games.rules.game import MatchScore
 from games.rules.matfile import MatchFormatError, RecordError, check_match, read_match
 from nardy_site.errors import UserError
@@ -117,7 +117,7 @@ def recorded_games_from_json(games: object) -> list[RecordedGame]:
                     game=number,
                     move=turns + 1,
                     side=roller if turns % 2 == 0 else 3 - roller,
-                    play=play if isinstance(play, str) else "",
+                    play=clipped(play) if isinstance(play, str) else "",
                 ) from None
         recorded.append(RecordedGame(white, tuple(actions)))
     return recorded
