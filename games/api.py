@@ -18,8 +18,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.rules import Action, Colour, Resign, RulesError, Take, Turn, action_from_json
+from games.rules import (
+    Action,
+    Colour,
+    NotationError,
+    Resign,
+    RulesError,
+    Take,
+    Turn,
+    action_from_json,
+)
 from games.rules.cli import plays_json
+from games.rules.errors import quoted
 from games.rules.game import Double, Drop
 from games.rules.matfile import (
     GameRecord,
@@ -167,16 +177,39 @@ def _record_from_json(data: Any) -> MatchRecord:
     if data.get("variant") not in ("long", "short"):
         raise ValueError('"variant" is "long" or "short"')
     games = []
-    for game in data["games"]:
+    for number, game in enumerate(data["games"], start=1):
         white = game["white"]
         if white not in (1, 2):
             raise ValueError('"white" is 1 or 2')
-        actions = tuple(action_from_json(action) for action in game["actions"])
+        actions = _actions_read(number, white, game["actions"])
         games.append(GameRecord(white, actions, places=_places(white, actions)))
     length = data.get("length")
     if length is not None and (type(length) is not int or length < 1):
         raise ValueError('"length" is a whole number from 1 up, or null')
     return MatchRecord(variant, ("", ""), length, tuple(games))
+
+
+def _actions_read(number: int, white: int, given: list[Any]) -> tuple[Action, ...]:
+    """A game's JSON actions. One that is not an object: ``ValueError`` (not a record, 400); one
+    that does not read (a malformed play): a ``RecordError`` at its move, reported as an illegal
+    play is, and as the same play in a .mat file is."""
+    actions: list[Action] = []
+    for data in given:
+        if not isinstance(data, dict):
+            raise ValueError(f"game {number}: an action is a JSON object, not {quoted(data)}")
+        try:
+            actions.append(action_from_json(data))
+        except NotationError as error:
+            turns = sum(isinstance(action, Turn) for action in actions)
+            play = data.get("play")
+            raise RecordError(
+                error.reason,
+                game=number,
+                move=len(actions) + 1,
+                player=white if turns % 2 == 0 else 3 - white,
+                play=play if isinstance(play, str) else "",
+            ) from None
+    return tuple(actions)
 
 
 def _places(white: int, actions: tuple[Action, ...]) -> tuple[Place, ...]:

@@ -15,13 +15,16 @@ from games.rules import (
     Action,
     Colour,
     GameError,
+    NotationError,
     Outcome,
     RulesError,
+    Turn,
     Variant,
+    action_from_json,
     actions_as_made,
     replay_game,
 )
-from games.rules.errors import Template
+from games.rules.errors import Template, clipped, quoted
 from games.rules.game import MatchScore
 from games.rules.matfile import MatchFormatError, RecordError, check_match, read_match
 from nardy_site.errors import UserError
@@ -82,6 +85,42 @@ class IllegalRecordError(UserError, ValueError):
         what = f" {play!r}" if play else ""
         details = {"game": game, "move": move, "player": side, "play": play, "reason": reason}
         super().__init__(f"game {game}, move {move}, side {side}{what}: {reason}", details)
+
+
+def recorded_games_from_json(games: object) -> list[RecordedGame]:
+    """JSON games, ``[{"white": 1, "actions": [{"dice": "64", "play": "24/18 13/9"}, …]}]``, as
+    records. Not of that shape (a game without its actions, an action that is not an object):
+    ``ValueError``, a bad request. An action that does not read (a malformed play, dice that are
+    not dice): ``IllegalRecordError`` at its game and move (rolls counted from 1, as a replay
+    counts them), as an illegal play is: the record breaks the rules of its notation."""
+    if not isinstance(games, list):
+        raise ValueError('"games" is a list of {"white", "actions"}')
+    recorded = []
+    for number, game in enumerate(games, start=1):
+        if not isinstance(game, dict) or "white" not in game:
+            raise ValueError(f'game {number} is {{"white": 1 or 2, "actions": [...]}}')
+        white, given = game["white"], game.get("actions")
+        if not isinstance(given, list):
+            raise ValueError(f'game {number}: "actions" is a list of actions')
+        actions: list[Action] = []
+        for data in given:
+            if not isinstance(data, dict):
+                raise ValueError(f"game {number}: an action is a JSON object, not {quoted(data)}")
+            try:
+                actions.append(action_from_json(data))
+            except NotationError as error:
+                turns = sum(isinstance(action, Turn) for action in actions)
+                roller = white if white in (1, 2) else 1
+                play = data.get("play")
+                raise IllegalRecordError(
+                    error.reason,
+                    game=number,
+                    move=turns + 1,
+                    side=roller if turns % 2 == 0 else 3 - roller,
+                    play=clipped(play) if isinstance(play, str) else "",
+                ) from None
+        recorded.append(RecordedGame(white, tuple(actions)))
+    return recorded
 
 
 def games_validate(
@@ -171,4 +210,5 @@ __all__ = [
     "ValidatedGame",
     "games_from_mat",
     "games_validate",
+    "recorded_games_from_json",
 ]

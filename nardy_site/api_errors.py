@@ -22,9 +22,11 @@ from django.http import (
     JsonResponse,
 )
 from django.urls import Resolver404, resolve
+from django.urls.converters import get_converters
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.plumbing import ResolvedComponent, build_choice_description_list
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.exceptions import ErrorDetail
 from rest_framework.permissions import AllowAny
@@ -32,6 +34,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.rules.errors import QUOTE_LIMIT, clipped
+from nardy_site.api_paths import ClosedSet
 from nardy_site.errors import UserError
 
 
@@ -152,9 +155,39 @@ ERROR_DESCRIPTIONS = {
 }
 
 
+#: What a view that answers with an ETag (``answers_with_etag``) reads and answers besides its
+#: body: the client's If-None-Match, and the ETag of the 200 and of its 304.
+ETAG_PARAMETERS = [
+    OpenApiParameter(
+        "If-None-Match",
+        str,
+        OpenApiParameter.HEADER,
+        description="The ETag of the copy the client has: 304, without a body, while it is "
+        "still the current one",
+    ),
+    OpenApiParameter(
+        "ETag",
+        str,
+        OpenApiParameter.HEADER,
+        response=[200, 304],
+        description="A strong ETag of the body: send it back as If-None-Match",
+    ),
+]
+#: The header of every 429.
+RETRY_AFTER = {
+    "schema": {"type": "integer"},
+    "description": "In how many seconds the same request may succeed",
+}
+NOT_MODIFIED = "Not modified: the copy whose ETag the client sent is the current one (no body)"
+
+
 def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
     """``@extend_schema(responses=...)`` entries for these error statuses, in the error shape."""
     return {code: OpenApiResponse(ErrorSerializer, ERROR_DESCRIPTIONS[code]) for code in codes}
+
+
+#: A typed parameter of a Django route: ``<converter:name>``.
+_PATH_PARAMETER = re.compile(r"<(\w+):(\w+)>")
 
 
 class ApiSchema(AutoSchema):
@@ -172,6 +205,11 @@ class ApiSchema(AutoSchema):
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
+        if self._answers_with_etag():
+            responses["304"] = {
+                "description": NOT_MODIFIED,
+                "headers": self._get_response_headers_for_code("304", direction),
+            }
         for code in self._error_codes():
             responses.setdefault(str(code), None)
         for code in list(responses):
@@ -180,6 +218,8 @@ class ApiSchema(AutoSchema):
                 responses[code] = self._get_response_for_code(
                     error, code, ["application/json"], direction
                 )
+        if "429" in responses:
+            responses["429"].setdefault("headers", {})["Retry-After"] = RETRY_AFTER
         return dict(sorted(responses.items()))
 
     def _error_codes(self) -> set[int]:
@@ -200,3 +240,45 @@ class ApiSchema(AutoSchema):
         if "{" in self.path or (not write and self._is_list_view() and self._get_paginator()):
             codes.add(404)
         return codes
+
+    # Beyond the errors: the ETag reads' 304, and the closed sets of path parameters.
+
+    def get_override_parameters(self) -> list[Any]:
+        """A view whose GET answers with an ETag (``with_etag``) says so with
+        ``answers_with_etag = True``: its GET reads If-None-Match and answers 304, each answer
+        with the ETag header (``_get_response_bodies`` adds the 304)."""
+        parameters = list(super().get_override_parameters())
+        return parameters + ETAG_PARAMETERS if self._answers_with_etag() else parameters
+
+    def _answers_with_etag(self) -> bool:
+        return self.method == "GET" and getattr(self.view, "answers_with_etag", False)
+
+    def _resolve_path_parameters(self, variables: list[str]) -> list[dict[str, Any]]:
+        """A path parameter of a closed set (``nardy_site.api_paths.ClosedSet``) is an enum."""
+        parameters: list[dict[str, Any]] = super()._resolve_path_parameters(variables)
+        converters = get_converters()
+        closed = {
+            name: type(converter)
+            for kind, name in _PATH_PARAMETER.findall(self.path_regex)
+            if isinstance(converter := converters.get(kind), ClosedSet)
+        }
+        for parameter in parameters:
+            if parameter["name"] in closed:
+                parameter["schema"] = self._enum_component(closed[parameter["name"]]).ref
+        return parameters
+
+    def _enum_component(self, closed: type[ClosedSet]) -> ResolvedComponent:
+        """The set's enum as a component (``VariantEnum``…), as its fields refer to it: one type
+        in a generated client, not one per operation."""
+        component = ResolvedComponent(
+            name=closed.component,
+            type=ResolvedComponent.SCHEMA,
+            object=closed.component,
+            schema={
+                "enum": [value for value, _ in closed.choices],
+                "type": "string",
+                "description": build_choice_description_list(closed.choices),
+            },
+        )
+        self.registry.register_on_missing(component)
+        return component

@@ -372,6 +372,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "nardy_site.api_errors.exception_handler",
+    # Numbers are JSON numbers: a decimal (a score, points) is never written as a string. Their
+    # one precision is tournaments.api.serializers' POINTS_PLACES and RATING_PLACES.
+    "COERCE_DECIMAL_TO_STRING": False,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Nardy tournaments API",

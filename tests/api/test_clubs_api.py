@@ -7,6 +7,7 @@ import io
 import pytest
 from django.contrib.auth.models import User
 
+from tests.support.api_numbers import assert_numbers
 from tournaments.clubs.models import Club, Membership
 from tournaments.clubs.services import club_create, member_add
 from tournaments.matches.results import match_result_record
@@ -140,6 +141,8 @@ def test_a_season_with_its_table_and_csv(client, world):
         assert response.status_code == 200
     data = as_user(client, None).get("/api/v1/clubs/riga/seasons/autumn/").json()
     assert [event["slug"] for event in data["events"]] == [first.slug, second.slug]
+    assert_numbers(data, 1, "win_points", "points", "all_points", "running", "wins")
+    assert type(data["season"]["win_points"]) is float  # a number (was the string "1.0")
     table = {row["player"]: row for row in data["table"]}
     assert {name: (row["rank"], row["points"]) for name, row in table.items()} == {
         "Anna": (1, 10.0), "Carl": (2, 10.0), "Boris": (3, 6.0),  # Anna: a 2nd place more

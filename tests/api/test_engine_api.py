@@ -73,9 +73,30 @@ def test_json_games_are_checked_and_errors_say_which_action(client):
     assert report["error"]["play"] == "24/17"
 
 
+def test_a_malformed_play_is_reported_as_an_illegal_one_is(client):
+    """In JSON games as in a .mat file: the report says where and why (it answered 400)."""
+    actions = [{"dice": "31", "play": "8/5 6/5"}, {"dice": "42", "play": "garbage"}]
+    response = post(client, {"variant": "short", "games": [{"white": 2, "actions": actions}]})
+    assert response.status_code == 200
+    report = response.json()
+    assert report["valid"] is False
+    error = report["error"]
+    assert (error["game"], error["move"], error["player"], error["play"]) == (1, 2, 1, "garbage")
+    assert "garbage" in error["reason"]
+    as_mat = post(client, {"mat": VALID.replace("42: 8/4 6/4", "42: garbage")})
+    assert as_mat.status_code == 200 and as_mat.json()["valid"] is False
+    assert as_mat.json()["error"]["play"] == "garbage"
+
+
 @pytest.mark.parametrize(
     "body",
-    [{"mat": "not a match"}, {"games": "x"}, {"variant": "chess", "games": []}, []],
+    [
+        {"mat": "not a match"},
+        {"games": "x"},
+        {"variant": "chess", "games": []},
+        [],
+        {"variant": "short", "games": [{"white": 1, "actions": ["64: 24/18"]}]},
+    ],
 )
 def test_what_cannot_be_read_is_a_400_in_the_one_error_shape(client, body):
     response = post(client, body)

@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
+from tests.support.api_numbers import assert_numbers
 from tests.support.demo import unanalysed
 from tests.support.shared_rows import rows_for_the_module
 from tournaments.demo import DEMO_TOURNAMENT_SLUG
@@ -116,3 +117,66 @@ def test_a_tournaments_games_export_as_mat_and_its_standings_as_csv(client, demo
     lines = csv_text.content.decode().splitlines()
     assert lines[0].startswith("rank,player,match_points,wins,draws,losses")
     assert lines[0].endswith("sonneborn-berger,direct-encounter,wins") and len(lines) == 9
+
+
+def test_scores_points_and_ratings_are_json_numbers_in_one_precision(client, demo):
+    """Points and scores to one decimal place, ratings and tie-breaks to two: numbers, where
+    decimals were strings ("3.0") before."""
+    base = f"/api/v1/tournaments/{DEMO_TOURNAMENT_SLUG}"
+    tournament = client.get(f"{base}/").json()
+    assert_numbers(tournament, 1, "points_win", "points_draw", "points_loss", "points_bye")
+    assert tournament["points_draw"] == 0.5
+    matches = client.get(f"{base}/matches/").json()
+    assert_numbers(matches, 1, "score_home", "score_away")
+    one = client.get(f"/api/v1/matches/{matches['results'][0]['id']}/").json()
+    assert_numbers(one, 1, "score_home", "score_away")
+    standings = client.get(f"{base}/standings/").json()
+    assert_numbers(standings, 1, "match_points", "game_points_for", "game_points_against")
+    assert_numbers(standings, 2, "tiebreaks")
+    ratings = client.get("/api/v1/ratings/fibs/long/").json()
+    assert_numbers(ratings, 2, "rating", "last_change")
+    assert any(row["rating"] != int(row["rating"]) for row in ratings["results"])  # not whole
+    player = ratings["results"][0]["player_id"]
+    history = client.get(f"/api/v1/players/{player}/ratings/fibs/long/").json()
+    assert_numbers(history, 1, "score")
+    assert_numbers(history, 2, "before", "after", "delta")
+
+
+CLOSED_SET_PATHS = [
+    "/api/v1/ratings/{system}/{variant}/",
+    "/api/v1/ratings/{system}/{variant}/holds/",
+    "/api/v1/ratings/{system}/{variant}/audit/",
+    "/api/v1/players/{id}/ratings/{system}/{variant}/",
+    "/api/v1/clubs/{slug}/ratings/{system}/{variant}/",
+]
+
+
+@pytest.mark.parametrize("path", CLOSED_SET_PATHS)
+@pytest.mark.parametrize(("system", "variant"), [("glicko", "long"), ("fibs", "backgammon")])
+def test_an_unknown_rating_system_or_variant_is_a_404_in_the_error_shape(
+    client, path, system, variant
+):
+    """Not 200 with an empty list, as before: the path names no list."""
+    olga = User.objects.create_user("olga", password="x")
+    client.force_login(olga)  # holds and audit need a user: the 404 comes first all the same
+    url = path.format(system=system, variant=variant, id=1, slug="riga")
+    response = client.get(url)
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+    assert client.get("/api/v1/ratings/fibs/long/").status_code == 200  # a known list: empty
+
+
+def test_the_schema_gives_the_rating_systems_and_variants_as_enums(client):
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    for path in CLOSED_SET_PATHS:
+        parameters = {
+            parameter["name"]: parameter["schema"]
+            for parameter in schema["paths"][path]["get"]["parameters"]
+            if parameter["in"] == "path"
+        }
+        # The enums its fields use: one type each in a generated client.
+        assert parameters["system"] == {"$ref": "#/components/schemas/RatingSystemEnum"}
+        assert parameters["variant"] == {"$ref": "#/components/schemas/VariantEnum"}
+    enums = schema["components"]["schemas"]
+    assert enums["RatingSystemEnum"]["enum"] == list(Tournament.RatingSystem.values)
+    assert enums["VariantEnum"]["enum"] == list(Tournament.Variant.values)

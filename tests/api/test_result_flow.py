@@ -85,13 +85,17 @@ def test_a_tournament_run_through_the_api(client):
         f"/api/v1/matches/{match.pk}/correct", {"score": [0, 3]}, "application/json"
     )
     assert corrected.status_code == 200 and corrected.json()["reset"] == []
-    assert corrected.json()["match"]["score_away"] == "3.0"
+    score_away = corrected.json()["match"]["score_away"]
+    assert score_away == 3 and type(score_away) is float  # a number (was the string "3.0")
 
+    # A score is numbers; numeric strings, as clients sent them before, are read the same.
+    scores = iter([[3, 2.0], ["3", "2.0"]])
     for other in Match.objects.filter(status="scheduled", away__isnull=False):
         response = client.post(
-            f"/api/v1/matches/{other.pk}/result", {"score": [3, 2]}, "application/json"
+            f"/api/v1/matches/{other.pk}/result", {"score": next(scores)}, "application/json"
         )
-        assert response.status_code == 200
+        assert response.status_code == 200, response.json()
+        assert (response.json()["score_home"], response.json()["score_away"]) == (3.0, 2.0)
     standings = client.get(f"/api/v1/tournaments/{slug}/standings/").json()
     assert len(standings) == 3 and standings[0]["rank"] == 1
     assert client.post(f"/api/v1/tournaments/{slug}/finish").json()["status"] == "finished"
@@ -149,3 +153,42 @@ def test_an_upload_replays_each_play_exactly_once(client, world, monkeypatch, fo
     assert response.status_code == 200, response.content
     assert world.match.games.count() == len(games)
     assert len(calls) == plays > 0
+
+
+@pytest.mark.parametrize(
+    ("action", "play"),
+    [({"dice": "64", "play": "garbage"}, "garbage"), ({"dice": "99", "play": ""}, "")],
+)
+def test_a_malformed_play_is_a_422_naming_game_move_and_reason(client, world, action, play):
+    """As an illegal play is (the README's 422), not the 400 of a body of the wrong shape."""
+    games = games_to(3, seed=1)
+    games[1]["actions"][2:] = [action]  # game 2, its third roll
+    client.force_login(world.users["player"])
+    refused = client.post(
+        f"/api/v1/matches/{world.match.pk}/result", {"games": games}, "application/json"
+    )
+    assert refused.status_code == 422
+    error = refused.json()["error"]
+    assert error["code"] == "illegal_record"
+    details = error["details"]
+    assert (details["game"], details["move"], details["play"]) == (2, 3, play)
+    assert details["reason"] and details["player"] == games[1]["white"]
+    assert not world.match.games.exists()
+
+
+@pytest.mark.parametrize(
+    "games",
+    [
+        "x",
+        [{"actions": []}],
+        [{"white": 1, "actions": "24/18"}],
+        [{"white": 1, "actions": ["64: 24/18 13/9"]}],
+    ],
+)
+def test_games_of_the_wrong_shape_stay_a_400(client, world, games):
+    client.force_login(world.users["player"])
+    refused = client.post(
+        f"/api/v1/matches/{world.match.pk}/result", {"games": games}, "application/json"
+    )
+    assert refused.status_code == 400
+    assert refused.json()["error"]["message"].startswith("The games cannot be read")

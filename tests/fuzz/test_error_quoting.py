@@ -108,10 +108,6 @@ API_WRITES = {
     "result score": (result, {"score": [LONG, 1]}),
     "records/validate mat": (validate, {"mat": LONG}),
     "records/validate variant": (validate, {"variant": LONG, "games": []}),
-    "records/validate games": (
-        validate,
-        {"variant": "short", **games_with({**ROLL, "play": LONG})},
-    ),
     "players/new display_name": (players_new, {"display_name": LONG}),
     "players/new country": (players_new, {"display_name": "Zed", "country": LONG}),
     "entries/new player_id": (entries_new, {"player_id": LONG}),
@@ -142,6 +138,18 @@ def test_an_api_error_quotes_at_most_200_characters_of_a_100_kb_value(site, endp
 def test_records_validate_reports_an_entry_cut_to_the_limit(site):
     """A .mat whose entry is 100 kB is a report (200, not valid) naming 200 characters of it."""
     response = validate(site, {"mat": MAT_ENTRY})
+
+    assert response.status_code == 200
+    report = response.json()
+    assert report["valid"] is False
+    assert report["error"]["play"] == "q" * QUOTE_LIMIT + "…"
+    assert ECHO not in response.content.decode() and len(response.content) < SHORT_ANSWER
+
+
+def test_records_validate_reports_a_json_play_cut_to_the_limit(site):
+    """A 100 kB play in JSON games is a report too (200, not valid), as in a .mat file: it was
+    a 400 before a malformed play became a record's error."""
+    response = validate(site, {"variant": "short", **games_with({**ROLL, "play": LONG})})
 
     assert response.status_code == 200
     report = response.json()

@@ -185,9 +185,15 @@ def test_deeply_nested_json_is_a_400_not_a_500(anna, world, where, depth):
         ),
         "body": deep,
     }[where]
-    for url in ("/api/v1/records/validate", f"/api/v1/matches/{world.match.pk}/result"):
+    validate, result = "/api/v1/records/validate", f"/api/v1/matches/{world.match.pk}/result"
+    for url in (validate, result):
         response = timed(lambda url=url: anna.post(url, body, "application/json"))
-        assert_error_shape(response, 400)
+        if where != "dice" or response.status_code == 400:  # unreadable JSON: a bad request
+            assert_error_shape(response, 400)
+        elif url == validate:  # JSON read, dice that do not read: the record's error, reported
+            assert response.status_code == 200 and response.json()["valid"] is False
+        else:  # … and a result's 422 (issue 47: it was a 400)
+            assert_error_shape(response, 422, "illegal_record")
     world.nothing_saved()
 
 

@@ -22,8 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import MAT_FILE_PARSERS, GameRecordIn, with_mat_file
-from games.rules import NotationError, action_from_json
-from games.services import RecordedGame
+from games.services import IllegalRecordError, recorded_games_from_json
 from nardy_site import throttle
 from nardy_site.api_errors import ApiSchema, error_responses
 from tournaments import selectors, services
@@ -33,6 +32,7 @@ from tournaments.api.serializers import (
     MatchSerializer,
     PlayerIn,
     PlayerSerializer,
+    Points,
     RatingHoldSerializer,
     RoundSerializer,
     TournamentSerializer,
@@ -49,7 +49,7 @@ ResultIn = inline_serializer(
     "ResultIn",
     {
         "score": serializers.ListField(
-            child=serializers.DecimalField(max_digits=6, decimal_places=1),
+            child=Points(max_digits=6),
             min_length=2,
             max_length=2,
             required=False,
@@ -276,11 +276,10 @@ def result_input(request: Request) -> dict[str, Any]:
         given["score"] = (score[0], score[1])
     if "games" in data:
         try:
-            given["games"] = [
-                RecordedGame(game["white"], tuple(action_from_json(a) for a in game["actions"]))
-                for game in data["games"]
-            ]
-        except (KeyError, TypeError, NotationError) as error:
+            given["games"] = recorded_games_from_json(data["games"])
+        except IllegalRecordError as error:  # a malformed play: 422, where and why
+            raise results.illegal_game_record(error) from None
+        except ValueError as error:  # not games at all: 400
             raise InvalidInput(f"The games cannot be read: {error}") from None
     if "mat" in data:
         given["mat"] = str(data["mat"])

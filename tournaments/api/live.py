@@ -30,9 +30,6 @@ from nardy_site import throttle
 from nardy_site.api_errors import error_responses, plain_error
 from tournaments.api.actions import Action
 from tournaments.api.live_schema import (
-    ETAG,
-    IF_NONE_MATCH,
-    NOT_MODIFIED,
     READ_BY_ANYONE,
     LiveActionField,
     LiveState,
@@ -103,9 +100,10 @@ class LiveAction(Action):
 
 
 class MatchLive(LiveAction):
+    answers_with_etag = True  # its GET: If-None-Match, 304 and the ETag (ApiSchema)
+
     @extend_schema(
-        parameters=[IF_NONE_MATCH, ETAG],
-        responses={200: LiveState, 304: NOT_MODIFIED},
+        responses={200: LiveState},
         auth=READ_BY_ANYONE,
         summary="The state of the recording",
     )

@@ -17,8 +17,6 @@ from django.conf import settings
 from django.urls import reverse
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import (
-    OpenApiParameter,
-    OpenApiResponse,
     PolymorphicProxySerializer,
     extend_schema_field,
 )
@@ -406,26 +404,10 @@ class LiveActionField(serializers.DictField):
     refuse what is not an entry (400)."""
 
 
-# --- The conditional GETs ------------------------------------------------------------------------
+# --- Reading ---------------------------------------------------------------------------------
 
-IF_NONE_MATCH = OpenApiParameter(
-    "If-None-Match",
-    str,
-    OpenApiParameter.HEADER,
-    description="The ETag of the state the client has: 304 while it is still the state",
-)
-ETAG = OpenApiParameter(
-    "ETag",
-    str,
-    OpenApiParameter.HEADER,
-    response=[200, 304],
-    description="The state's version, for If-None-Match",
-)
 #: Who may read a match's state: anyone (who may see the match), signed in or not.
 READ_BY_ANYONE: list[Any] = [{"tokenAuth": []}, {"cookieAuth": []}, {}]
-NOT_MODIFIED = OpenApiResponse(
-    description="The state is still the one the client has (its ETag in If-None-Match)"
-)
 
 
 def add_live_next(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:

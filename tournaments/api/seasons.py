@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nardy_site.api_errors import ApiSchema, error_responses
-from tournaments.api.serializers import SeasonSerializer, TournamentFields
+from tournaments.api.serializers import Points, SeasonSerializer, TournamentFields
 from tournaments.clubs.models import Club
 from tournaments.models import Tournament
 from tournaments.seasons import services
@@ -29,8 +29,8 @@ from tournaments.web import seasons as views
 class EventPointsSerializer(serializers.Serializer[EventPoints]):
     tournament = serializers.IntegerField(source="event", help_text="The tournament's id")
     place = serializers.IntegerField()
-    wins = serializers.FloatField()
-    points = serializers.FloatField()
+    wins = Points(help_text="Matches won, a draw counting half")
+    points = Points()
     counted = serializers.BooleanField(help_text="False: outside the player's best N events")
 
 
@@ -38,8 +38,8 @@ class SeasonRowSerializer(serializers.Serializer[SeasonLine]):
     rank = serializers.IntegerField(source="row.rank")
     player_id = serializers.IntegerField(source="player.pk")
     player = serializers.CharField(source="player.display_name")
-    points = serializers.FloatField(source="row.points", help_text="The counted points")
-    all_points = serializers.FloatField(source="row.all_points")
+    points = Points(source="row.points", help_text="The counted points")
+    all_points = Points(source="row.all_points")
     events_played = serializers.IntegerField(source="row.played")
     events = serializers.ListField(
         child=EventPointsSerializer(allow_null=True),
@@ -47,7 +47,7 @@ class SeasonRowSerializer(serializers.Serializer[SeasonLine]):
         help_text="One item per event of the season, in its order; null: not played",
     )
     running = serializers.ListField(
-        child=serializers.FloatField(),
+        child=Points(),
         source="row.running",
         help_text="The counted points after each event",
     )

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, TypeVar
 
+from django.db import models
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -16,6 +19,58 @@ from tournaments.scoring.clock import KINDS, MAX_BASE_SECONDS, MAX_PER_MOVE_SECO
 from tournaments.seasons.models import Season
 from tournaments.services import start_notices
 from tournaments.words import TIEBREAKS
+
+#: The API's one precision: every score, point, rating and tie-break is a JSON number (never a
+#: string), scores and points to one decimal place (halves exist; the database keeps them so),
+#: ratings, their changes and tie-breaks to two (as the site shows them).
+POINTS_PLACES = 1
+RATING_PLACES = 2
+PLACES_IN_WORDS = {POINTS_PLACES: "one decimal place", RATING_PLACES: "two decimal places"}
+
+
+class Number(serializers.DecimalField):
+    """A JSON number rounded to ``places`` decimal places, whatever it is computed as (a
+    ``Decimal``, a float); read from a number or, as before, a numeric string. Its description
+    in the schema says its precision."""
+
+    places = POINTS_PLACES
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.pop("decimal_places", None)  # a model field's: the API's precision is ours
+        kwargs.setdefault("max_digits", None)
+        precision = f"A number to {PLACES_IN_WORDS[self.places]}."
+        said = str(kwargs.get("help_text") or "").rstrip(".")
+        kwargs["help_text"] = f"{said}. {precision}" if said else precision
+        super().__init__(decimal_places=self.places, coerce_to_string=False, **kwargs)
+
+    def to_representation(self, value: Any) -> Any:
+        if isinstance(value, Fraction):  # standings and season tables count in fractions
+            value = Decimal(value.numerator) / Decimal(value.denominator)
+        return super().to_representation(value)
+
+
+class Points(Number):
+    """A score or points: one decimal place."""
+
+    places = POINTS_PLACES
+
+
+class RatingNumber(Number):
+    """A rating, a rating's change or a tie-break: two decimal places."""
+
+    places = RATING_PLACES
+
+
+_Model = TypeVar("_Model", bound=models.Model)
+
+
+# A model serializer whose model decimals (scores, points) are ``Points``. (A comment, not a
+# docstring: the schema would show a docstring as the description of every subclass.)
+class NumbersAsNumbers(serializers.ModelSerializer[_Model]):
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.DecimalField: Points,
+    }
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
@@ -89,7 +144,7 @@ class TimeControlField(serializers.JSONField):
     by the tournament's services with the other rules."""
 
 
-class TournamentFields(serializers.ModelSerializer[Tournament]):
+class TournamentFields(NumbersAsNumbers[Tournament]):
     """A serializer of a tournament's fields: each setting's help (on its declaration) is its
     field's description, but a choice that is never empty keeps its bare reference to its enum
     in the schema (a description beside it would wrap the reference in ``allOf``, and change
@@ -199,7 +254,7 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
         fields = ["id", "number"]
 
 
-class MatchSerializer(serializers.ModelSerializer[Match]):
+class MatchSerializer(NumbersAsNumbers[Match]):
     round = serializers.IntegerField(source="round.number", read_only=True, default=None)
     home = serializers.CharField(source="home.player.display_name", read_only=True, default=None)
     away = serializers.CharField(source="away.player.display_name", read_only=True, default=None)
@@ -241,13 +296,15 @@ class StandingSerializer(serializers.Serializer[object]):
     player_id = serializers.IntegerField(
         source="entry.player.pk", help_text="The player (a pair in a pairs tournament)"
     )
-    match_points = serializers.FloatField(source="row.match_points")
+    match_points = Points(source="row.match_points")
     wins = serializers.IntegerField(source="row.wins")
     draws = serializers.IntegerField(source="row.draws")
     losses = serializers.IntegerField(source="row.losses")
-    game_points_for = serializers.FloatField(source="row.game_points_for")
-    game_points_against = serializers.FloatField(source="row.game_points_against")
-    tiebreaks = serializers.SerializerMethodField()
+    game_points_for = Points(source="row.game_points_for")
+    game_points_against = Points(source="row.game_points_against")
+    tiebreaks = serializers.DictField(
+        child=RatingNumber(), source="row.tiebreaks", help_text="By tie-break, in their order"
+    )
     out = serializers.BooleanField(
         help_text="Out of a Swiss after its number of lost matches: paired no more."
     )
@@ -263,9 +320,6 @@ class StandingSerializer(serializers.Serializer[object]):
         help_text="Level with others after every tie-break: its number in the lots drawn for "
         "them, which decided their places (null: not decided by lots; see tournaments/{slug}/lots)",
     )
-
-    def get_tiebreaks(self, standing: object) -> dict[str, float]:
-        return {name: float(value) for name, value in standing.row.tiebreaks.items()}  # type: ignore[attr-defined]
 
 
 class LotsSerializer(serializers.Serializer[object]):
@@ -288,10 +342,10 @@ class RatingRowSerializer(serializers.Serializer[object]):
     rank = serializers.IntegerField()
     player_id = serializers.IntegerField(source="player.pk")
     player = serializers.CharField(source="player.display_name")
-    rating = serializers.FloatField()
+    rating = RatingNumber()
     experience = serializers.IntegerField()
     matches = serializers.IntegerField()
-    last_change = serializers.FloatField()
+    last_change = RatingNumber()
     last_match_at = serializers.DateTimeField()
 
 
@@ -304,6 +358,10 @@ class RatingChangeSerializer(serializers.ModelSerializer[RatingChange]):
         default=None,
         help_text="The rating officer who approved the event (null: rated before approvals)",
     )
+    score = Points(help_text="1 won, 0 lost, 0.5 drawn")
+    before = RatingNumber()
+    after = RatingNumber()
+    delta = RatingNumber()
 
     class Meta:
         model = RatingChange
@@ -331,6 +389,7 @@ class RatingHoldSerializer(serializers.ModelSerializer[RatingHold]):
     confirmed_by = serializers.CharField(
         source="confirmed_by.username", read_only=True, allow_null=True, default=None
     )
+    largest = RatingNumber(help_text="The largest change the match would make, when held")
 
     class Meta:
         model = RatingHold
@@ -340,7 +399,7 @@ class RatingHoldSerializer(serializers.ModelSerializer[RatingHold]):
         ]  # fmt: skip
 
 
-class SeasonSerializer(serializers.ModelSerializer[Season]):
+class SeasonSerializer(NumbersAsNumbers[Season]):
     club = serializers.CharField(source="club.slug", read_only=True)
 
     class Meta:

@@ -1,8 +1,9 @@
-from django.urls import path, re_path
+from django.urls import path, re_path, register_converter
 
 from games.api import PositionPlaysView, RecordValidateView
 from nardy_site.accounts.api import TokenList, TokenRevoke
 from nardy_site.api_errors import not_found
+from nardy_site.api_paths import ClosedSet
 from tournaments.api import (
     actions,
     analysis,
@@ -15,8 +16,24 @@ from tournaments.api import (
     views,
 )
 from tournaments.api.live import MatchLive, MatchLiveClock, MatchLiveUndo, live_next
+from tournaments.models import Tournament
 
-SYSTEM_AND_VARIANT = "<str:system>/<str:variant>"
+
+class RatingSystemPath(ClosedSet):
+    choices = Tournament.RatingSystem.choices
+    component = "RatingSystemEnum"
+
+
+class VariantPath(ClosedSet):
+    choices = Tournament.Variant.choices
+    component = "VariantEnum"
+
+
+register_converter(RatingSystemPath, "rating_system")
+register_converter(VariantPath, "variant")
+
+#: A rating list's path: an unknown system or variant matches no route (404).
+SYSTEM_AND_VARIANT = "<rating_system:system>/<variant:variant>"
 
 urlpatterns = [
     path("tokens/", TokenList.as_view(), name="api-tokens"),

@@ -99,7 +99,8 @@ def visible_tournaments(request: Request) -> QuerySet[Tournament]:
 
 
 def with_etag(request: Request, data: Any) -> Response:
-    """The response with a strong ETag of its content; 304 when the client has it already."""
+    """The response with a strong ETag of its content; 304 when the client has it already. Its
+    view says so to the schema (``answers_with_etag``)."""
     body = json.dumps(data, sort_keys=True, default=str).encode()
     etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
@@ -251,6 +252,7 @@ class GameList(generics.ListAPIView[Game]):
 
 class Standings(APIView):
     schema = ApiSchema()
+    answers_with_etag = True
 
     @extend_schema(responses=StandingSerializer(many=True), summary="Standings, with an ETag")
     def get(self, request: Request, slug: str) -> Response:
@@ -264,6 +266,7 @@ class Standings(APIView):
 
 class RatingList(APIView):
     schema = ApiSchema()
+    answers_with_etag = True
 
     @extend_schema(
         responses=RATING_PAGE_RESPONSES,
@@ -294,6 +297,9 @@ class RatingHistory(generics.ListAPIView[RatingChange]):
         )
 
 
+@extend_schema_view(
+    get=extend_schema(responses={200: RatingAuditSerializer(many=True), **error_responses(403)})
+)
 class RatingAuditTrail(generics.ListAPIView[RatingAudit]):
     """A rating list's audit trail, newest first: all of it for its rating officers and staff,
     the rows of their own tournaments for organizers (403 for anyone else)."""
@@ -321,6 +327,9 @@ class RatingAuditTrail(generics.ListAPIView[RatingAudit]):
         return audit_trail(rating_list, user)
 
 
+@extend_schema_view(
+    get=extend_schema(responses={200: RatingHoldSerializer(many=True), **error_responses(403)})
+)
 class RatingHolds(generics.ListAPIView[RatingHold]):
     """The changes the anomaly guard held on a list, newest first (its rating officers)."""
 
@@ -396,13 +405,19 @@ class StandingsCsv(APIView):
             ["rank", "player", "match_points", "wins", "draws", "losses",
              "game_points_for", "game_points_against", *tiebreaks]
         )  # fmt: skip
-        for row in rows:
+        for row in rows:  # the API's decimals as the CSV always wrote them: 2.5, 4.0
             writer.writerow(
-                [row["rank"], spreadsheet_safe(row["player"]), row["match_points"], row["wins"],
-                 row["draws"], row["losses"], row["game_points_for"], row["game_points_against"],
-                 *(row["tiebreaks"].get(name) for name in tiebreaks)]
+                [row["rank"], spreadsheet_safe(row["player"]), _plain(row["match_points"]),
+                 row["wins"], row["draws"], row["losses"], _plain(row["game_points_for"]),
+                 _plain(row["game_points_against"]),
+                 *(_plain(row["tiebreaks"].get(name)) for name in tiebreaks)]
             )  # fmt: skip
         return response
+
+
+def _plain(number: Any) -> Any:
+    """A number of the API (a ``Decimal``) as the CSV always wrote it: 2.5, 4.0."""
+    return None if number is None else float(number)
 
 
 class PlacesCsv(APIView):

@@ -364,28 +364,34 @@ def result_of(
                 variant=variant, games=games, length=length, crawford=tournament.crawford
             )
     except IllegalRecordError as error:
-        reason = reason_in_language(error.reason)
-        raise IllegalGameRecord(
-            _("Game %(game)s, move %(move)s, player %(side)s %(play)s: %(reason)s")
-            % {
-                "game": error.game,
-                "move": error.move,
-                "side": error.side,
-                "play": repr(error.play) if error.play else "",
-                "reason": reason,
-            },
-            game=error.game,
-            move=error.move,
-            player=error.side,
-            play=error.play,
-            reason=reason,
-        ) from None
+        raise illegal_game_record(error) from None
     except RulesError as error:
         message = _("The match file cannot be read: %(reason)s") % {"reason": said_by(error)}
         raise InvalidInput(message) from None
     if lost_on_time:
         return _result_on_time(tournament, validated, lost_on_time), validated
     return _result_of_games(tournament, validated), validated
+
+
+def illegal_game_record(error: IllegalRecordError) -> IllegalGameRecord:
+    """The 422 of a game record that breaks the rules, in the reader's language: where (game,
+    move, player, play) and why."""
+    reason = reason_in_language(error.reason)
+    return IllegalGameRecord(
+        _("Game %(game)s, move %(move)s, player %(side)s %(play)s: %(reason)s")
+        % {
+            "game": error.game,
+            "move": error.move,
+            "side": error.side,
+            "play": repr(error.play) if error.play else "",
+            "reason": reason,
+        },
+        game=error.game,
+        move=error.move,
+        player=error.side,
+        play=error.play,
+        reason=reason,
+    )
 
 
 def _result_on_time(
