@@ -32,6 +32,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.rules import RulesError, Turn, action_from_json
+from games.rules.errors import clipped
 from games.services import RecordedGame
 from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotFound
 from tournaments.matches import results
@@ -77,16 +78,27 @@ def live_act(
 ) -> dict[str, Any]:
     """Take one entry (``recording``'s JSON) at ``ply``; the new state. When it decides the
     match, the games become the match's result. (The match is read under the draft's lock.)"""
+    unreadable: RulesError | None = None
     try:
         entry = entry_from_json(action)
     except RulesError as error:
-        reason = said_by(error)
-        raise InvalidInput(
-            _("This is not a game action: %(reason)s") % {"reason": reason}
-        ) from None
+        if not _a_play(action):
+            reason = said_by(error)
+            raise InvalidInput(
+                _("This is not a game action: %(reason)s") % {"reason": reason}
+            ) from None
+        unreadable = error  # a play that cannot be read: illegal where it stands (below)
     with transaction.atomic():
         match, draft = _open(match_id, by, ply, revision)
         recording = resume(match, draft)
+        if unreadable is not None:
+            where = EntryError(
+                said_by(unreadable),
+                game=recording.number,
+                turn=recording.game.turns + 1,
+                player=recording.to_act or 0,
+            )
+            raise _illegal(where, action["play"])
         now = timezone.now()
         clock = clock_of(match, draft)
         if clock is not None:
@@ -353,9 +365,17 @@ def _is_the_result(match: Match, draft: Draft) -> bool:
     return stored == recorded
 
 
-def _illegal(error: EntryError, entry: Entry) -> IllegalGameRecord:
+def _a_play(action: Any) -> bool:
+    """A play as the client gives it, ``{"dice": …, "play": "…"}``: when it cannot be read,
+    it is an illegal play of the record (422, where and why), as a result's games say, not a
+    body of the wrong shape (400)."""
+    return isinstance(action, dict) and isinstance(action.get("play"), str)
+
+
+def _illegal(error: EntryError, entry: Entry | str) -> IllegalGameRecord:
+    """The 422 of an entry that cannot come next (or of a play, as given, that cannot be read)."""
     reason = reason_in_language(error.reason)
-    play = entry_to_json(entry).get("play", "")
+    play = clipped(entry) if isinstance(entry, str) else entry_to_json(entry).get("play", "")
     return IllegalGameRecord(
         _("Game %(game)s, move %(move)s, player %(side)s %(play)s: %(reason)s")
         % {

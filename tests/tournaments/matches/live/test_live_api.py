@@ -350,3 +350,29 @@ def test_a_dave_that_cannot_change_a_match_to_1_is_neither_offered_nor_taken(lan
     expected = "whoever wins this game wins the match" if language == "en" else "кто выиграет"
     assert expected in message, message
     assert snapshot(match) == before
+
+
+@pytest.mark.parametrize("play", ["garbage", "24/18 13/", "x" * 1000])
+def test_a_play_that_cannot_be_read_is_an_illegal_entry_where_it_stands(play):
+    """As in a result's games: a 422 naming the game, the move, the player and the play (cut
+    to the quoting limit), and nothing changed; a body not of an entry's shape stays a 400."""
+    site = make_site(variant="long")
+    match = site.match("Anna", "Boris")
+    client = client_of(site.organizer)
+    state = post(client, match, 0, {"first": 1}).json()
+    state = post(client, match, state["ply"], {"dice": "64"}).json()
+    before = snapshot(match)
+
+    refused = post(client, match, state["ply"], {"dice": "64", "play": play})
+
+    assert refused.status_code == 422, refused.content
+    error = refused.json()["error"]
+    assert error["code"] == "illegal_record"
+    details = error["details"]
+    assert (details["game"], details["move"], details["player"]) == (1, 1, 1)
+    assert details["play"] == play[:200] or details["play"].startswith(play[:100])
+    assert len(details["play"]) <= 210 and details["reason"]
+    assert snapshot(match) == before
+    for shape in ({"dice": "64", "play": 5}, {"roll": "64"}, {"dice": "64", "first": 1}):
+        assert post(client, match, state["ply"], shape).status_code == 400
+    assert snapshot(match) == before
