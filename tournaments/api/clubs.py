@@ -24,7 +24,11 @@ from tournaments.api.rating_pages import (
 from tournaments.api.serializers import SeasonSerializer, TournamentFields
 from tournaments.clubs import selectors, services
 from tournaments.clubs.models import Club, Membership
-from tournaments.clubs.selectors import CLUB_MEMBERS_PAGE, CLUB_MEMBERS_SHOWN
+from tournaments.clubs.selectors import (
+    CLUB_MEMBERS_PAGE,
+    CLUB_MEMBERS_SHOWN,
+    CLUB_RECENT_FINISHED,
+)
 from tournaments.models import Tournament
 from tournaments.policy import may
 from tournaments.ratings.selectors import list_ratings
@@ -57,6 +61,14 @@ class ClubTournamentSerializer(TournamentFields):
         fields = ["id", "slug", "name", "variant", "format", "status", "season", "entry_count"]
 
 
+class ClubTournamentsSerializer(serializers.Serializer[Any]):
+    upcoming = ClubTournamentSerializer(many=True, help_text="Not started yet")
+    running = ClubTournamentSerializer(many=True)
+    finished = ClubTournamentSerializer(
+        many=True, help_text=f"The newest, at most {CLUB_RECENT_FINISHED}"
+    )
+
+
 class ClubDetailSerializer(ClubSerializer):
     members = MembershipSerializer(
         many=True,
@@ -66,11 +78,10 @@ class ClubDetailSerializer(ClubSerializer):
     )
     member_count = serializers.IntegerField(read_only=True)
     seasons = SeasonSerializer(many=True, read_only=True)
-    tournaments = serializers.DictField(
-        child=ClubTournamentSerializer(many=True),
+    tournaments = ClubTournamentsSerializer(
         read_only=True,
-        help_text="upcoming, running and the newest finished (at most 10; every one: "
-        "tournaments/?club__slug=<slug>), each newest first",
+        help_text="Each group newest first (every one of the club's tournaments: "
+        "tournaments/?club__slug=<slug>)",
     )
 
     class Meta(ClubSerializer.Meta):
