@@ -21,15 +21,12 @@ from rest_framework.views import APIView
 from games.rules import (
     Action,
     Colour,
-    NotationError,
     Resign,
     RulesError,
     Take,
     Turn,
-    action_from_json,
 )
 from games.rules.cli import plays_json
-from games.rules.errors import quoted
 from games.rules.game import Double, Drop
 from games.rules.matfile import (
     GameRecord,
@@ -42,6 +39,7 @@ from games.rules.matfile import (
 )
 from games.rules.notation import parse_dice
 from games.rules.variants import LongNardy, ShortNardy, Variant
+from games.services import IllegalRecordError, game_actions_from_json
 from nardy_site import throttle
 from nardy_site.api_errors import ApiSchema, error_response, error_responses
 
@@ -191,25 +189,15 @@ def _record_from_json(data: Any) -> MatchRecord:
 
 def _actions_read(number: int, white: int, given: list[Any]) -> tuple[Action, ...]:
     """A game's JSON actions. One that is not an object: ``ValueError`` (not a record, 400); one
-    that does not read (a malformed play): a ``RecordError`` at its move, reported as an illegal
-    play is, and as the same play in a .mat file is."""
-    actions: list[Action] = []
-    for data in given:
-        if not isinstance(data, dict):
-            raise ValueError(f"game {number}: an action is a JSON object, not {quoted(data)}")
-        try:
-            actions.append(action_from_json(data))
-        except NotationError as error:
-            turns = sum(isinstance(action, Turn) for action in actions)
-            play = data.get("play")
-            raise RecordError(
-                error.reason,
-                game=number,
-                move=len(actions) + 1,
-                player=white if turns % 2 == 0 else 3 - white,
-                play=play if isinstance(play, str) else "",
-            ) from None
-    return tuple(actions)
+    that does not read (a malformed play): a ``RecordError`` at its move (here the action's
+    place, as the report counts), reported as an illegal play is, and as the same play in a .mat
+    file is."""
+    try:
+        return game_actions_from_json(number, white, given)
+    except IllegalRecordError as error:
+        raise RecordError(
+            error.reason, game=error.game, move=error.action, player=error.side, play=error.play
+        ) from None
 
 
 def _places(white: int, actions: tuple[Action, ...]) -> tuple[Place, ...]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from games.rules import (
     Action,
@@ -76,8 +77,11 @@ class IllegalRecordError(UserError, ValueError):
     status = 422
     code = "illegal_record"
 
-    def __init__(self, reason: str, *, game: int, move: int, side: int, play: str = "") -> None:
+    def __init__(
+        self, reason: str, *, game: int, move: int, side: int, play: str = "", action: int = 0
+    ) -> None:
         self.reason = reason
+        self.action = action  # its place among the game's actions (from 1), where known
         self.game = game
         self.move = move
         self.side = side
@@ -102,25 +106,34 @@ def recorded_games_from_json(games: object) -> list[RecordedGame]:
         white, given = game["white"], game.get("actions")
         if not isinstance(given, list):
             raise ValueError(f'game {number}: "actions" is a list of actions')
-        actions: list[Action] = []
-        for data in given:
-            if not isinstance(data, dict):
-                raise ValueError(f"game {number}: an action is a JSON object, not {quoted(data)}")
-            try:
-                actions.append(action_from_json(data))
-            except NotationError as error:
-                turns = sum(isinstance(action, Turn) for action in actions)
-                roller = white if white in (1, 2) else 1
-                play = data.get("play")
-                raise IllegalRecordError(
-                    error.reason,
-                    game=number,
-                    move=turns + 1,
-                    side=roller if turns % 2 == 0 else 3 - roller,
-                    play=clipped(play) if isinstance(play, str) else "",
-                ) from None
-        recorded.append(RecordedGame(white, tuple(actions)))
+        actions = game_actions_from_json(number, white, given)
+        recorded.append(RecordedGame(white, actions))
     return recorded
+
+
+def game_actions_from_json(number: int, white: Any, given: list[Any]) -> tuple[Action, ...]:
+    """Game ``number``'s JSON actions, White being match player ``white``. One that is not an
+    object: ``ValueError``; one that does not read: ``IllegalRecordError`` at its move (the
+    rolls counted from 1), whose ``action`` is its place among the actions (from 1)."""
+    actions: list[Action] = []
+    for data in given:
+        if not isinstance(data, dict):
+            raise ValueError(f"game {number}: an action is a JSON object, not {quoted(data)}")
+        try:
+            actions.append(action_from_json(data))
+        except NotationError as error:
+            turns = sum(isinstance(action, Turn) for action in actions)
+            roller = white if white in (1, 2) else 1
+            play = data.get("play")
+            raise IllegalRecordError(
+                error.reason,
+                game=number,
+                move=turns + 1,
+                side=roller if turns % 2 == 0 else 3 - roller,
+                play=clipped(play) if isinstance(play, str) else "",
+                action=len(actions) + 1,
+            ) from None
+    return tuple(actions)
 
 
 def games_validate(

@@ -369,7 +369,12 @@ def _a_play(action: Any) -> bool:
     """A play as the client gives it, ``{"dice": …, "play": "…"}``: when it cannot be read,
     it is an illegal play of the record (422, where and why), as a result's games say, not a
     body of the wrong shape (400)."""
-    return isinstance(action, dict) and isinstance(action.get("play"), str)
+    return (
+        isinstance(action, dict)
+        and set(action) <= {"dice", "play", "accepted"}
+        and isinstance(action.get("play"), str)
+        and action.get("accepted", True) is True
+    )
 
 
 def _illegal(error: EntryError, entry: Entry | str) -> IllegalGameRecord:
