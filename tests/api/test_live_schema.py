@@ -150,19 +150,17 @@ def test_every_declared_shape_of_an_entry_is_taken(schema, monkeypatch):
     match = site.match("Anna", "Boris")
     table = Table(site, match, schema)
     table.enter({"first": 1})  # LiveFirstActionRequest
-    table.enter({"double": True})  # DoubleActionRequest (a game action)
-    table.enter({"drop": True})  # DropActionRequest (a game action): the game ends
+    table.enter({"double": True})  # DoubleActionRequest
+    table.enter({"drop": True})  # DropActionRequest: the game ends
     table.enter({"first": 2})
     table.enter({"double": True})
-    table.enter({"take": True})  # TakeActionRequest (a game action)
+    table.enter({"take": True})  # TakeActionRequest
     table.enter({"dice": "31"})  # LiveRollActionRequest
     play = table.state["legal_plays"][0]["play"]
-    table.enter({"dice": "31", "play": play})  # PlayActionRequest (a game action)
+    table.enter({"dice": "31", "play": play})  # PlayActionRequest
     table.enter({"dice": "64", "play": "", "accepted": True})  # accepted as made
     assert table.state["board"]["frames"][0]["accepted"] is True
-    table.enter(
-        {"resign": table.state["on_roll"], "value": 2}
-    )  # ResignActionRequest (a game action)
+    table.enter({"resign": table.state["on_roll"], "value": 2})  # ResignActionRequest
     assert table.state["games"][-1]["value"] == 2 and not table.state["finished"]
     table.enter({"first": 1})
     # LiveFlagActionRequest: an hour later, the running side's time ran out.
