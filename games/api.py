@@ -18,6 +18,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.action_schema import GameActionField
+from games.models import Game
 from games.rules import (
     Action,
     Colour,
@@ -84,9 +86,40 @@ class GameRecordIn(serializers.Serializer[Any]):
         min_value=1, max_value=2, help_text="The player (1 or 2) who rolled first"
     )
     actions = serializers.ListField(
-        child=serializers.DictField(),
+        child=GameActionField(),
         help_text='Engine actions: {"dice": "64", "play": "24/18 13/9"}, {"double": true} …',
     )
+
+
+class GameReport(serializers.Serializer[Any]):
+    """A game replayed (``games.rules.matfile.GameCheck.to_json``)."""
+
+    number = serializers.IntegerField(help_text="1-based")
+    winner = serializers.IntegerField(
+        allow_null=True, help_text="The player (1 or 2) who won; null: none (a draw, unfinished)"
+    )
+    points = serializers.IntegerField(help_text="The game's value times its stake")
+    ending = serializers.ChoiceField(choices=Game.Ending.choices)
+    accepted = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Only when there are some: the moves of the plays the opponent accepted as made",
+    )
+
+
+class RecordErrorOut(serializers.Serializer[Any]):
+    """The first illegal action (``games.rules.matfile.RecordError.to_json``)."""
+
+    game = serializers.IntegerField(help_text="The game (1-based)")
+    move = serializers.IntegerField(
+        help_text="The move's number: a .mat file's numbered line, or the action's number "
+        "(1-based) in JSON games"
+    )
+    player = serializers.IntegerField(help_text="Who made it: 1 (the left column) or 2")
+    play = serializers.CharField(
+        allow_blank=True, help_text="The entry as written (at most 200 characters of it)"
+    )
+    reason = serializers.CharField(help_text="Why it is not legal")
 
 
 ValidateIn = inline_serializer(
@@ -103,9 +136,9 @@ ReportOut = inline_serializer(
     {
         "file": serializers.CharField(),
         "valid": serializers.BooleanField(),
-        "games": serializers.ListField(child=serializers.DictField()),
+        "games": serializers.ListField(child=GameReport(), help_text="The games replayed"),
         "warnings": serializers.ListField(child=serializers.CharField()),
-        "error": serializers.DictField(allow_null=True),
+        "error": RecordErrorOut(allow_null=True, help_text="The first illegal action; null: none"),
     },
 )
 

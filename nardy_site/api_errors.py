@@ -130,7 +130,16 @@ def plain_error(status_code: int, code: str, message: str) -> JsonResponse:
 class ErrorBodySerializer(serializers.Serializer[Any]):
     code = serializers.CharField(help_text="What went wrong, for programs: not_found, conflict …")
     message = serializers.CharField(help_text="What went wrong, for people")
-    details = serializers.DictField(help_text="More about it: fields, the illegal play …")
+    details = serializers.DictField(
+        help_text="More about it, for programs; its keys depend on the code (an empty object "
+        "when there is nothing more). invalid (400): fields, each field's messages (a list, or "
+        "an object of nested fields). illegal_record (422): game, move, player (1 or 2), play "
+        "(the entry as written, at most 200 characters and an ellipsis) and reason; match too, "
+        "where an import names the match. throttled (429): limit (what was limited), per "
+        "(user or tournament: whose limit), retry_after (seconds). payload_too_large (413): "
+        "size and limit (bytes). conflict (409) of a live entry made on a stale state: ply, "
+        "revision and state (the recording's state as GET …/live answers it, LiveState)."
+    )
 
 
 class ErrorSerializer(serializers.Serializer[Any]):

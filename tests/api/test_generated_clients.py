@@ -272,7 +272,7 @@ def test_a_tournament_through_the_generated_python_client(
         assert isinstance(action, Turn)  # a match to 1: no dave, so each action is a play
         dice = "".join(map(str, action.dice))
         entries.append(m("LiveRollActionRequest")(dice=dice))  # the roll, then its play
-        entries.append(m("LivePlayActionRequest")(dice=dice, play=str(action.play)))
+        entries.append(m("PlayActionRequest")(dice=dice, play=str(action.play)))
     for entry in entries[:20]:
         state = call(
             "v1_matches_live_create",

@@ -150,17 +150,17 @@ def test_every_declared_shape_of_an_entry_is_taken(schema, monkeypatch):
     match = site.match("Anna", "Boris")
     table = Table(site, match, schema)
     table.enter({"first": 1})  # LiveFirstActionRequest
-    table.enter({"double": True})  # LiveDoubleActionRequest
-    table.enter({"drop": True})  # LiveDropActionRequest: the game ends
+    table.enter({"double": True})  # DoubleActionRequest
+    table.enter({"drop": True})  # DropActionRequest: the game ends
     table.enter({"first": 2})
     table.enter({"double": True})
-    table.enter({"take": True})  # LiveTakeActionRequest
+    table.enter({"take": True})  # TakeActionRequest
     table.enter({"dice": "31"})  # LiveRollActionRequest
     play = table.state["legal_plays"][0]["play"]
-    table.enter({"dice": "31", "play": play})  # LivePlayActionRequest
+    table.enter({"dice": "31", "play": play})  # PlayActionRequest
     table.enter({"dice": "64", "play": "", "accepted": True})  # accepted as made
     assert table.state["board"]["frames"][0]["accepted"] is True
-    table.enter({"resign": table.state["on_roll"], "value": 2})  # LiveResignActionRequest
+    table.enter({"resign": table.state["on_roll"], "value": 2})  # ResignActionRequest
     assert table.state["games"][-1]["value"] == 2 and not table.state["finished"]
     table.enter({"first": 1})
     # LiveFlagActionRequest: an hour later, the running side's time ran out.
@@ -169,8 +169,8 @@ def test_every_declared_shape_of_an_entry_is_taken(schema, monkeypatch):
     table.enter({"flag": table.state["clocks"]["running"]})
     assert table.state["finished"] and table.state["lost_on_time"] is not None
     assert names == {
-        f"Live{kind}ActionRequest"
-        for kind in ("Play", "Roll", "Double", "Take", "Drop", "Resign", "First", "Flag")
+        *(f"{kind}ActionRequest" for kind in ("Play", "Double", "Take", "Drop", "Resign")),
+        *(f"Live{kind}ActionRequest" for kind in ("Roll", "First", "Flag")),
     }
 
 

@@ -15,15 +15,23 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
-from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import (
     PolymorphicProxySerializer,
     extend_schema_field,
 )
 from rest_framework import serializers
 
+from games.action_schema import (
+    DICE_HELP,
+    DoubleAction,
+    DropAction,
+    PlayAction,
+    ResignAction,
+    TakeAction,
+)
 from games.models import Game
 from games.viewer import Kind
+from nardy_site.api_shapes import ClosedShape
 from tournaments.models import Match, Tournament
 from tournaments.scoring.clock import KINDS, SIDES
 
@@ -301,72 +309,10 @@ class LiveState(serializers.Serializer[Any]):
 # --- The entry ---------------------------------------------------------------------------------
 
 
-class ClosedShape(serializers.Serializer[Any]):
-    """One shape of an entry: its schema allows no other key (``additionalProperties: false``),
-    so that each entry matches exactly one of the union's shapes."""
-
-
-class ClosedShapeExtension(OpenApiSerializerExtension):
-    target_class = ClosedShape
-    match_subclasses = True
-
-    def map_serializer(self, auto_schema: Any, direction: Any) -> Any:
-        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
-        return {**schema, "additionalProperties": False}
-
-
-DICE_HELP = 'Two dice: "64" (also "6-4" or "6 4")'
-
-
-@extend_schema_field({"type": "boolean", "enum": [True]})
-class TrueField(serializers.BooleanField):
-    """A key whose only value is ``true`` (``{"double": true}``): false is no entry."""
-
-
-class LivePlayAction(ClosedShape):
-    """A turn: the roll and its play."""
-
-    dice = serializers.CharField(help_text=DICE_HELP)
-    play = serializers.CharField(
-        allow_blank=True, help_text='The play in the mover\'s numbering, "" when none is legal'
-    )
-    accepted = serializers.BooleanField(
-        required=False,
-        help_text="The opponent accepted the play as made, where the tournament allows it",
-    )
-
-
 class LiveRollAction(ClosedShape):
     """A roll whose play comes next."""
 
     dice = serializers.CharField(help_text=f"{DICE_HELP}: the roll whose play comes next")
-
-
-class LiveDoubleAction(ClosedShape):
-    """Dave offered."""
-
-    double = TrueField(help_text="Offer dave")
-
-
-class LiveTakeAction(ClosedShape):
-    """Dave taken."""
-
-    take = TrueField(help_text="Take the dave offered")
-
-
-class LiveDropAction(ClosedShape):
-    """Dave dropped: the game ends."""
-
-    drop = TrueField(help_text="Drop the dave offered")
-
-
-class LiveResignAction(ClosedShape):
-    """A resignation: the game ends at its value."""
-
-    resign = _colour("The colour that resigns")
-    value = serializers.IntegerField(
-        min_value=1, max_value=3, required=False, help_text="1 oyn (the default), 2 mars, 3 koks"
-    )
 
 
 class LiveFirstAction(ClosedShape):
@@ -387,12 +333,12 @@ class LiveFlagAction(ClosedShape):
     PolymorphicProxySerializer(
         component_name="LiveAction",
         serializers=[
-            LivePlayAction,
+            PlayAction,
             LiveRollAction,
-            LiveDoubleAction,
-            LiveTakeAction,
-            LiveDropAction,
-            LiveResignAction,
+            DoubleAction,
+            TakeAction,
+            DropAction,
+            ResignAction,
             LiveFirstAction,
             LiveFlagAction,
         ],

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -33,17 +33,81 @@ class ClaimSerializer(serializers.ModelSerializer[PlayerClaim]):
         fields = ["id", "player_id", "player", "username", "state", "created_at", "decided_at"]
 
 
+class PlayerSnapshot(serializers.Serializer[Any]):
+    """A player as it was (``tournaments.players.audit.player_snapshot``)."""
+
+    id = serializers.IntegerField()
+    display_name = serializers.CharField()
+    club = serializers.CharField(allow_blank=True)
+    country = serializers.CharField(allow_blank=True)
+    gender = serializers.CharField(
+        allow_blank=True, required=False, help_text="Absent from rows older than the profile"
+    )
+    birth_year = serializers.IntegerField(
+        allow_null=True, required=False, help_text="Absent from rows older than the profile"
+    )
+    home_club = serializers.IntegerField(allow_null=True, help_text="The home club's id")
+    home_club_name = serializers.CharField(allow_null=True)
+    user = serializers.IntegerField(allow_null=True, help_text="The linked account's id")
+    username = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField(allow_null=True)
+
+
+class MergeMoved(serializers.Serializer[Any]):
+    """What a merge moved from the duplicate to the player kept (ids)."""
+
+    entries = serializers.ListField(child=serializers.IntegerField())
+    signups = serializers.ListField(child=serializers.IntegerField())
+    claims = serializers.ListField(child=serializers.IntegerField())
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+        "minItems": 2,
+        "maxItems": 2,
+        "description": "[id, tournament slug]",
+    }
+)
+class RemovedEntryField(serializers.ListField):
+    """An entry a deletion removed: its id and its tournament's slug (a tuple of mixed types)."""
+
+
+class DeletionRemoved(serializers.Serializer[Any]):
+    entries = serializers.ListField(
+        child=RemovedEntryField(), help_text="The entries removed with the player"
+    )
+
+
+class IdentityBefore(serializers.Serializer[Any]):
+    """``IdentityAudit.before`` (``tournaments.players.services``): the players as they were and
+    what the change needs to be undone; which keys are there depends on the action."""
+
+    player = PlayerSnapshot(help_text="The player changed; in a merge, the one kept")
+    other = PlayerSnapshot(required=False, help_text="A merge's duplicate, as it was")
+    moved = MergeMoved(required=False, help_text="A merge: what moved from the duplicate")
+    name = serializers.CharField(
+        required=False,
+        help_text="A rename: the new name; its undoing: the name it had before the rename",
+    )
+    removed = DeletionRemoved(required=False, help_text="A deletion: what went with the player")
+
+
+@extend_schema_field(IdentityBefore)
+class IdentityBeforeField(serializers.JSONField):
+    """``IdentityAudit.before`` as stored, passed on as it is."""
+
+
 class IdentityAuditSerializer(serializers.ModelSerializer[IdentityAudit]):
     actor = serializers.CharField(source="actor.username", read_only=True, default=None)
     player_id = serializers.IntegerField(read_only=True, allow_null=True)
     claim_id = serializers.IntegerField(read_only=True, allow_null=True)
     undone_by = serializers.IntegerField(source="undone_by_id", read_only=True, allow_null=True)
-    before = serializers.JSONField(
+    before = IdentityBeforeField(
         read_only=True,
-        help_text="The players before the change: player (and other, for a merge), each with "
-        "id, display_name, club, country, gender, birth_year (since the profile exists), "
-        "home_club, user, username, created_at; for a merge "
-        "also moved: the entries, sign-ups and claims that moved",
+        help_text="The players before the change (player; other, for a merge), and what the "
+        "change needs to be undone",
     )
 
     class Meta:

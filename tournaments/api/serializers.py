@@ -7,16 +7,20 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from django.db import models
-from drf_spectacular.utils import extend_schema_field
+from django.utils.text import capfirst
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from games.action_schema import GameActionField
 from games.models import Game
+from nardy_site.api_shapes import ClosedShape, TrueField
 from tournaments.clubs.models import Club
 from tournaments.declarations import settings_of
 from tournaments.models import DEFAULT_TIEBREAKS, Entry, Match, Player, Round, Tournament
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.scoring.clock import KINDS, MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
-from tournaments.seasons.models import Season
+from tournaments.seasons.models import Season, validate_place_points
+from tournaments.seasons.table import MAX_PLACE_POINTS
 from tournaments.services import start_notices
 from tournaments.words import TIEBREAKS
 
@@ -254,10 +258,75 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
         fields = ["id", "number"]
 
 
+def _if_needed() -> TrueField:
+    return TrueField(
+        required=False,
+        help_text="Only true, on the home side of a bracket reset: the match is played only if "
+        "the away side won the match before",
+    )
+
+
+class SeedSource(ClosedShape):
+    """The side is a seed of the draw."""
+
+    seed = serializers.IntegerField(min_value=1, help_text="The seed (1-based)")
+    if_needed = _if_needed()
+
+
+class WinnerOfSource(ClosedShape):
+    """The side is the winner of another slot of the bracket."""
+
+    winner_of = serializers.CharField(help_text="That match's slot")
+    if_needed = _if_needed()
+
+
+class LoserOfSource(ClosedShape):
+    """The side is the loser of another slot of the bracket (a double elimination's drop)."""
+
+    loser_of = serializers.CharField(help_text="That match's slot")
+    if_needed = _if_needed()
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="BracketSource",
+        serializers=[SeedSource, WinnerOfSource, LoserOfSource],
+        resource_type_field_name=None,
+    )
+)
+class BracketSourceField(serializers.JSONField):
+    """``Match.home_source``/``away_source``: where a bracket side comes from, as
+    ``tournaments.services.pairing.bracket_create`` writes it; null outside a bracket."""
+
+
 class MatchSerializer(NumbersAsNumbers[Match]):
-    round = serializers.IntegerField(source="round.number", read_only=True, default=None)
-    home = serializers.CharField(source="home.player.display_name", read_only=True, default=None)
-    away = serializers.CharField(source="away.player.display_name", read_only=True, default=None)
+    round = serializers.IntegerField(
+        source="round.number",
+        read_only=True,
+        default=None,
+        allow_null=True,
+        help_text="The round's number; null: a bracket's match",
+    )
+    home = serializers.CharField(
+        source="home.player.display_name",
+        read_only=True,
+        default=None,
+        allow_null=True,
+        help_text="The home player's name; null: not known yet",
+    )
+    away = serializers.CharField(
+        source="away.player.display_name",
+        read_only=True,
+        default=None,
+        allow_null=True,
+        help_text="The away player's name; null: a bye, or not known yet",
+    )
+    home_source = BracketSourceField(
+        read_only=True, allow_null=True, help_text="Where the home side comes from in a bracket"
+    )
+    away_source = BracketSourceField(
+        read_only=True, allow_null=True, help_text="Where the away side comes from in a bracket"
+    )
 
     class Meta:
         model = Match
@@ -281,7 +350,34 @@ class MatchSerializer(NumbersAsNumbers[Match]):
         }
 
 
+class GameTime(serializers.Serializer[Any]):
+    """When an action was entered at the table (``games.models.Game.times``)."""
+
+    at = serializers.DateTimeField(help_text="The moment, by the server's clock")
+    home = serializers.FloatField(
+        required=False, help_text="In a timed match: the home player's seconds left then"
+    )
+    away = serializers.FloatField(
+        required=False, help_text="In a timed match: the away player's seconds left then"
+    )
+
+
+@extend_schema_field(GameTime(many=True))
+class GameTimesField(serializers.JSONField):
+    """``Game.times`` as stored: one ``GameTime`` an action (passed on as it is)."""
+
+
 class GameSerializer(serializers.ModelSerializer[Game]):
+    actions = serializers.ListField(
+        child=GameActionField(),
+        help_text="The engine's actions as games.rules.action_to_json writes them; empty when "
+        "only the outcome was recorded",
+    )
+    times = GameTimesField(
+        help_text="When each action was entered, one for each of actions; empty when the "
+        "record was not entered live"
+    )
+
     class Meta:
         model = Game
         fields = [
@@ -399,8 +495,27 @@ class RatingHoldSerializer(serializers.ModelSerializer[RatingHold]):
         ]  # fmt: skip
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "number", "minimum": 0, "maximum": 1000},
+        "minItems": 1,
+        "maxItems": MAX_PLACE_POINTS,
+    }
+)
+class PlacePointsField(serializers.JSONField):
+    """``Season.place_points``: a list of numbers, checked by the model's validator (never
+    rising); passed on as stored (whole numbers stay whole)."""
+
+
 class SeasonSerializer(NumbersAsNumbers[Season]):
     club = serializers.CharField(source="club.slug", read_only=True)
+    place_points = PlacePointsField(
+        required=False,
+        label=capfirst(Season._meta.get_field("place_points").verbose_name),
+        help_text=Season._meta.get_field("place_points").help_text,
+        validators=[validate_place_points],
+    )
 
     class Meta:
         model = Season
