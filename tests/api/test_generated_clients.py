@@ -175,8 +175,10 @@ class Calls:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_tournament_through_the_generated_python_client(
-    python_client: ModuleType, live_server: Any
+    python_client: ModuleType, live_server: Any, eager_tasks: None
 ) -> None:
+    """(The ratings are computed in the server's process, as without a broker: this is the
+    client's test, not the worker's.)"""
     User.objects.create_user("olga", password="olga-password")
     rita = User.objects.create_user("rita", is_staff=True)  # a rating officer
     # The first call: a token from the username and password, no browser.
