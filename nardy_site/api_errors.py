@@ -43,11 +43,13 @@ class PayloadTooLarge(exceptions.APIException):
     default_code = "payload_too_large"
 
 
+def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    """The one shape of every error, said once for DRF's answers and the plain views'."""
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
 def error_response(status_code: int, code: str, message: str, details: Any = None) -> Response:
-    return Response(
-        {"error": {"code": code, "message": message, "details": details or {}}},
-        status=status_code,
-    )
+    return Response(error_body(code, message, details), status=status_code)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -77,7 +79,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         message = str(_quoting_at_most_the_limit(exc.detail))
     codes = exc.get_codes()
     code = codes if isinstance(codes, str) else "invalid"
-    response.data = {"error": {"code": code, "message": message, "details": details or {}}}
+    response.data = error_body(code, message, details)
     return response
 
 
@@ -123,8 +125,7 @@ def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
 
 def plain_error(status_code: int, code: str, message: str) -> JsonResponse:
     """An error in the one shape from a plain Django view of the API (no DRF to reshape it)."""
-    body = {"error": {"code": code, "message": message, "details": {}}}
-    return JsonResponse(body, status=status_code)
+    return JsonResponse(error_body(code, message), status=status_code)
 
 
 class ErrorBodySerializer(serializers.Serializer[Any]):
