@@ -120,6 +120,8 @@ INSTALLED_APPS = [
     "tournaments.ratings",
     "tournaments.analysis",
     "tournaments.matches.live",
+    "tournaments.officials",
+    "tournaments.norms",
 ]
 
 MIDDLEWARE = [

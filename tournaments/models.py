@@ -12,7 +12,7 @@ from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import Variant as GameVariant
-from tournaments import eligibility
+from tournaments import disciplines, eligibility
 from tournaments.declarations import (
     ON,
     Says,
@@ -28,9 +28,10 @@ from tournaments.fields import country_field
 from tournaments.formats import elimination
 from tournaments.formats.swiss import MAX_OUT_AFTER_LOSSES
 from tournaments.names import search_key
+from tournaments.regions import REGION_CODE_LENGTH, is_region
 from tournaments.rows import lock
 from tournaments.scoring import DEFAULT_TOP_STAKE, MAX_MATCH_LENGTH, MatchRules
-from tournaments.scoring.clock import TimeControl
+from tournaments.scoring.clock import TimeControl, is_blitz
 from tournaments.standings import ROUND_ROBIN_ORDER, SWISS_ORDER
 from tournaments.words import TIEBREAK_NAMES, clock_text, points_text
 
@@ -59,6 +60,16 @@ def birth_year_not_ahead(year: int) -> None:
         )
 
 
+def region_code(code: str) -> None:
+    """A region is an ISO 3166-2:RU code ("RU-MOW")."""
+    if not is_region(code):
+        raise ValidationError(
+            _("%(code)s is not a subject of the Russian Federation (ISO 3166-2:RU)."),
+            code="invalid",
+            params={"code": code},
+        )
+
+
 class Player(models.Model):
     """A person who plays (or a pair: ``Pair``). Who they are (the account linked, a merge with
     a duplicate, a pair's name) is decided by staff and by the runners of their ``home_club``,
@@ -68,6 +79,21 @@ class Player(models.Model):
     class Gender(models.TextChoices):
         MALE = eligibility.MALE, _("Male")
         FEMALE = eligibility.FEMALE, _("Female")
+
+    class SportRank(models.TextChoices):
+        """The sport ranks and titles of the unified all-Russian sport classification (ЕВСК),
+        lowest first."""
+
+        NONE = "", _("No rank")
+        YOUTH_3 = "3y", _("3rd youth rank")
+        YOUTH_2 = "2y", _("2nd youth rank")
+        YOUTH_1 = "1y", _("1st youth rank")
+        ADULT_3 = "3", _("3rd adult rank")
+        ADULT_2 = "2", _("2nd adult rank")
+        ADULT_1 = "1", _("1st adult rank")
+        KMS = "kms", _("Candidate Master of Sport (KMS)")
+        MS = "ms", _("Master of Sport (MS)")
+        MSMK = "msmk", _("Master of Sport, International Class (MSMK)")
 
     display_name = models.CharField(_("display name"), max_length=100, unique=True)
     #: The name as a search finds it (``names.search_key``): Latin letters, lower case, so that
@@ -107,6 +133,25 @@ class Player(models.Model):
         blank=True,
         validators=[MinValueValidator(eligibility.BIRTH_YEAR_EARLIEST), birth_year_not_ahead],
         help_text=_("The age a tournament asks for is counted in the calendar year."),
+    )
+    #: The subject of the Russian Federation the athlete represents: published, with the birth
+    #: year and the rank, in the protocol of an official event they enter.
+    region = models.CharField(
+        _("region"),
+        max_length=REGION_CODE_LENGTH,
+        blank=True,
+        default="",
+        validators=[region_code],
+        help_text=_("The subject of the Russian Federation the player represents."),
+    )
+    sport_rank = models.CharField(
+        _("sport rank"), max_length=4, choices=SportRank.choices, blank=True, default=""
+    )
+    sport_rank_since = models.DateField(
+        _("rank given on"),
+        null=True,
+        blank=True,
+        help_text=_("The date the rank or title was given."),
     )
 
     class Meta:
@@ -357,6 +402,15 @@ class Tournament(models.Model):
         FIBS = "fibs", _("FIBS")
         ELO = "elo", _("Elo")
 
+    class Discipline(models.TextChoices):
+        """The five disciplines of the sport rules (``tournaments.disciplines``)."""
+
+        LONG = disciplines.LONG, _("Long Nardy")
+        LONG_BLITZ = disciplines.LONG_BLITZ, _("Long Nardy blitz")
+        SHORT = disciplines.SHORT, _("Short Nardy")
+        SHORT_BLITZ = disciplines.SHORT_BLITZ, _("Short Nardy blitz")
+        SHORT_PAIRS = disciplines.SHORT_PAIRS, _("Short Nardy pairs")
+
     class FirstStage(models.TextChoices):
         NONE = "", _("None: one stage")
         GROUPS = "groups", _("Round-robin groups")
@@ -455,8 +509,55 @@ class Tournament(models.Model):
         ),
         Setting(Section.EVENT, stages=Stages.EVERY, says=Says(_("Casual"), _says_casual)),
     )
+    #: Official: an event of the federation's calendar, judged by its panel of judges
+    #: (``tournaments.officials``) and closed with a protocol.
+    official = declared(
+        models.BooleanField(
+            _("official event"),
+            default=False,
+            help_text=_(
+                "An event of the federation's calendar. Its panel of judges decides disputes, "
+                "forfeits, clock actions and accepted moves, and the chief judge closes it; no "
+                "organizer or judge may play in it. Its protocol publishes each player's birth "
+                "year, region and rank."
+            ),
+        ),
+        Setting(
+            Section.EVENT, stages=Stages.EVERY, says=Says(_("Official event"), yes_no("official"))
+        ),
+    )
+    venue = declared(
+        models.CharField(
+            _("venue"),
+            max_length=200,
+            blank=True,
+            default="",
+            help_text=_("Where it is played: a town and a hall, as the protocol gives it."),
+        ),
+        Setting(Section.EVENT, locked=False, says=Says(_("Venue"), when_set("venue"))),
+    )
+    #: The discipline, which follows from the game, the pairs and the clock (kept by ``save``):
+    #: each is rated on a list of its own.
+    discipline = models.CharField(
+        _("discipline"),
+        max_length=12,
+        choices=Discipline.choices,
+        default=Discipline.LONG,
+        editable=False,
+        db_index=True,
+    )
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
+    )
+    #: The event's status in the federation's calendar (official events): the rank norms are
+    #: met at a status (``tournaments.norms``).
+    event_status = models.ForeignKey(
+        "tournaments.EventStatus",
+        verbose_name=_("event status"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tournaments",
     )
     organizer = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -703,6 +804,23 @@ class Tournament(models.Model):
             stages=Stages.EVERY,
             says=Says(_("Illegal moves the opponent accepts"), _says_accepted),
         ),
+    )
+    #: The opening roll of the sport rules (art. 26.3): one die each, the higher moves first with
+    #: both numbers, so the first roll is never a double and the first mover may be Black. Empty:
+    #: as the event is, on in an official event (Short Nardy always plays it).
+    opening_roll = declared(
+        models.BooleanField(
+            _("opening roll: one die each"),
+            null=True,
+            blank=True,
+            default=None,
+            help_text=_(
+                "Each player throws one die; the higher moves first with both numbers, so the "
+                "first roll of a game is never a double and Black may move first (the sport "
+                "rules, art. 26.3). Empty: on in official events. Short Nardy always plays it."
+            ),
+        ),
+        Setting(Section.TABLE, applies={"variant": ("long",)}, stages=Stages.EVERY),
     )
 
     # Format options.
@@ -1018,6 +1136,23 @@ class Tournament(models.Model):
         Setting(Section.WHO, stages=Stages.EVERY, says=Says(_("Minimum age"), _says_age)),
     )
 
+    max_age = declared(
+        models.PositiveSmallIntegerField(
+            _("maximum age"),
+            null=True,
+            blank=True,
+            validators=[
+                MinValueValidator(eligibility.MIN_AGE_LOWEST),
+                MaxValueValidator(eligibility.MIN_AGE_HIGHEST),
+            ],
+            help_text=_(
+                "The oldest age that may play (a youth group), counted as the minimum age is. "
+                "Empty: any age."
+            ),
+        ),
+        Setting(Section.WHO, stages=Stages.EVERY),
+    )
+
     # Sign-up and check-in.
     starts_at = declared(
         models.DateTimeField(
@@ -1123,6 +1258,15 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.discipline = disciplines.discipline_of(
+            variant=self.variant, pairs=self.pairs, blitz=is_blitz(self.clock())
+        )
+        fields = kwargs.get("update_fields")
+        if fields is not None and {"variant", "pairs", "time_control"} & set(fields):
+            kwargs["update_fields"] = {*fields, "discipline"}
+        super().save(*args, **kwargs)
 
     @classmethod
     def lock_for_change(cls, pk: int) -> None:
@@ -1247,6 +1391,18 @@ class Entry(models.Model):
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
     late_entry = models.BooleanField(_("late entry"), default=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, null=True)
+    #: Removed by the chief judge (misconduct), with the reason: not a withdrawal, though the
+    #: removed player plays no more (``withdrawn`` is set too).
+    removed_at = models.DateTimeField(_("removed at"), null=True, blank=True)
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("removed by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    removal_reason = models.TextField(_("reason for the removal"), blank=True, default="")
 
     class Meta:
         ordering = ["tournament", "seed", "player__display_name"]
@@ -1430,6 +1586,16 @@ class Match(models.Model):
     #: When the result was first decided (confirmed or final): the match's place in rating
     #: history, kept when the result is corrected.
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True, db_index=True)
+    #: Who decided the result as an official (a forfeit, a resolved dispute, a correction): a
+    #: judge of an official event, or an organizer.
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("decided by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:

@@ -107,7 +107,7 @@ def test_the_api_and_its_schema_carry_every_declared_setting_with_its_help(clien
 
 def test_the_lists_of_what_is_locked_and_inherited_come_from_the_declarations():
     assert set(NAMES) == EDITABLE_SETTINGS
-    assert set(NAMES) - {"name"} == LOCKED_SETTINGS
+    assert set(NAMES) - {"name", "venue"} == LOCKED_SETTINGS
     every = {item.name for item in SETTINGS if item.setting.stages == Stages.EVERY}
     assert every <= set(INHERITED) and {"pairs", "casual", "match_length"} <= every
     assert set(BRACKET_OPTIONS) == {"third_place", "grand_final", "consolation_kind", "last_chance"}

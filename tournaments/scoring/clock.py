@@ -40,6 +40,11 @@ SIDES: tuple[Side, ...] = ("home", "away")
 #: The bounds a time control is checked against: up to 10 hours a player, 10 minutes a move.
 MAX_BASE_SECONDS = 10 * 3600
 MAX_PER_MOVE_SECONDS = 600
+#: A clock of at most this much base time is a blitz clock, and makes its tournament one of the
+#: blitz disciplines (``tournaments.disciplines``). The sport rules say only that blitz has a
+#: shorter control; the federation's blitz events give 1 and 2 minutes a match, its classical
+#: ones 14 to 19. The bound is chess's (FIDE: blitz is 10 minutes or less a player).
+BLITZ_MOST_BASE_SECONDS = 10 * 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +87,11 @@ class TimeControl:
         if set(data) != expected:
             raise ValueError("a time control has exactly kind, base_seconds and per_move_seconds")
         return cls(data["kind"], data["base_seconds"], data["per_move_seconds"])
+
+
+def is_blitz(control: TimeControl | None) -> bool:
+    """Whether ``control`` is a blitz clock (no clock: not blitz)."""
+    return control is not None and control.base_seconds <= BLITZ_MOST_BASE_SECONDS
 
 
 @dataclass(frozen=True, slots=True)

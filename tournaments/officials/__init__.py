@@ -1,0 +1,1 @@
+"""An official event's panel of judges, and the register of sanctions (disqualifications)."""
