@@ -17,6 +17,7 @@ from django.core.serializers import python as python_serializer
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from tournaments.disciplines import discipline_of
 from tournaments.models import DEFAULT_TIEBREAKS
 from tournaments.names import search_key
 
@@ -53,15 +54,28 @@ ADDED = {
         "casual": False,
         "min_participants": None,
         "shared_places": False,
+        "official": False,
+        "venue": "",
+        "event_status": None,
+        "max_age": None,
+        "opening_roll": None,
     },
+    "tournaments.entry": {"removed_at": None, "removed_by": None, "removal_reason": ""},
     "tournaments.match": {
         "forfeit": "",
         "lost_on_time": "",
         "confirm_side": None,
         "hinted": False,
         "recording": False,  # but the matches recorded now: ``forward``
+        "decided_by": None,
     },  # fmt: skip
-    "tournaments.player": {"gender": "", "birth_year": None},
+    "tournaments.player": {
+        "gender": "",
+        "birth_year": None,
+        "region": "",
+        "sport_rank": "",
+        "sport_rank_since": None,
+    },  # fmt: skip
     "tournaments.ratinglist": {"pairs": False, "since_checkpoint": 0},
     "tournaments.signup": {"partner": None, "pair_name": ""},
     "tournaments.matchanalysis": {"engine": "gnubg"},
@@ -130,8 +144,12 @@ def forward(old: list[dict]) -> list[dict]:
             fields = {**item["fields"], **ADDED.get(item["model"], {})}
             if item["model"] == "tournaments.match" and item["pk"] in recorded:
                 fields["recording"] = True  # marked by the migration
-            if item["model"] == "tournaments.tournament" and not fields["tiebreaks"]:
-                fields["tiebreaks"] = default_order_before_the_start(fields)
+            if item["model"] == "tournaments.tournament":
+                if not fields["tiebreaks"]:
+                    fields["tiebreaks"] = default_order_before_the_start(fields)
+                fields["discipline"] = discipline_of(  # no old tournament had a clock
+                    variant=fields["variant"], pairs=fields["pairs"], blitz=False
+                )
             if item["model"] == "tournaments.player":  # the search key, made from the name
                 fields["search_key"] = search_key(fields["display_name"])
             moved.append({**item, "fields": fields})

@@ -225,7 +225,7 @@ def test_an_edit_that_does_not_fit_is_refused_and_changes_nothing(client, olga, 
     assert (draft.format, draft.swiss_rounds) == ("round-robin", None)
 
 
-def test_after_the_start_the_rules_are_shown_locked_and_only_the_name_changes(client, site):
+def test_after_the_start_the_rules_are_shown_locked_but_the_name_and_venue(client, site):
     tournament = site.tournament
     organizer = as_user(client, site.organizer)
     url = reverse("tournament-edit", args=[tournament.slug])
@@ -235,7 +235,7 @@ def test_after_the_start_the_rules_are_shown_locked_and_only_the_name_changes(cl
 
     assert shown.status_code == 200 and shown.context["locked"]
     fields = shown.context["form"].fields
-    assert [name for name, field in fields.items() if not field.disabled] == ["name"]
+    assert [name for name, field in fields.items() if not field.disabled] == ["name", "venue"]
     assert "its rules are locked" in page_text(shown)
     assert posted.status_code == 302
     tournament.refresh_from_db()
