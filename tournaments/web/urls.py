@@ -12,6 +12,7 @@ from tournaments.web import (
     inbox,
     organize,
     players,
+    protocol,
     public,
     results,
     seasons,
@@ -39,6 +40,17 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/bracket/", read(public.tournament_bracket_page), name="tournament-bracket"),
     path("t/<slug:slug>/print/", read(public.tournament_print_page), name="tournament-print"),
+    path("t/<slug:slug>/protocol/", read(protocol.protocol_page), name="tournament-protocol"),
+    path(
+        "t/<slug:slug>/protocol.pdf", read(protocol.protocol_pdf_file), name="tournament-protocol-pdf"
+    ),
+    path(
+        "t/<slug:slug>/protocol.xlsx",
+        read(protocol.protocol_xlsx_file),
+        name="tournament-protocol-xlsx",
+    ),
+    path("t/<slug:slug>/norms/", read(protocol.tournament_norms_page), name="tournament-norms"),
+    path("norms/", read(protocol.norms_page), name="norms"),
     path("t/<slug:slug>/edit/", organize.tournament_edit_page, name="tournament-edit"),
     path("t/<slug:slug>/players/", organize.tournament_players_page, name="tournament-players"),
     path("t/<slug:slug>/step/<str:step>/", organize.tournament_step, name="tournament-step"),
