@@ -112,7 +112,7 @@ def _heading(pdf: _Document, text: str) -> None:
 
 def _standings(pdf: _Document, protocol: Protocol) -> None:
     _heading(pdf, _("Final standings") if protocol.finished else _("Standings"))
-    headings: list[tuple[str, float, str]] = [(_("Place"), 12, "C"), (_("Name"), 0, "L")]
+    headings: list[tuple[str, float, str]] = [(_("Place"), 12, "C"), (_("Player"), 0, "L")]
     if protocol.personal:
         headings += [(_("Born"), 13, "C"), (_("Region"), 30, "L"), (_("Rank"), 30, "L")]
     headings += [(_("Club"), 38, "L")]

@@ -19,7 +19,7 @@ HEADING = PatternFill("solid", fgColor="E8E8E8")
 
 def standings_header(protocol: Protocol) -> list[str]:
     """The standings table's column names, as the sheet has them."""
-    header = [_("Place"), _("Name")]
+    header = [_("Place"), _("Player")]
     if protocol.personal:
         header += [_("Born"), _("Region"), _("Rank")]
     header += [_("Club"), _("Points"), *protocol.tiebreak_names, _("Norm met"), _("Note")]
