@@ -5,7 +5,8 @@ nardy could not be found. Its rows are ``tournaments/norms/example_norms.csv``, 
 import csv
 from pathlib import Path
 
-from django.db import migrations
+import django.db.models.deletion
+from django.db import migrations, models
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "norms" / "example_norms.csv"
 
@@ -46,4 +47,21 @@ def remove_example(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [("tournaments", "0035_official_events")]
 
-    operations = [migrations.RunPython(add_example, remove_example)]
+    operations = [
+        migrations.RunPython(add_example, remove_example),
+        # The event status is a declared setting of official events: its help on the form.
+        migrations.AlterField(
+            model_name="tournament",
+            name="event_status",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="The event's status in the federation's calendar (the Championship of "
+                "Russia, an all-Russian event …): the rank norms its places meet depend on it.",
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="tournaments",
+                to="tournaments.eventstatus",
+                verbose_name="event status",
+            ),
+        ),
+    ]
