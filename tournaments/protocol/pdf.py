@@ -9,6 +9,7 @@ from pathlib import Path
 from django.utils.translation import gettext as _
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
+from fpdf.fonts import FontFace
 
 from tournaments.disciplines import SPORT_CODE
 from tournaments.protocol.document import Protocol
@@ -112,18 +113,18 @@ def _heading(pdf: _Document, text: str) -> None:
 
 def _standings(pdf: _Document, protocol: Protocol) -> None:
     _heading(pdf, _("Final standings") if protocol.finished else _("Standings"))
-    headings: list[tuple[str, float, str]] = [(_("Place"), 12, "C"), (_("Player"), 0, "L")]
+    headings: list[tuple[str, float, str]] = [(_("Place"), 11, "C"), (_("Player"), 0, "L")]
     if protocol.personal:
-        headings += [(_("Born"), 13, "C"), (_("Region"), 30, "L"), (_("Rank"), 30, "L")]
-    headings += [(_("Club"), 38, "L")]
+        headings += [(_("Born"), 11, "C"), (_("Region"), 36, "L"), (_("Rank"), 15, "C")]
+    headings += [(_("Club"), 32, "L")]
     if any(line.points for line in protocol.lines):
-        headings += [(_("Points"), 14, "C")]
-    headings += [(name, 19, "C") for name in protocol.tiebreak_names]
+        headings += [(_("Points"), 12, "C")]
+    headings += [(name, 20, "C") for name in protocol.tiebreak_names]
     if protocol.with_norms:
-        headings += [(_("Norm met"), 30, "L")]
+        headings += [(_("Norm met"), 36, "L")]
     fixed = sum(width for _label, width, _align in headings)
     headings[1] = (headings[1][0], max(40.0, WIDTH - fixed), "L")
-    font_size = 7.5
+    font_size = 7.5 if len(protocol.tiebreak_names) < 5 else 7
     with pdf.table(
         col_widths=[width for _label, width, _align in headings],
         text_align=[align for _label, _width, align in headings],  # type: ignore[arg-type]
@@ -156,10 +157,8 @@ def _standings(pdf: _Document, protocol: Protocol) -> None:
                 row.cell(_("norm met: %(rank)s") % {"rank": line.norm} if line.norm else "")
 
 
-def _headings_style():  # type: ignore[no-untyped-def]
-    from fpdf.fonts import FontFace
-
-    return FontFace(family=FONT, emphasis="BOLD", fill_color=(232, 232, 232))
+def _headings_style() -> FontFace:
+    return FontFace(family=FONT, emphasis="BOLD", size_pt=6.8, fill_color=(232, 232, 232))
 
 
 def _rounds(pdf: _Document, protocol: Protocol) -> None:
@@ -221,4 +220,4 @@ def _signatures(pdf: _Document, protocol: Protocol) -> None:
         pdf.line(x, y + 6.5, x + 70, y + 6.5)  # the signature's line
         pdf.cell(74, 8, "")
         pdf.cell(80, 8, f"/ {signature.name or ' ' * 30} /" if signature.name else "/" + " " * 40 + "/")
-        pdf.ln(11)
+        pdf.ln(10)

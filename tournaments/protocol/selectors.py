@@ -11,6 +11,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.utils.translation import ngettext
 
 from tournaments import disciplines, selectors
@@ -30,6 +31,26 @@ from tournaments.protocol.document import (
 )
 from tournaments.standings import deciding_tiebreaks
 from tournaments.words import BRACKET_NAMES, TIEBREAK_NAMES, clock_text, points_text
+
+
+#: The ranks as a protocol's narrow column writes them (the adult ranks in Roman numerals, as
+#: Russian protocols do).
+RANK_SHORT = {
+    "3y": pgettext_lazy("rank", "III youth"),
+    "2y": pgettext_lazy("rank", "II youth"),
+    "1y": pgettext_lazy("rank", "I youth"),
+    "3": "III",
+    "2": "II",
+    "1": "I",
+    "kms": gettext_lazy("KMS"),
+    "ms": gettext_lazy("MS"),
+    "msmk": gettext_lazy("MSMK"),
+}
+
+
+def rank_short(rank: str) -> str:
+    """A rank as the protocol's column writes it ("KMS", "I"; "" for none)."""
+    return str(RANK_SHORT.get(rank, rank))
 
 
 def region_name(code: str) -> str:
@@ -91,11 +112,11 @@ def tournament_protocol(*, tournament: Tournament) -> Protocol:
                 name=player.display_name,
                 birth_year=str(player.birth_year or "") if personal else "",
                 region=region_name(player.region) if personal else "",
-                rank=str(player.get_sport_rank_display()) if personal and player.sport_rank else "",
+                rank=rank_short(player.sport_rank) if personal else "",
                 club=player.club,
                 points=score,
                 tiebreaks=tiebreaks,
-                norm=norm.rank_name if norm is not None else "",
+                norm=rank_short(norm.norm.rank) if norm is not None else "",
                 note=_entry_note(entry),
             )
         )
