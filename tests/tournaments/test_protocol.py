@@ -9,9 +9,9 @@ from io import BytesIO
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.db import connection
 from django.utils import translation
 from openpyxl import load_workbook
 
@@ -218,7 +218,11 @@ def test_it_speaks_the_readers_language():
         ).stdout.decode()
         assert "Тур 1" in words and "Длинные нарды" in words
     xlsx = client.get(f"/t/{tournament.slug}/protocol.xlsx", HTTP_ACCEPT_LANGUAGE="ru")
-    cells = [c for row in load_workbook(BytesIO(xlsx.content)).worksheets[0].iter_rows(values_only=True) for c in row]
+    cells = [
+        c
+        for row in load_workbook(BytesIO(xlsx.content)).worksheets[0].iter_rows(values_only=True)
+        for c in row
+    ]
     assert "Место" in cells and "Игрок" in cells
     with translation.override("ru"):
         protocol = tournament_protocol(tournament=tournament)

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from tournaments import selectors
 from tournaments.models import Entry, Player, Tournament
-from tournaments.norms.matching import Norm, norms_met as match_norms
+from tournaments.norms.matching import Norm
+from tournaments.norms.matching import norms_met as match_norms
 from tournaments.norms.models import EventStatus, RankNorm
 
 
@@ -129,6 +130,5 @@ def events_with_norms(*, page: int = 1) -> list[tuple[Tournament, list[NormMet]]
     )
     table = norm_table()
     return [
-        (event, norms_of_places(event, final_places(tournament=event), table))
-        for event in events
+        (event, norms_of_places(event, final_places(tournament=event), table)) for event in events
     ]

@@ -25,7 +25,9 @@ def norms_from_csv(text: str) -> list[dict[str, str]]:
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     missing = [name for name in COLUMNS if name not in (reader.fieldnames or ())]
     if missing:
-        raise InvalidInput(_("The file has no column %(columns)s.") % {"columns": ", ".join(missing)})
+        raise InvalidInput(
+            _("The file has no column %(columns)s.") % {"columns": ", ".join(missing)}
+        )
     return [{key: (value or "").strip() for key, value in row.items() if key} for row in reader]
 
 
@@ -53,7 +55,10 @@ def rank_norms_replace(*, rows: Iterable[Mapping[str, str]]) -> int:
                 statuses[code] = status
             if status is None:
                 raise InvalidInput(
-                    _("Line %(line)s: no event status has the code %(code)s (give its status_name).")
+                    _(
+                        "Line %(line)s: no event status has the code %(code)s "
+                        "(give its status_name)."
+                    )
                     % {"line": line, "code": code}
                 )
             try:

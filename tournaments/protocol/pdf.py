@@ -219,5 +219,7 @@ def _signatures(pdf: _Document, protocol: Protocol) -> None:
         x, y = pdf.get_x(), pdf.get_y()
         pdf.line(x, y + 6.5, x + 70, y + 6.5)  # the signature's line
         pdf.cell(74, 8, "")
-        pdf.cell(80, 8, f"/ {signature.name or ' ' * 30} /" if signature.name else "/" + " " * 40 + "/")
+        pdf.cell(
+            80, 8, f"/ {signature.name or ' ' * 30} /" if signature.name else "/" + " " * 40 + "/"
+        )
         pdf.ln(10)

@@ -11,8 +11,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from tournaments import disciplines, selectors
 from tournaments.models import Entry, Match, Tournament, forfeit_marks
@@ -31,7 +30,6 @@ from tournaments.protocol.document import (
 )
 from tournaments.standings import deciding_tiebreaks
 from tournaments.words import BRACKET_NAMES, TIEBREAK_NAMES, clock_text, points_text
-
 
 #: The ranks as a protocol's narrow column writes them (the adult ranks in Roman numerals, as
 #: Russian protocols do).
@@ -259,7 +257,9 @@ def _score(match: Match) -> tuple[str, str]:
     marks = forfeit_marks(match.forfeit)
     if marks is not None:
         return f"{marks[0]}:{marks[1]}", winner
-    home, away = (points_text(score or Decimal(0)) for score in (match.score_home, match.score_away))
+    home, away = (
+        points_text(score or Decimal(0)) for score in (match.score_home, match.score_away)
+    )
     return f"{home}:{away}", winner
 
 
@@ -303,4 +303,3 @@ def _signatures(tournament: Tournament) -> list[Signature]:
     for name in by_role.get(Judge.Role.JUDGE, []):
         lines.append(Signature(str(labels[Judge.Role.JUDGE]), name))
     return lines
-

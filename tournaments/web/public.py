@@ -708,5 +708,3 @@ def _group_title(number: int | None, bracket: str, bracket_round: int | None) ->
         "bracket": BRACKET_NAMES.get(bracket, bracket),
         "n": bracket_round,
     }
-
-

@@ -42,7 +42,9 @@ urlpatterns = [
     path("t/<slug:slug>/print/", read(public.tournament_print_page), name="tournament-print"),
     path("t/<slug:slug>/protocol/", read(protocol.protocol_page), name="tournament-protocol"),
     path(
-        "t/<slug:slug>/protocol.pdf", read(protocol.protocol_pdf_file), name="tournament-protocol-pdf"
+        "t/<slug:slug>/protocol.pdf",
+        read(protocol.protocol_pdf_file),
+        name="tournament-protocol-pdf",
     ),
     path(
         "t/<slug:slug>/protocol.xlsx",
