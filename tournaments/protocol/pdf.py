@@ -67,7 +67,7 @@ def _title_block(pdf: _Document, protocol: Protocol) -> None:
     pdf.cell(WIDTH, 7, protocol.heading.upper(), align="C")
     pdf.ln(8)
     pdf.set_font(FONT, "B", 12)
-    pdf.multi_cell(WIDTH, 6, protocol.title, align="C")
+    pdf.multi_cell(WIDTH, 6, protocol.title, align="C", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(2)
     # The facts in two columns of label and value.
     pdf.set_font(FONT, "", 8.5)
@@ -86,6 +86,8 @@ def _title_block(pdf: _Document, protocol: Protocol) -> None:
     pdf.set_y(top + 4.6 * half + 2)
     if protocol.norms_example:
         _note(pdf, _("Rank norms: example table: the official one could not be found."))
+    if not protocol.finished:
+        _note(pdf, _("The event is not finished: its places are not final."))
     if not protocol.personal:
         _note(
             pdf,
@@ -99,12 +101,13 @@ def _title_block(pdf: _Document, protocol: Protocol) -> None:
 def _note(pdf: _Document, text: str) -> None:
     pdf.set_font(FONT, "", 7.5)
     pdf.set_text_color(110, 60, 0)
-    pdf.multi_cell(WIDTH, 4, text)
+    pdf.multi_cell(WIDTH, 4, text, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.set_text_color(0, 0, 0)
 
 
-def _heading(pdf: _Document, text: str) -> None:
-    if pdf.get_y() > 180:
+def _heading(pdf: _Document, text: str, *, need: float = 14) -> None:
+    """A section's heading, on a new page unless ``need`` mm of what follows fit under it."""
+    if pdf.get_y() + 8 + need > 194:
         pdf.add_page()
     pdf.ln(2)
     pdf.set_font(FONT, "B", 10.5)
@@ -164,7 +167,8 @@ def _headings_style() -> FontFace:
 def _rounds(pdf: _Document, protocol: Protocol) -> None:
     if not protocol.rounds:
         return
-    _heading(pdf, _("Results of the rounds"))
+    first = protocol.rounds[:3]
+    _heading(pdf, _("Results of the rounds"), need=5 + 3.8 * max(len(r.results) for r in first))
     # Each round a block of three columns across the page: home – away, score.
     per_row = 3
     block = WIDTH / per_row

@@ -125,7 +125,7 @@ def tournament_protocol(*, tournament: Tournament) -> Protocol:
         heading=(
             _("Final protocol")
             if tournament.status == Tournament.Status.FINISHED
-            else _("Provisional protocol: the event is not finished")
+            else _("Provisional protocol")
         ),
         official=tournament.official,
         finished=tournament.status == Tournament.Status.FINISHED,
@@ -266,12 +266,17 @@ def _score(match: Match) -> tuple[str, str]:
 def _rounds(tournament: Tournament, matches: list[Match]) -> list[RoundResults]:
     groups: dict[tuple[Any, ...], list[Result]] = {}
     titles: dict[tuple[Any, ...], str] = {}
+    brackets = list(BRACKET_NAMES)
     for match in matches:
+        decided = match.status in Match.DECIDED
+        if match.home_id is None or (match.away_id is None and not decided):
+            continue  # a bracket's side not known yet
         if match.round is not None:
-            key: tuple[Any, ...] = (0, match.round.number, "")
+            key: tuple[Any, ...] = (0, match.round.number, 0)
             titles[key] = _("Round %(n)s") % {"n": match.round.number}
         else:
-            key = (1, match.bracket_round or 0, match.bracket)
+            order = brackets.index(match.bracket) if match.bracket in brackets else len(brackets)
+            key = (1, order, match.bracket_round or 0)
             titles[key] = _("%(bracket)s, round %(n)s") % {
                 "bracket": BRACKET_NAMES.get(match.bracket, match.bracket),
                 "n": match.bracket_round,
