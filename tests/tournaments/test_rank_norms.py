@@ -65,6 +65,7 @@ def test_the_example_table_is_shipped_and_marked(db):
     assert disciplines == {"long", "long-blitz", "short", "short-blitz", "short-pairs"}
     page = Client().get("/norms/").content.decode()
     assert "example table: the official one could not be found" in page
+    assert "Championship of Russia" in page and "Candidate Master of Sport (KMS)" in page
 
 
 def test_load_rank_norms_replaces_the_table(db, tmp_path: Path):

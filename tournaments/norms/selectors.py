@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from tournaments import selectors
 from tournaments.models import Entry, Player, Tournament
-from tournaments.norms.matching import Norm
+from tournaments.norms.matching import Norm, rank_level
 from tournaments.norms.matching import norms_met as match_norms
 from tournaments.norms.models import EventStatus, RankNorm
 
@@ -55,6 +55,28 @@ def table_is_example() -> bool:
 
 def statuses() -> list[EventStatus]:
     return list(EventStatus.objects.all())
+
+
+def norm_table_by_status() -> list[tuple[EventStatus, list[RankNorm]]]:
+    """The table of norms as the page shows it, by status (higher statuses first): one query."""
+    by_status: dict[int, tuple[EventStatus, list[RankNorm]]] = {}
+    rows = RankNorm.objects.select_related("status").order_by(
+        "status__order", "status__name", "discipline", "gender"
+    )
+    for row in rows:
+        by_status.setdefault(row.status_id, (row.status, []))[1].append(row)
+    order = list(Tournament.Discipline.values)
+    for _status, norms in by_status.values():
+        norms.sort(
+            key=lambda norm: (
+                order.index(norm.discipline) if norm.discipline in order else len(order),
+                norm.gender,
+                -rank_level(norm.rank),
+                norm.participants_from,
+                norm.places_up_to,
+            )
+        )
+    return list(by_status.values())
 
 
 def final_places(*, tournament: Tournament) -> list[tuple[int, Entry]]:

@@ -84,7 +84,7 @@ def norms_page(request: HttpRequest) -> HttpResponse:
         "tournaments/norms_all.html",
         {
             "events": events,
-            "statuses": norms.statuses(),
+            "table": norms.norm_table_by_status(),
             "example": norms.table_is_example(),
             "page": page,
             "more": len(events) == norms.NORMS_PAGE,
