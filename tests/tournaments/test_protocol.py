@@ -2,6 +2,7 @@
 places, the tie-breaks that decided, the rounds, the panel's signatures and the norms met; who
 may see it, and what a non-official event's protocol leaves out; in the reader's language."""
 
+import doctest
 import shutil
 import subprocess
 from decimal import Decimal
@@ -18,6 +19,7 @@ from openpyxl import load_workbook
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.norms.models import EventStatus, RankNorm
 from tournaments.officials.models import Judge
+from tournaments.protocol import document
 from tournaments.protocol.selectors import tournament_protocol
 
 pytestmark = pytest.mark.django_db
@@ -98,6 +100,10 @@ def event(*, official: bool = True, status: str = Tournament.Status.FINISHED) ->
         user = User.objects.create_user(username, first_name=full[0], last_name=full[1])
         Judge.objects.create(tournament=tournament, user=user, role=role)
     return tournament
+
+
+def test_the_docstring_examples_hold():
+    assert doctest.testmod(document).failed == 0
 
 
 def test_the_document_has_the_places_tiebreaks_rounds_judges_and_norms():

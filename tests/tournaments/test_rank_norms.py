@@ -1,6 +1,7 @@
 """Rank norms (issue 48): the pure matching, the example table shipped (marked as an example),
 the table replaced from a CSV by `manage.py load_rank_norms`, and the pages of the norms met."""
 
+import doctest
 from decimal import Decimal
 from pathlib import Path
 
@@ -10,11 +11,16 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.norms import matching
 from tournaments.norms.matching import Norm, best_norm, norms_met
 from tournaments.norms.models import EventStatus, RankNorm
 from tournaments.norms.selectors import norms_met as tournament_norms_met
 
 CHAMPIONSHIP = "championship-of-russia"
+
+
+def test_the_docstring_examples_hold():
+    assert doctest.testmod(matching).failed == 0
 
 
 def test_the_highest_rank_met_counts():

@@ -4,17 +4,12 @@ language, which the page, the PDF and the spreadsheet each draw. Pure: no Django
 
 >>> tiebreak_cells(("buchholz", "wins"), {"buchholz": "12", "wins": "3"}, ("wins",))
 ('', '3')
->>> number_text(Fraction(7, 2))
-'3.5'
->>> number_text(Fraction(1, 3))
-'0.33'
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from fractions import Fraction
+from dataclasses import dataclass
 
 #: What an unknown value prints as (a discipline without a known code).
 UNKNOWN = "—"
@@ -95,7 +90,6 @@ class Protocol:
     norms_example: bool = False
     #: When and where it was made ("Made on 29 November 2026 by nardy").
     footer: str = ""
-    notes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
     def with_norms(self) -> bool:
@@ -114,12 +108,3 @@ def deciding_columns(columns: Sequence[str], deciders: Sequence[Sequence[str]]) 
     """The tie-breaks, in their order, that decided some place: the protocol's columns."""
     used = {name for names in deciders for name in names}
     return tuple(name for name in columns if name in used)
-
-
-def number_text(value: Fraction) -> str:
-    """A number of points with at most two decimals, without trailing zeros (the point: the
-    renderer's language may change it)."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    text = f"{float(value):.2f}".rstrip("0").rstrip(".")
-    return text
