@@ -141,6 +141,7 @@ def test_the_document_has_the_places_tiebreaks_rounds_judges_and_norms():
     assert facts["Participants"] == "4"
     assert facts["Regions"] == "3"
     assert protocol.heading == "Final protocol"
+    assert protocol.sport == "Sport: nardy (code 0690002411Л)"
 
 
 def test_it_is_read_in_a_fixed_number_of_queries():

@@ -88,6 +88,8 @@ class Protocol:
     signatures: tuple[Signature, ...]
     #: The norms' table is the shipped example (the official one could not be found).
     norms_example: bool = False
+    #: The sport and its code in the register of sports ("Sport: nardy (code …)").
+    sport: str = ""
     #: When and where it was made ("Made on 29 November 2026 by nardy").
     footer: str = ""
 

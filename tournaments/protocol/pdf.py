@@ -11,7 +11,6 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 from fpdf.fonts import FontFace
 
-from tournaments.disciplines import SPORT_CODE
 from tournaments.protocol.document import Protocol
 
 FONTS = Path(__file__).resolve().parent / "fonts"
@@ -60,7 +59,7 @@ def protocol_pdf(protocol: Protocol) -> bytes:
 def _title_block(pdf: _Document, protocol: Protocol) -> None:
     pdf.set_font(FONT, "", 8)
     pdf.set_text_color(70, 70, 70)
-    pdf.cell(WIDTH, 4, _("Sport: nardy (code %(code)s)") % {"code": SPORT_CODE}, align="C")
+    pdf.cell(WIDTH, 4, protocol.sport, align="C")
     pdf.ln(5)
     pdf.set_text_color(0, 0, 0)
     pdf.set_font(FONT, "B", 14)

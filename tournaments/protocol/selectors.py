@@ -136,6 +136,7 @@ def tournament_protocol(*, tournament: Tournament) -> Protocol:
         rounds=tuple(_rounds(tournament, matches)),
         signatures=tuple(_signatures(tournament)),
         norms_example=bool(met) and any(norm.norm.example for norm in met.values()),
+        sport=_("Sport: nardy (code %(code)s)") % {"code": disciplines.SPORT_CODE},
         footer=_("Made on %(date)s") % {"date": date_format(timezone.localtime(), "DATE_FORMAT")},
     )
 

@@ -36,6 +36,7 @@ def protocol_xlsx(protocol: Protocol) -> bytes:
     sheet["A1"].font = Font(bold=True, size=14)
     sheet.append([spreadsheet_safe(protocol.title)])
     sheet["A2"].font = Font(bold=True, size=12)
+    sheet.append([protocol.sport])
     for fact in protocol.facts:
         sheet.append([fact.label, spreadsheet_safe(fact.value)])
         sheet.cell(sheet.max_row, 1).font = BOLD
