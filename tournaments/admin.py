@@ -6,6 +6,7 @@ from tournaments.analysis.models import MatchAnalysis
 from tournaments.clubs.models import Club, Membership
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Match, Player, Round, Tournament
+from tournaments.norms.models import EventStatus, RankNorm
 from tournaments.players.models import IdentityAudit, PlayerClaim
 from tournaments.players.services import (
     claim_approve,
@@ -289,3 +290,21 @@ class MatchAnalysisAdmin(admin.ModelAdmin):
     list_display = ["match", "status", "plies", "games", "started_at", "finished_at"]
     list_filter = ["status", "plies"]
     raw_id_fields = ["match"]
+
+
+@admin.register(EventStatus)
+class EventStatusAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "order"]
+    prepopulated_fields = {"code": ["name"]}
+
+
+@admin.register(RankNorm)
+class RankNormAdmin(admin.ModelAdmin):
+    """The table of rank norms staff keep (``manage.py load_rank_norms FILE.csv`` replaces it
+    whole). Rows marked ``example`` are the shipped example: the official table could not be
+    found."""
+
+    list_display = [
+        "status", "discipline", "gender", "rank", "participants_from", "places_up_to", "example"
+    ]  # fmt: skip
+    list_filter = ["example", "status", "discipline", "gender", "rank"]

@@ -551,13 +551,25 @@ class Tournament(models.Model):
     )
     #: The event's status in the federation's calendar (official events): the rank norms are
     #: met at a status (``tournaments.norms``).
-    event_status = models.ForeignKey(
-        "tournaments.EventStatus",
-        verbose_name=_("event status"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="tournaments",
+    event_status = declared(
+        models.ForeignKey(
+            "tournaments.EventStatus",
+            verbose_name=_("event status"),
+            null=True,
+            blank=True,
+            on_delete=models.PROTECT,
+            related_name="tournaments",
+            help_text=_(
+                "The event's status in the federation's calendar (the Championship of Russia, an "
+                "all-Russian event …): the rank norms its places meet depend on it."
+            ),
+        ),
+        Setting(
+            Section.EVENT,
+            applies={"official": ("on",)},
+            stages=Stages.EVERY,
+            says=Says(_("Event status"), when_set("event_status")),
+        ),
     )
     organizer = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from tournaments.scoring.clock import TimeControl
 
@@ -23,6 +23,17 @@ TIEBREAK_NAMES = {
     "rating": pgettext_lazy("tie-break", "Rating"),
 }
 TIEBREAKS = tuple(TIEBREAK_NAMES)
+
+#: The brackets of an elimination event, as its rounds are titled.
+BRACKET_NAMES = {
+    "main": gettext_lazy("Main bracket"),
+    "winners": gettext_lazy("Winners bracket"),
+    "losers": gettext_lazy("Losers bracket"),
+    "final": gettext_lazy("Grand final"),
+    "consolation": gettext_lazy("Consolation bracket"),
+    "last-chance": gettext_lazy("Last-chance bracket"),
+    "third-place": gettext_lazy("Third-place match"),
+}
 
 
 def clock_text(control: TimeControl) -> str:

@@ -85,6 +85,8 @@ NOT_A_PAGE = {
     "player-claim": "POST only: 'this is me' on a player page",
     "player-unlink": "POST only: an organizer removes a player's account link",
     "season-csv": "a CSV download, not an HTML page",
+    "tournament-protocol-pdf": "the protocol as a PDF download, not an HTML page",
+    "tournament-protocol-xlsx": "the protocol as a spreadsheet download, not an HTML page",
     "logout": "POST only (Django 5): the header's log-out button",
     "set_language": "POST only: the header's language switcher",
     "healthz": "the health probe's JSON for the load balancer",
@@ -251,6 +253,9 @@ PAGES: dict[str, Callable[[World], Addresses]] = {
     "tournament-standings": _tournaments("tournament-standings", ROUND_ROBIN, SWISS, GROUP),
     "tournament-bracket": _tournaments("tournament-bracket", DOUBLE, CONSOLATION, FINAL),
     "tournament-print": _tournaments("tournament-print", SWISS, DOUBLE),
+    "tournament-protocol": _tournaments("tournament-protocol", SWISS, DOUBLE),
+    "tournament-norms": _tournaments("tournament-norms", SWISS),
+    "norms": _one("norms"),
     "tournament-edit": _tournaments("tournament-edit", DEMO_SIGNUP_SLUG, SWISS),
     "tournament-players": _tournaments("tournament-players", DOUBLE, DEMO_SIGNUP_SLUG),
     "tournament-signup": _tournaments("tournament-signup", DEMO_SIGNUP_SLUG),
@@ -302,7 +307,8 @@ PAGES: dict[str, Callable[[World], Addresses]] = {
 PUBLIC = {
     "home", "tournament", "tournament-rounds", "tournament-standings", "tournament-bracket",
     "tournament-print", "tournament-signup", "tournament-pr", "match", "player", "rating-list",
-    "club-list", "club", "season", "signup", "login", "password_reset",
+    "club-list", "club", "season", "signup", "login", "password_reset", "tournament-protocol",
+    "tournament-norms", "norms",
 }  # fmt: skip
 
 

@@ -17,6 +17,7 @@ from nardy_site.api_shapes import ClosedShape, TrueField
 from tournaments.clubs.models import Club
 from tournaments.declarations import settings_of
 from tournaments.models import DEFAULT_TIEBREAKS, Entry, Match, Player, Round, Tournament
+from tournaments.norms.models import EventStatus
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.scoring.clock import KINDS, MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
 from tournaments.seasons.models import Season, validate_place_points
@@ -176,6 +177,15 @@ class TournamentSerializer(TournamentFields):
         help_text="The rating officer who approved it (null: rated before approvals existed)",
     )
     time_control = TimeControlField(required=False, allow_null=True)
+    # By its code, as the table of norms names it (the model's field would take its id).
+    event_status = serializers.SlugRelatedField(
+        slug_field="code",
+        queryset=EventStatus.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text=f"{Tournament._meta.get_field('event_status').help_text} By its code (e.g. "
+        "championship-of-russia); null: none.",
+    )
     # A list of known names: the model's JSONField would take any JSON (null, a number …).
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAKS),

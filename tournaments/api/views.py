@@ -84,7 +84,7 @@ def standing_rows(
 
 def visible_tournaments(request: Request) -> QuerySet[Tournament]:
     """Everyone sees tournaments past their draft; organizers (and staff) see their drafts."""
-    tournaments = Tournament.objects.select_related("organizer")
+    tournaments = Tournament.objects.select_related("organizer", "event_status")
     user = request.user
     if is_staff(user):
         return tournaments

@@ -16,7 +16,6 @@ from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games.rules import GameError
 from nardy_site.page_cache import (
@@ -51,7 +50,7 @@ from tournaments.web.common import (
     tournament_header,
     tournament_of,
 )
-from tournaments.words import TIEBREAK_NAMES
+from tournaments.words import BRACKET_NAMES, TIEBREAK_NAMES
 
 Format = Tournament.Format
 logger = logging.getLogger(__name__)
@@ -709,14 +708,3 @@ def _group_title(number: int | None, bracket: str, bracket_round: int | None) ->
         "bracket": BRACKET_NAMES.get(bracket, bracket),
         "n": bracket_round,
     }
-
-
-BRACKET_NAMES = {
-    "main": gettext_lazy("Main bracket"),
-    "winners": gettext_lazy("Winners bracket"),
-    "losers": gettext_lazy("Losers bracket"),
-    "final": gettext_lazy("Grand final"),
-    "consolation": gettext_lazy("Consolation bracket"),
-    "last-chance": gettext_lazy("Last-chance bracket"),
-    "third-place": gettext_lazy("Third-place match"),
-}
