@@ -23,6 +23,7 @@ from games.models import Game
 from games.rules import (
     Action,
     Colour,
+    Opens,
     Resign,
     RulesError,
     Take,
@@ -244,6 +245,9 @@ def _places(white: int, actions: tuple[Action, ...]) -> tuple[Place, ...]:
         elif isinstance(action, Resign):
             player = white if action.side is Colour.WHITE else 3 - white
             text = "Resign"
+        elif isinstance(action, Opens):  # the opening throw: its winner rolls first
+            player = roller = white if action.side is Colour.WHITE else 3 - white
+            text = "Opens"
         else:
             assert isinstance(action, Double)
             player, text = roller, "Double"
