@@ -274,8 +274,10 @@ class LiveState(serializers.Serializer[Any]):
         "opening throw made it Black"
     )
     opening_roll = serializers.BooleanField(
-        help_text="A game opens with one die each (the sport rules, art. 26.3): the higher "
-        'moves first with both numbers ({"opening": {"white": 3, "black": 5}}), never a double'
+        help_text="Long Nardy's opening roll (the sport rules, art. 26.3): a game opens with one "
+        'die each ({"opening": {"white": 3, "black": 5}}), the higher moves first with both '
+        "numbers, never a double. (Short Nardy's first roll is never a double either; its "
+        'recorder asks who moves first, {"first": 1}, that player playing White.)'
     )
     crawford = serializers.BooleanField(help_text="This game is the Crawford game")
     last_turn = serializers.BooleanField(
