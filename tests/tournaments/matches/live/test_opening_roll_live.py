@@ -5,6 +5,8 @@ the recorder and in an uploaded record (JSON or .mat), naming the game and the m
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -14,6 +16,7 @@ from games.rules import Colour, LongNardy, Opens, action_from_json
 from games.rules.matfile import read_match
 from tests.web.conftest import make_site
 from tournaments.declarations import summary_of
+from tournaments.matches.board import board_frames_of
 from tournaments.models import Match, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -109,6 +112,11 @@ def test_black_wins_the_opening_throw_and_moves_first_with_both_numbers():
     assert record.variant == LongNardy(opening_roll=True, accepted_moves=True)
     assert record.games[0].first == 2 and record.games[0].colour(1) is Colour.WHITE
     assert [action_from_json(action) for action in game.actions] == list(record.games[0].actions)
+    # The match page replays it: its first frame has Black on roll.
+    assert Client().get(f"/m/{match.pk}/").status_code == 200
+    script = str(board_frames_of(match.pk))
+    frames = json.loads(script[script.index(">") + 1 : script.rindex("</script>")])["frames"]
+    assert frames[0]["kind"] == "start" and frames[0]["turn"] == "black"
 
 
 def test_without_the_opening_roll_the_recorder_is_as_it_was():
