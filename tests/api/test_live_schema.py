@@ -180,7 +180,7 @@ OPENING_SHAPES = {"LiveOpeningActionRequest", "OpensActionRequest"}
 
 def test_the_shapes_of_the_opening_throw_are_taken(schema):
     shapes = schema["components"]["schemas"]["LiveActionRequest"]["oneOf"]
-    assert OPENING_SHAPES <= {shape["$ref"].rsplit("/", 1)[1] for shape in shapes}
+    assert {shape["$ref"].rsplit("/", 1)[1] for shape in shapes} >= OPENING_SHAPES
     site = make_site(variant="long", official=True, match_length=3)
     table = Table(site, site.match("Anna", "Boris"), schema)
     assert table.state["opening_roll"] and table.state["may"]["opening"]
