@@ -162,3 +162,23 @@ def test_an_uploaded_record_opening_with_a_double_is_refused_naming_game_and_mov
     assert (details["game"], details["move"], details["player"]) == (1, 1, 1)
     assert details["reason"] == "the first roll of a game is never a double"
     assert not match.games.exists()
+
+
+def test_an_uploaded_mat_file_where_black_opens_is_stored_as_played():
+    site = make_site(variant="long", official=True, match_length=1)
+    match = site.match("Anna", "Boris")
+    home, away = match.home.player.display_name, match.away.player.display_name
+    mat = (
+        f'; [Variation "Long Nardy"]\n; [OpeningRoll "On"]\n; [Opens "1.black"]\n\n'
+        f" 1 point match\n\n Game 1\n {home} : 0                       {away} : 0\n"
+        "  1)                             52: 24/17\n"
+        "  2) 64: 24/14                   \n"
+        "                                  Wins 1 point and the match\n"
+    )
+    client = client_of(site.players[home])
+    stored = client.post(f"/api/v1/matches/{match.pk}/result", mat, content_type="text/plain")
+    assert stored.status_code == 200, stored.content
+    game = Game.objects.get(match=match)
+    # Player 1 (home) played White; Black (away) rolled first and won (White resigned).
+    assert (game.white, game.winner) == (1, 2)
+    assert game.actions[0] == {"opens": "black"} and game.actions[-1]["resign"] == "white"
