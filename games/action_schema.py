@@ -63,6 +63,15 @@ class ResignAction(ClosedShape):
     )
 
 
+class OpensAction(ClosedShape):
+    """The opening throw (one die each, art. 26.3) made this colour move first: only as a
+    game's first action, where the game plays the opening throw."""
+
+    opens = serializers.ChoiceField(
+        choices=COLOURS, help_text="The colour whose die was higher: it moves first"
+    )
+
+
 #: The shapes of a game action, in the order a client tries them.
 GAME_ACTIONS: list[type[ClosedShape]] = [
     PlayAction,
@@ -70,6 +79,7 @@ GAME_ACTIONS: list[type[ClosedShape]] = [
     TakeAction,
     DropAction,
     ResignAction,
+    OpensAction,
 ]
 
 

@@ -23,6 +23,7 @@ from games.models import Game
 from games.rules import (
     Action,
     Colour,
+    Opens,
     Resign,
     RulesError,
     Take,
@@ -83,7 +84,10 @@ class GameRecordIn(serializers.Serializer[Any]):
     """One game's record: who rolled first, and the engine's actions."""
 
     white = serializers.IntegerField(
-        min_value=1, max_value=2, help_text="The player (1 or 2) who rolled first"
+        min_value=1,
+        max_value=2,
+        help_text="The player (1 or 2) playing White: who rolled first, unless the game opens "
+        'with {"opens": "black"} (the opening roll)',
     )
     actions = serializers.ListField(
         child=GameActionField(),
@@ -128,6 +132,11 @@ ValidateIn = inline_serializer(
         "mat": serializers.CharField(required=False, help_text="A .mat match file's text"),
         "variant": serializers.ChoiceField(choices=["long", "short"], required=False),
         "length": serializers.IntegerField(required=False, min_value=1, allow_null=True),
+        "opening_roll": serializers.BooleanField(
+            required=False,
+            help_text="Long Nardy: the games open with one die each (the sport rules, art. "
+            "26.3), so a first roll is never a double and Black may move first",
+        ),
         "games": serializers.ListField(child=GameRecordIn(), required=False),
     },
 )
@@ -202,8 +211,13 @@ def _record_from_json(data: Any) -> MatchRecord:
     if not isinstance(data, dict) or not isinstance(data.get("games"), list):
         raise ValueError('send a .mat text or {"variant": ..., "games": [...]}')
     # Long Nardy's rules let the opponent accept a play as made (seed 001); Short Nardy's don't.
+    opening_roll = data.get("opening_roll", False)
+    if type(opening_roll) is not bool:
+        raise ValueError('"opening_roll" is true or false')
     variant: Variant = (
-        LongNardy(accepted_moves=True) if data.get("variant") == "long" else ShortNardy()
+        LongNardy(accepted_moves=True, opening_roll=opening_roll)
+        if data.get("variant") == "long"
+        else ShortNardy()
     )
     if data.get("variant") not in ("long", "short"):
         raise ValueError('"variant" is "long" or "short"')
@@ -213,7 +227,9 @@ def _record_from_json(data: Any) -> MatchRecord:
         if white not in (1, 2):
             raise ValueError('"white" is 1 or 2')
         actions = _actions_read(number, white, game["actions"])
-        games.append(GameRecord(white, actions, places=_places(white, actions)))
+        opens = actions[0].side if actions and isinstance(actions[0], Opens) else Colour.WHITE
+        first = white if opens is Colour.WHITE else 3 - white
+        games.append(GameRecord(first, actions, places=_places(white, actions)))
     length = data.get("length")
     if length is not None and (type(length) is not int or length < 1):
         raise ValueError('"length" is a whole number from 1 up, or null')
@@ -244,6 +260,9 @@ def _places(white: int, actions: tuple[Action, ...]) -> tuple[Place, ...]:
         elif isinstance(action, Resign):
             player = white if action.side is Colour.WHITE else 3 - white
             text = "Resign"
+        elif isinstance(action, Opens):  # the opening throw: its winner rolls first
+            player = roller = white if action.side is Colour.WHITE else 3 - white
+            text = "Opens"
         else:
             assert isinstance(action, Double)
             player, text = roller, "Double"

@@ -206,7 +206,7 @@ def games_from_mat(
     return [
         ValidatedGame(
             check.number,
-            game.first,
+            game.player(Colour.WHITE),
             actions_as_made(game.actions, check.made),
             check.outcome,
             check.winner,

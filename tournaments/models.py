@@ -260,6 +260,12 @@ def _says_accepted(tournament: "Tournament") -> str:
     return gettext("allowed") if tournament.allows_accepted_moves else gettext("not allowed")
 
 
+def _says_opening_roll(tournament: "Tournament") -> str:
+    if tournament.plays_opening_roll:
+        return gettext("one die each; the higher moves first, with both numbers")
+    return gettext("White moves first; the first roll may be a double")
+
+
 def _says_swiss_rounds(tournament: "Tournament") -> str | None:
     if tournament.first_stage:
         return None  # the first stage's line says it
@@ -832,7 +838,12 @@ class Tournament(models.Model):
                 "rules, art. 26.3). Empty: on in official events. Short Nardy always plays it."
             ),
         ),
-        Setting(Section.TABLE, applies={"variant": ("long",)}, stages=Stages.EVERY),
+        Setting(
+            Section.TABLE,
+            applies={"variant": ("long",)},
+            stages=Stages.EVERY,
+            says=Says(_("Opening roll"), _says_opening_roll),
+        ),
     )
 
     # Format options.
@@ -1313,7 +1324,18 @@ class Tournament(models.Model):
             max_stake=self.max_stake,
             crawford=self.crawford,
             accepted_moves=self.allows_accepted_moves,
+            opening_roll=self.plays_opening_roll,
         )
+
+    @property
+    def plays_opening_roll(self) -> bool:
+        """Whether a game opens with one die each (``opening_roll``; empty: on in an official
+        event). Short Nardy always plays it, whatever the setting."""
+        if self.variant == self.Variant.SHORT:
+            return True
+        if self.opening_roll is not None:
+            return self.opening_roll
+        return self.official
 
     @property
     def allows_accepted_moves(self) -> bool:

@@ -2,15 +2,17 @@
 
 A game record is the list of what happened, in order: each ``Turn`` (a roll and its play by the
 side on roll), ``Double`` (the side on roll offers dave before rolling), ``Take``/``Drop`` (the
-answer), ``Resign``. ``replay_game`` checks every action against the rules and returns the
-outcome, or raises ``GameError`` at the first illegal one with its turn number.
+answer), ``Resign``. A game with the opening throw (``Variant.opens_with_throw``) may start with
+``Opens``: the side whose die was higher moves first (White, without it). ``replay_game`` checks
+every action against the rules and returns the outcome, or raises ``GameError`` at the first
+illegal one with its turn number.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.rules.errors import (
@@ -38,6 +40,8 @@ OFFERED_ALREADY = Template(
 NO_DAVE = Template("no-dave", "dave is not played in this game")
 NO_DAVE_CRAWFORD = Template("no-dave-crawford", "no dave in the Crawford game")
 NO_DAVE_OPENING = Template("no-dave-opening", "no dave before the opening throw")
+NO_OPENING_THROW = Template("no-opening-throw", "this game has no opening throw: White moves first")
+OPENS_FIRST = Template("opens-first", "who moves first is thrown for before the game's first roll")
 NO_DAVE_LAST_TURN = Template(
     "no-dave-last-turn", "no dave on the last turn after White has borne off"
 )
@@ -57,6 +61,7 @@ NOT_AN_ACTION = Template("action-not-object", "a game action is a JSON object, n
 NOT_A_ROLL = Template("action-roll", "a roll is %(example)s, not %(data)s")
 NOT_ACCEPTED = Template("action-accepted", "a play accepted as made says %(example)s, not %(data)s")
 NOT_A_RESIGNATION = Template("action-resign", "a resignation is %(example)s, not %(data)s")
+NOT_OPENS = Template("action-opens", "who moves first is %(example)s, not %(data)s")
 UNKNOWN_ACTION = Template("action-unknown", "unknown game action %(data)s")
 AT_TURN = Template("at-turn", "turn %(turn)s, %(colour)s%(play)s: %(reason)s")
 AT_GAME_TURN = Template(
@@ -107,13 +112,21 @@ class Resign:
     value: int = 1
 
 
-Action = Turn | Double | Take | Drop | Resign
+@dataclass(frozen=True, slots=True)
+class Opens:
+    """The opening throw (one die each, art. 26.3) made ``side`` move first: its die was the
+    higher. The first ``Turn`` plays both numbers thrown."""
+
+    side: Colour
+
+
+Action = Turn | Double | Take | Drop | Resign | Opens
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
     """A game action as JSON: ``{"dice": "64", "play": "24/18 13/9"}`` (with ``"accepted":
     true`` when the opponent accepted it as made), ``{"double": true}``, ``{"take": true}``,
-    ``{"drop": true}``, ``{"resign": "white", "value": 1}``."""
+    ``{"drop": true}``, ``{"resign": "white", "value": 1}``, ``{"opens": "black"}``."""
     if isinstance(action, Turn):
         written = {"dice": f"{action.dice[0]}{action.dice[1]}", "play": str(action.play)}
         return {**written, "accepted": True} if action.accepted else written
@@ -123,6 +136,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
         return {"take": True}
     if isinstance(action, Drop):
         return {"drop": True}
+    if isinstance(action, Opens):
+        return {"opens": action.side.value}
     return {"resign": action.side.value, "value": action.value}
 
 
@@ -160,6 +175,11 @@ def action_from_json(data: Any) -> Action:
             example = '{"resign": "white", "value": 1}'
             raise NotationError(NOT_A_RESIGNATION(example=example, data=quoted(data)))
         return Resign(Colour(side), value)
+    if "opens" in data:
+        side = data["opens"]
+        if set(data) != {"opens"} or side not in ("white", "black"):
+            raise NotationError(NOT_OPENS(example='{"opens": "black"}', data=quoted(data)))
+        return Opens(Colour(side))
     raise NotationError(UNKNOWN_ACTION(data=quoted(data)))
 
 
@@ -261,6 +281,10 @@ class GameState:
     made: list[LegalPlay] = field(default_factory=list)  # each turn's play, as checked
     #: A game taken up from a checkpoint: the last turn's play made before it.
     resumed_play: Play | None = None
+    #: Who moved first: White, unless the opening throw made it Black (``Opens``).
+    first: Colour = Colour.WHITE
+    #: Whether the record said who moved first (``Opens``): it says so once, first.
+    opened: bool = False
 
     @classmethod
     def new(
@@ -298,6 +322,8 @@ class GameState:
                 "stake": outcome.stake,
             },
             "last_play": None if last_play is None else str(last_play),
+            "first": self.first.value,
+            "opened": self.opened,
         }
 
     @classmethod
@@ -322,6 +348,8 @@ class GameState:
             outcome=outcome,
             positions=[position],
             resumed_play=None if data["last_play"] is None else Play.parse(data["last_play"]),
+            first=Colour(data.get("first", "white")),
+            opened=data.get("opened", False),
         )
 
     def apply(self, action: Action, index: int) -> None:
@@ -330,7 +358,7 @@ class GameState:
         side = self.position.turn
         if isinstance(action, Take | Drop):
             side = side.other
-        elif isinstance(action, Resign):
+        elif isinstance(action, Resign | Opens):
             side = action.side
         try:
             if self.outcome is not None:
@@ -341,6 +369,8 @@ class GameState:
                 self.double()
             elif isinstance(action, Take | Drop):
                 self.answer(isinstance(action, Take))
+            elif isinstance(action, Opens):
+                self.opens(action.side)
             else:
                 self.resign(action)
         except RulesError as error:
@@ -389,7 +419,7 @@ class GameState:
                 self.finish(None, Ending.DRAW, 0)
             else:
                 self.finish(
-                    Colour.WHITE, Ending.BEAR_OFF, game_value(self.variant, self.position.opponent)
+                    self.first, Ending.BEAR_OFF, game_value(self.variant, self.position.opponent)
                 )
         elif finished:
             if self._federation_applies(mover):
@@ -398,14 +428,36 @@ class GameState:
                 self.finish(mover, Ending.BEAR_OFF, game_value(self.variant, self.position.mover))
 
     def _opening(self) -> bool:
-        """Whether the next roll is the opening throw of a Short Nardy game."""
-        return self.from_start and self.turns == 0 and self.variant.opening_throw
+        """Whether the next roll is the opening throw (``Variant.opens_with_throw``)."""
+        return self.from_start and self.turns == 0 and self.variant.opens_with_throw
+
+    def opens_refusal(self) -> Reason | None:
+        """Why the opening throw may not make a side move first now (None: it may)."""
+        if self.outcome is not None:
+            return GAME_OVER()
+        if not self.variant.opens_with_throw:
+            return NO_OPENING_THROW()
+        if not self.from_start or self.turns or self.offered or self.opened:
+            return OPENS_FIRST()
+        return None
+
+    def opens(self, side: Colour) -> None:
+        """The opening throw made ``side`` move first: it is on roll."""
+        refusal = self.opens_refusal()
+        if refusal is not None:
+            raise RulesError(refusal)
+        self.first = side
+        self.opened = True
+        self.position = replace(self.position, turn=side)
+        self.positions[-1] = self.position
 
     def _federation_applies(self, mover: Colour) -> bool:
+        """The Federation draw: the first mover bore off first (White, or Black after the
+        opening throw), and the other gets a last turn."""
         return (
             isinstance(self.variant, LongNardy)
             and self.variant.federation_draw
-            and mover is Colour.WHITE
+            and mover is self.first
         )
 
     def double_refusal(self) -> Reason | None:
@@ -459,9 +511,10 @@ class GameState:
         if self.outcome is not None:
             return self.outcome
         if self.last_turn and not _could_bear_off_all(self.position.mover):
-            # Black cannot finish in one turn: the last turn changes nothing, White has won.
+            # The second mover cannot finish in one turn: the last turn changes nothing, the
+            # first mover has won.
             return Outcome(
-                Colour.WHITE,
+                self.first,
                 Ending.BEAR_OFF,
                 game_value(self.variant, self.position.mover),
                 self.stake,

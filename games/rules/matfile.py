@@ -29,6 +29,7 @@ from games.rules.game import (
     GameReplay,
     MatchGame,
     MatchScore,
+    Opens,
     Outcome,
     Resign,
     Take,
@@ -63,6 +64,12 @@ _UNRECORDED = "????"
 #: (both from 1), e.g. ``; [Accepted "1.1 3.14"]``: other programs do not know it, and gnubg may
 #: refuse such a play (a comment line above the games says so).
 ACCEPTED = "Accepted"
+
+#: This service's header of who moved first after the opening throw (art. 26.3: one die each,
+#: the higher moves first, and it may be Black), "game.colour" for each game whose record says
+#: so, e.g. ``; [Opens "1.black 2.white"]``. The columns say which player rolled first; this
+#: says which colour they played. Other programs, which know no colours, pass over it.
+OPENS = "Opens"
 
 #: gnubg's name of backgammon (Short Nardy where the triple game, koks, counts).
 BACKGAMMON = "Backgammon"
@@ -183,7 +190,8 @@ class Claim:
 class GameRecord:
     """One game of a match file.
 
-    ``first`` is the match player who rolled first (White); ``score`` the score line before the
+    ``first`` is the match player who rolled first: White, unless the game's record starts with
+    the opening throw's ``Opens`` (then the colour it names); ``score`` the score line before the
     game. A resignation is an action (``Resign``); the ``Wins`` line is kept as the ``claim``.
     ``places`` (one per action) only say where each action was written, so they do not count
     when records are compared.
@@ -195,11 +203,17 @@ class GameRecord:
     claim: Claim | None = None
     places: tuple[Place, ...] = field(default=(), compare=False)
 
+    @property
+    def first_colour(self) -> Colour:
+        """The colour of the player who moved first: White, or as the opening throw says."""
+        return _first_colour(self.actions)
+
     def colour(self, player: int) -> Colour:
-        return Colour.WHITE if player == self.first else Colour.BLACK
+        first = self.first_colour
+        return first if player == self.first else first.other
 
     def player(self, colour: Colour) -> int:
-        return self.first if colour is Colour.WHITE else 3 - self.first
+        return self.first if colour is self.first_colour else 3 - self.first
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,13 +257,15 @@ def read_match(text: str) -> MatchRecord:
     accepted = _accepted_places(_header(headers, ACCEPTED))
     if accepted:
         variant = replace(variant, accepted_moves=True)
+    opens = _opens_of(_header(headers, OPENS))
     players = (_header(headers, "Player 1"), _header(headers, "Player 2"))
     games: list[GameRecord] = []
     while index < len(lines):
         end = index + 1
         while end < len(lines) and not _GAME.fullmatch(lines[end]):
             end += 1
-        game, names = _read_game(variant, lines, index, end, number=len(games) + 1)
+        number = len(games) + 1
+        game, names = _read_game(variant, lines, index, end, number, opens.get(number))
         games.append(_with_accepted(game, len(games) + 1, accepted))
         players = (players[0] or names[0], players[1] or names[1])
         index = end
@@ -265,6 +281,23 @@ def _accepted_places(value: str) -> set[tuple[int, int]]:
             raise MatchFormatError(refused)
         places.add((int(game), int(action)))
     return places
+
+
+def _opens_of(value: str) -> dict[int, Colour]:
+    """The ``Opens`` header: for each game it names, the colour that moved first."""
+    opens = {}
+    for place in value.split():
+        game, _, colour = place.partition(".")
+        if not game.isdecimal() or colour.lower() not in ("white", "black"):
+            example = '"game.white" or "game.black"'
+            raise MatchFormatError(ACCEPTED_PLACES(key=OPENS, example=example, value=quoted(place)))
+        opens[int(game)] = Colour(colour.lower())
+    return opens
+
+
+def _first_colour(actions: Sequence[Action]) -> Colour:
+    """Who moved first in a game's actions: White, unless the opening throw says otherwise."""
+    return actions[0].side if actions and isinstance(actions[0], Opens) else Colour.WHITE
 
 
 def _with_accepted(game: GameRecord, number: int, accepted: set[tuple[int, int]]) -> GameRecord:
@@ -311,7 +344,7 @@ def _switch(headers: Sequence[tuple[str, str]], key: str, default: bool) -> bool
 # The headers that set the rules; the writer writes them back from the variant.
 _RULE_HEADERS = (
     "Variation", "Crawford", "CubeLimit", "Dave", "DaveProgression", "Koks", "NoHitAndHide",
-    "FederationDraw", "BlockCheck", "Player 1", "Player 2", ACCEPTED,
+    "FederationDraw", "BlockCheck", "OpeningRoll", "Player 1", "Player 2", ACCEPTED, OPENS,
 )  # fmt: skip
 
 
@@ -358,6 +391,7 @@ def _rules_from_headers(
             dave=dave,
             block_check="turn" if block_check == "turn" else "step",
             federation_draw=_switch(headers, "FederationDraw", False),
+            opening_roll=_switch(headers, "OpeningRoll", False),
         )
     else:
         raise MatchFormatError(
@@ -377,13 +411,15 @@ def _rules_from_headers(
 class _GameReader:
     """Turns the column entries of one game into engine actions, in order.
 
-    Who is on roll follows from the record alone: the first roll makes its player White, each
-    roll passes the dice, dave actions do not. A column that acts out of turn is an error here,
+    Who is on roll follows from the record alone: the first roll makes its player the first
+    mover (White, unless the ``Opens`` header names Black: ``opens``), each roll passes the
+    dice, dave actions do not. A column that acts out of turn is an error here,
     before any replay.
     """
 
     variant: Variant
     number: int
+    opens: Colour | None = None
     actions: list[Action] = field(default_factory=list)
     places: list[Place] = field(default_factory=list)
     first: int | None = None
@@ -488,7 +524,8 @@ class _GameReader:
         value = min(self.variant.max_value, max(1, -(-points // self.stake)))
         if self.first is None:
             self.first = 3 - player
-        colour = Colour.WHITE if player == self.first else Colour.BLACK
+        first = self.opens or Colour.WHITE
+        colour = first if player == self.first else first.other
         self.resigned = True
         self.add(Resign(colour, value), place)
 
@@ -509,9 +546,14 @@ class _GameReader:
 
 
 def _read_game(
-    variant: Variant, lines: Sequence[str], start: int, end: int, number: int
+    variant: Variant,
+    lines: Sequence[str],
+    start: int,
+    end: int,
+    number: int,
+    opens: Colour | None = None,
 ) -> tuple[GameRecord, tuple[str, str]]:
-    reader = _GameReader(variant, number)
+    reader = _GameReader(variant, number, opens)
     score, names, right_column, index = (0, 0), ("", ""), 30, start + 1
     while index < end and not lines[index].strip():
         index += 1
@@ -538,13 +580,11 @@ def _read_game(
                     claim_place = place
                 reader.read(entry, place)
     reader.finish(claim_place)
-    game = GameRecord(
-        reader.first or 1,
-        tuple(reader.actions),
-        score,
-        reader.claim,
-        tuple(reader.places),
-    )
+    first = reader.first or 1
+    actions, places = tuple(reader.actions), tuple(reader.places)
+    if opens is not None:  # said by the header, before the game's first roll
+        actions, places = (Opens(opens), *actions), (Place(0, first, ""), *places)
+    game = GameRecord(first, actions, score, reader.claim, places)
     return game, names
 
 
@@ -717,7 +757,7 @@ def check_match(record: MatchRecord, *, keep_plays: bool = False) -> MatchCheck:
         )
         made = replay.made if keep_plays else ()
         checks.append(GameCheck(number, winner, outcome, made, accepted))
-        score.add(game.first, outcome)
+        score.add(game.player(Colour.WHITE), outcome)
         warnings.extend(_claim_warnings(number, game.claim, winner, outcome, score))
     return MatchCheck(tuple(checks), tuple(warnings), None)
 
@@ -763,7 +803,7 @@ def replay_record(record: MatchRecord) -> list[GameReplay]:
     replays = []
     for game in record.games:
         replay = replay_game(record.variant, game.actions, crawford=score.start_game())
-        score.add(game.first, replay.outcome)
+        score.add(game.player(Colour.WHITE), replay.outcome)
         replays.append(replay)
     return replays
 
@@ -788,7 +828,8 @@ def match_record(
         if outcome.winner is not None:
             winner = game.white if outcome.winner is Colour.WHITE else 3 - game.white
             claim = Claim(winner, outcome.points, score.over)
-        records.append(GameRecord(game.white, game.actions, before, claim))
+        first = game.white if _first_colour(game.actions) is Colour.WHITE else 3 - game.white
+        records.append(GameRecord(first, game.actions, before, claim))
     return MatchRecord(variant, players, length, tuple(records), crawford, tuple(headers))
 
 
@@ -861,10 +902,19 @@ def _headers(record: MatchRecord) -> list[tuple[str, str]]:
             ("FederationDraw", _on(variant.federation_draw)),
             ("BlockCheck", variant.block_check.capitalize()),
         ]
+        if variant.opening_roll:
+            headers.append(("OpeningRoll", "On"))
     headers.append(("Crawford", _on(record.crawford)))
     accepted = _accepted_of(record)
     if accepted:
         headers.append((ACCEPTED, " ".join(f"{game}.{index}" for game, index, _ in accepted)))
+    opens = [
+        f"{number}.{game.actions[0].side.value}"
+        for number, game in enumerate(record.games, start=1)
+        if game.actions and isinstance(game.actions[0], Opens)
+    ]
+    if opens:
+        headers.append((OPENS, " ".join(opens)))
     dave = variant.dave
     if not dave.enabled:
         headers.append(("Dave", "Off"))
@@ -889,6 +939,8 @@ def _game_lines(variant: Variant, game: GameRecord, replayed: Sequence[Play]) ->
     entries: list[tuple[int, str]] = []
     stake, roller = 1, game.first
     for action in game.actions:
+        if isinstance(action, Opens):  # said by the header; the columns say who rolled first
+            continue
         if isinstance(action, Turn):
             dice = f"{max(action.dice)}{min(action.dice)}"
             entries.append((roller, f"{dice}: {next(plays)}".rstrip()))

@@ -71,6 +71,13 @@ class Variant:
         raise NotImplementedError
 
     @property
+    def opens_with_throw(self) -> bool:
+        """Whether a game opens with the throw of one die each (the sport rules, art. 26.3): the
+        higher moves first with both numbers, so the first roll is never a double and the first
+        mover may be Black. Short Nardy always; Long Nardy with its switch ``opening_roll``."""
+        return self.opening_throw
+
+    @property
     def max_value(self) -> int:
         """The highest game value: mars (2), or koks (3) where koks is played."""
         return 2
@@ -89,8 +96,13 @@ class LongNardy(Variant):
 
     #: "step": no single checker move may leave a forbidden block; "turn": only the end counts.
     block_check: BlockCheck = "step"
-    #: The Nard Federation rule: Black gets a last turn to draw after White bears off.
+    #: The Nard Federation rule: the second mover gets a last turn to draw after the first
+    #: mover (White, unless the opening throw made Black move first) bears off.
     federation_draw: bool = False
+    #: The opening roll of the sport rules (art. 26.3): one die each, the higher moves first
+    #: with both numbers, so the first roll is never a double and the first mover may be Black.
+    #: Off: White moves first, and its first roll may be a double.
+    opening_roll: bool = False
 
     def __post_init__(self) -> None:
         if self.block_check not in ("step", "turn"):
@@ -99,6 +111,10 @@ class LongNardy(Variant):
     @staticmethod
     def opponent_point(point: int) -> int:
         return point + 12 if point <= 12 else point - 12
+
+    @property
+    def opens_with_throw(self) -> bool:
+        return self.opening_roll
 
 
 @dataclass(frozen=True, slots=True)

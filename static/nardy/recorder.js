@@ -9,7 +9,8 @@
  *
  * It forgives a slip: a resignation names the player and what the opponent wins and asks to
  * confirm; the entry that decided the match can be taken back for a while (the server's rule
- * and clock: state.take_back_until); who moves first is one tap on the player's name; and every
+ * and clock: state.take_back_until); who moves first is one tap on the player's name (or, where
+ * the tournament plays Long Nardy's opening roll, the two dice of the opening throw); and every
  * tap zone on the board is at least MIN_TAP_PX wide (a tap that could mean two points asks).
  */
 (function () {
@@ -58,6 +59,8 @@
   // late it arrives, and is dropped.
   var writes = 0;
   var firstDie = null;
+  // The opening throw being entered (state.opening_roll): White's die and Black's, as tapped.
+  var opening = { white: null, black: null };
   // The play being entered: the steps made so far (own numbering), the step-graph nodes they
   // may stand at, the board as it looks now, and the checker selected.
   var partial = null;
@@ -232,6 +235,11 @@
     zones = Board.drawFrame(svgBoard, state.board, frame, svgBoard.getAttribute("aria-label"), taps);
   }
 
+  // The opening throw is asked for (one die each), not who moves first nor a roll.
+  function throwing() {
+    return !!state.opening_roll && state.may.opening && !state.dice;
+  }
+
   function sideName(side) {
     return state.names[side === "home" ? 0 : 1];
   }
@@ -257,6 +265,7 @@
       if (asking) return words.textWhich;
       return partial.selected !== null ? words.textTarget : fmt(words.textPick, values);
     }
+    if (throwing()) return fmt(words.textOpening, { game: state.game, white: name("white"), black: name("black") });
     if (state.may.first) return fmt(words.textFirst, values);
     if (firstDie !== null) return fmt(words.textSecondDie, { die: firstDie });
     var text = fmt(words.textRollNow, values);
@@ -286,7 +295,8 @@
     if (live) {
       undoButton.hidden = false;
       undoButton.textContent = undoLabel;
-      undoButton.disabled = !(partial.steps.length || firstDie !== null || state.ply > 0);
+      var thrown = opening.white !== null || opening.black !== null;
+      undoButton.disabled = !(partial.steps.length || firstDie !== null || thrown || state.ply > 0);
     } else if (state.take_back_until && (left > 0 || organizer)) {
       undoButton.hidden = false;
       undoButton.disabled = false;
@@ -377,14 +387,26 @@
     // One question at a time: who moves first, else the dice (or dave's answer), else the play;
     // a resignation being confirmed or a fallen flag hides them all.
     var open = live && resigning === null && fallenShown === null;
-    var choosing = open && state.may.first && !state.dice;
+    var opens = open && throwing();
+    show("opening", opens);
+    root.querySelectorAll("[data-opening-side]").forEach(function (group) {
+      var side = group.dataset.openingSide;
+      group.querySelector('[data-role="opening-name"]').textContent = fmt(words.textOpeningSide, { name: name(side), side: sideWord(side) });
+    });
+    root.querySelectorAll("[data-opening]").forEach(function (element) {
+      element.setAttribute("aria-pressed", String(Number(element.dataset.face) === opening[element.dataset.opening]));
+    });
+    var swap = root.querySelector('[data-action="swap-colours"]');
+    swap.hidden = !(opens && state.may.first);
+    swap.textContent = fmt(words.textOpeningSwap, { name: name("black") });
+    var choosing = open && state.may.first && !state.dice && !opens;
     show("first", choosing);
     root.querySelectorAll("[data-first]").forEach(function (element) {
       var player = Number(element.dataset.first);
       element.textContent = fmt(words.textFirstButton, { name: state.names[player - 1] });
       element.setAttribute("aria-pressed", String(player === choosingFirst));
     });
-    show("dice", open && !choosing && state.may.roll);
+    show("dice", open && !choosing && !opens && state.may.roll);
     root.querySelectorAll("[data-die]").forEach(function (element) {
       element.setAttribute("aria-pressed", String(Number(element.dataset.die) === firstDie));
     });
@@ -430,7 +452,7 @@
         });
       }
     }
-    root.querySelector('[data-action="double"]').hidden = !(open && !choosing && state.may.double);
+    root.querySelector('[data-action="double"]').hidden = !(open && !choosing && !opens && state.may.double);
     showUndo(live);
     drawResign(live);
     root.querySelector('[data-role="to-match"]').hidden = live;
@@ -456,6 +478,7 @@
     accepting = null;
     if (clocks) clocks.load(state);
     firstDie = null;
+    opening = { white: null, black: null };
     asking = null;
     resigning = null;
     choosingFirst = null;
@@ -498,6 +521,7 @@
             resetPartial();
             asking = null;
             choosingFirst = null;
+            opening = { white: null, black: null };
             var handled = refused && data.error && refused(data.error);
             render();
             say(handled ? "" : data.error ? data.error.message : response.statusText);
@@ -629,6 +653,19 @@
     });
   });
 
+  // The opening throw: one die each; once both are tapped they are sent (the server says which
+  // side moves first, or that a tie is thrown again).
+  root.querySelectorAll("[data-opening]").forEach(function (element) {
+    element.addEventListener("click", function () {
+      if (busy) return;
+      opening[element.dataset.opening] = Number(element.dataset.face);
+      render();
+      if (opening.white !== null && opening.black !== null) {
+        send({ opening: { white: opening.white, black: opening.black } });
+      }
+    });
+  });
+
   // Who moves first is one explicit tap on the player's name, stored as an entry (also when it
   // is the player the rule would start with), so every phone and a reload agree.
   root.querySelectorAll("[data-first]").forEach(function (element) {
@@ -651,6 +688,7 @@
     element.addEventListener("click", function () {
       var action = element.dataset.action;
       if (action === "double") send({ double: true });
+      else if (action === "swap-colours") send({ first: 3 - state.white });
       else if (action === "take") send({ take: true });
       else if (action === "drop") send({ drop: true });
       else if (action === "as-made") {
@@ -688,6 +726,9 @@
           render();
         } else if (firstDie !== null) {
           firstDie = null;
+          render();
+        } else if (opening.white !== null || opening.black !== null) {
+          opening = { white: null, black: null };
           render();
         } else if (partial.steps.length) {
           var steps = partial.steps.slice(0, -1);

@@ -73,6 +73,23 @@ def test_json_games_are_checked_and_errors_say_which_action(client):
     assert report["error"]["play"] == "24/17"
 
 
+def test_long_nardy_json_games_under_the_opening_roll(client):
+    """Black opens (player 2 plays Black here); a double first roll is refused by the rules."""
+    opens = [{"opens": "black"}, {"dice": "52", "play": "24/17"}, {"resign": "white"}]
+    body = {"variant": "long", "opening_roll": True, "length": 1}
+    response = post(client, {**body, "games": [{"white": 1, "actions": opens}]})
+    assert response.status_code == 200
+    assert response.json()["valid"] is True
+    assert response.json()["games"][0]["winner"] == 2
+    doubled = [{"dice": "55", "play": "24/4"}]
+    report = post(client, {**body, "games": [{"white": 1, "actions": doubled}]}).json()
+    assert report["error"]["reason"] == "the first roll of a game is never a double"
+    # Without it, Long Nardy opens as before: a double may, and Black may not open.
+    plain = post(client, {**body, "opening_roll": False, "games": [{"white": 1, "actions": opens}]})
+    assert plain.json()["error"]["reason"] == "this game has no opening throw: White moves first"
+    assert (plain.json()["error"]["move"], plain.json()["error"]["player"]) == (1, 2)
+
+
 def test_a_malformed_play_is_reported_as_an_illegal_one_is(client):
     """In JSON games as in a .mat file: the report says where and why (it answered 400)."""
     actions = [{"dice": "31", "play": "8/5 6/5"}, {"dice": "42", "play": "garbage"}]

@@ -168,10 +168,28 @@ def test_every_declared_shape_of_an_entry_is_taken(schema, monkeypatch):
     monkeypatch.setattr("django.utils.timezone.now", lambda: later)
     table.enter({"flag": table.state["clocks"]["running"]})
     assert table.state["finished"] and table.state["lost_on_time"] is not None
-    assert names == {
+    assert names - OPENING_SHAPES == {
         *(f"{kind}ActionRequest" for kind in ("Play", "Double", "Take", "Drop", "Resign")),
         *(f"Live{kind}ActionRequest" for kind in ("Roll", "First", "Flag")),
     }
+
+
+#: The shapes of the opening throw, taken where the tournament plays Long Nardy's opening roll.
+OPENING_SHAPES = {"LiveOpeningActionRequest", "OpensActionRequest"}
+
+
+def test_the_shapes_of_the_opening_throw_are_taken(schema):
+    shapes = schema["components"]["schemas"]["LiveActionRequest"]["oneOf"]
+    assert {shape["$ref"].rsplit("/", 1)[1] for shape in shapes} >= OPENING_SHAPES
+    site = make_site(variant="long", official=True, match_length=3)
+    table = Table(site, site.match("Anna", "Boris"), schema)
+    assert table.state["opening_roll"] and table.state["may"]["opening"]
+    table.enter({"opening": {"white": 3, "black": 6}})  # LiveOpeningActionRequest
+    assert (table.state["first"], table.state["dice"]) == ("black", "63")
+    table.enter({"resign": "black", "value": 1})
+    table.enter({"opens": "black"})  # OpensActionRequest: who won, the dice entered next
+    table.enter({"dice": "21", "play": "24/21"})
+    assert table.state["on_roll"] == "white" and table.state["first"] == "black"
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from games.rules import (
     MatchGame,
     Move,
     NotationError,
+    Opens,
     Play,
     Position,
     Resign,
@@ -208,6 +209,11 @@ def examples() -> Iterator[str]:
     yield refusal(lambda: action_from_json({"dice": 5}))
     yield refusal(lambda: action_from_json({"resign": "red"}))
     yield refusal(lambda: action_from_json({"pass": True}))
+    # the opening throw (art. 26.3)
+    yield refusal(lambda: action_from_json({"opens": "red"}))
+    yield refusal(lambda: replay_game(LongNardy(), [Opens(Colour.BLACK)]))
+    opening = LongNardy(opening_roll=True)
+    yield refusal(lambda: replay_game(opening, [Opens(Colour.BLACK), Opens(Colour.WHITE)]))
     # matfile: read_match (MatchFormatError, RecordError), check_match
     yield refusal(lambda: read_match("hello"))
     yield refusal(lambda: read_match(" Game 1\n"))
@@ -331,7 +337,13 @@ def examples() -> Iterator[str]:
 
 
 def recording_reasons() -> Iterator[str]:
-    from tournaments.matches.live.recording import First, Recording, Roll, entry_from_json  # noqa: PLC0415
+    from tournaments.matches.live.recording import (  # noqa: PLC0415
+        First,
+        OpeningThrow,
+        Recording,
+        Roll,
+        entry_from_json,
+    )
 
     recording = Recording(MatchRules(variant="short", length=3))
     recording.add(Roll((3, 1)))
@@ -344,6 +356,9 @@ def recording_reasons() -> Iterator[str]:
     to_1.add(Turn.of("31", "8/5 6/5"))
     yield refusal(lambda: to_1.add(Double()))  # a dave that cannot change the match
     yield refusal(lambda: entry_from_json({"first": 3}))
+    yield refusal(lambda: entry_from_json({"opening": {"white": 0, "black": 3}}))
+    opening = Recording(MatchRules(variant="long", length=1, opening_roll=True))
+    yield refusal(lambda: opening.add(OpeningThrow(4, 4)))
     yield refusal(lambda: entry_from_json({"flag": "white"}))
 
 

@@ -46,7 +46,9 @@ ENTRY_HELP = (
     ' with "accepted": true for a play the opponent accepted as made where the tournament allows'
     ' it, {"double": true}, {"take": true}, {"drop": true}, {"resign": "white", "value": 1}), or a '
     'roll whose play comes next ({"dice": "64"}), who moves first in the game about to start '
-    '({"first": 1} or 2), or a flag fall in a timed match ({"flag": "home"} or "away": that '
+    '({"first": 1} or 2), the opening throw where the tournament plays it, one die each '
+    '({"opening": {"white": 3, "black": 5}}: the higher moves first with both numbers), or a '
+    'flag fall in a timed match ({"flag": "home"} or "away": that '
     "side's time ran out, by the server's clock, and it loses the match)"
 )
 

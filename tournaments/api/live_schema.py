@@ -25,6 +25,7 @@ from games.action_schema import (
     DICE_HELP,
     DoubleAction,
     DropAction,
+    OpensAction,
     PlayAction,
     ResignAction,
     TakeAction,
@@ -100,6 +101,9 @@ class LiveMay(serializers.Serializer[Any]):
     """Which entries may come next."""
 
     first = serializers.BooleanField(help_text="Who moves first in the game about to start")
+    opening = serializers.BooleanField(
+        help_text="The opening throw, one die each, of the game about to start (opening_roll)"
+    )
     roll = serializers.BooleanField()
     double = serializers.BooleanField(
         help_text="False also where dave cannot change the match: in a match to N points when "
@@ -266,6 +270,16 @@ class LiveState(serializers.Serializer[Any]):
     winner = _player("The match player who won the match", allow_null=True)
     lost_on_time = _side("The side whose flag fell", allow_null=True)
     white = _player("The match player playing White")
+    first = _colour(
+        "The colour that moves (or moved) first in the game on the board: White, unless the "
+        "opening throw made it Black"
+    )
+    opening_roll = serializers.BooleanField(
+        help_text="Long Nardy's opening roll (the sport rules, art. 26.3): a game opens with one "
+        'die each ({"opening": {"white": 3, "black": 5}}), the higher moves first with both '
+        "numbers, never a double. (Short Nardy's first roll is never a double either; its "
+        'recorder asks who moves first, {"first": 1}, that player playing White.)'
+    )
     crawford = serializers.BooleanField(help_text="This game is the Crawford game")
     last_turn = serializers.BooleanField(
         help_text="Black's last turn under the Federation's draw rule (Long Nardy)"
@@ -321,6 +335,18 @@ class LiveFirstAction(ClosedShape):
     first = _player("The match player who moves first, playing White, in the game to start")
 
 
+class LiveOpeningDice(serializers.Serializer[Any]):
+    white = serializers.IntegerField(min_value=1, max_value=6, help_text="White's die")
+    black = serializers.IntegerField(min_value=1, max_value=6, help_text="Black's die")
+
+
+class LiveOpeningAction(ClosedShape):
+    """The opening throw of the game about to start: one die each, White's first. The higher
+    moves first and plays both numbers; equal dice are thrown again (refused)."""
+
+    opening = LiveOpeningDice(help_text="White's die and Black's")
+
+
 class LiveFlagAction(ClosedShape):
     """A flag fall in a timed match."""
 
@@ -340,6 +366,8 @@ class LiveFlagAction(ClosedShape):
             DropAction,
             ResignAction,
             LiveFirstAction,
+            LiveOpeningAction,
+            OpensAction,
             LiveFlagAction,
         ],
         resource_type_field_name=None,

@@ -110,6 +110,9 @@ class MatchRules:
     max_stake: int | None = None
     crawford: bool = True
     accepted_moves: bool = False
+    #: Long Nardy's opening roll (art. 26.3): one die each, the higher moves first with both
+    #: numbers, never a double, and the first mover may be Black. Short Nardy always plays it.
+    opening_roll: bool = False
 
     def __post_init__(self) -> None:
         if self.variant not in ("long", "short"):
@@ -134,6 +137,7 @@ class MatchRules:
                 accepted_moves=self.accepted_moves,
                 block_check=self.block_check,
                 federation_draw=self.federation_draw,
+                opening_roll=self.opening_roll,
             )
         return ShortNardy(
             dave=dave,

@@ -5,10 +5,14 @@ The draft of a match is a list of entries. Most are the engine's game actions, w
 
 * ``{"dice": "64"}``: the roll is entered and its play comes next (``{"dice": "64", "play":
   "24/18 13/9"}``), so that a reload or a second phone resumes with the dice on the board;
-* ``{"first": 2}``: match player 2 moves first (plays White) in the game about to start. Without
-  it, game 1 is started by player 1 and every later game by the other player than the game
-  before (Long Nardy's colours alternate; in Short Nardy the opening throw decides, so the page
-  asks);
+* ``{"first": 2}``: match player 2 plays White (and moves first, unless the opening throw says
+  otherwise) in the game about to start. Without it, game 1 is started by player 1 and every
+  later game by the other player than the game before (Long Nardy's colours alternate; in Short
+  Nardy the opening throw decides, so the page asks);
+* ``{"opening": {"white": 3, "black": 5}}``: the opening throw of the sport rules (art. 26.3),
+  where the variant plays it (``Variant.opens_with_throw``): one die each, White's first. The
+  higher moves first and plays both numbers: the entry is the engine's ``Opens`` of that colour
+  and the roll (5-3) waiting for its play. Equal dice are thrown again (refused);
 * ``{"flag": "home"}``: the home player's flag fell (their time ran out, as the match clock
   says): they lose the match, which ends with the game on the board unfinished.
 
@@ -37,6 +41,7 @@ from games.rules import (
     GameError,
     LegalPlay,
     NotationError,
+    Opens,
     Outcome,
     RulesError,
     Turn,
@@ -66,13 +71,31 @@ class First:
 
 
 @dataclass(frozen=True, slots=True)
+class OpeningThrow:
+    """The opening throw: White's die and Black's, one each (art. 26.3)."""
+
+    white: int
+    black: int
+
+    @property
+    def first(self) -> Colour:
+        """Who moves first: the higher die (never equal: a tie is thrown again)."""
+        return Colour.WHITE if self.white > self.black else Colour.BLACK
+
+    @property
+    def dice(self) -> Dice:
+        """Both numbers thrown, the first mover's roll."""
+        return (max(self.white, self.black), min(self.white, self.black))
+
+
+@dataclass(frozen=True, slots=True)
 class Flag:
     """Match player ``player``'s time ran out: they lose the match."""
 
     player: int
 
 
-Entry = Action | Roll | First | Flag
+Entry = Action | Roll | First | OpeningThrow | Flag
 #: The match players by side, as the clocks and the flag entry name them.
 SIDE_NAMES = {1: "home", 2: "away"}
 
@@ -91,6 +114,12 @@ DAVE_CANNOT_MATTER = Template(
 )
 NOT_FIRST = Template("entry-first", "who moves first is %(example)s or 2, not %(data)s")
 NOT_FLAG = Template("entry-flag", "a flag fall is %(example)s, not %(data)s")
+NOT_OPENING = Template(
+    "entry-opening", "the opening throw is %(example)s, one die each, not %(data)s"
+)
+OPENING_TIE = Template(
+    "opening-tie", "both threw %(die)s: equal dice are thrown again, and nobody moves yet"
+)
 AT_ENTRY = Template("at-entry", "game %(game)s, turn %(turn)s: %(reason)s")
 
 
@@ -110,7 +139,19 @@ def entry_from_json(data: Any) -> Entry:
         if set(data) != {"flag"} or side not in ("home", "away"):
             raise NotationError(NOT_FLAG(example='{"flag": "home"} or "away"', data=quoted(data)))
         return Flag(1 if side == "home" else 2)
+    if isinstance(data, dict) and "opening" in data:
+        return _opening_throw(data)
     return action_from_json(data)
+
+
+def _opening_throw(data: dict[str, Any]) -> OpeningThrow:
+    thrown = data["opening"]
+    if set(data) == {"opening"} and isinstance(thrown, dict) and set(thrown) == {"white", "black"}:
+        white, black = thrown["white"], thrown["black"]
+        if all(type(die) is int and 1 <= die <= 6 for die in (white, black)):
+            return OpeningThrow(white, black)
+    example = '{"opening": {"white": 3, "black": 5}}'
+    raise NotationError(NOT_OPENING(example=example, data=quoted(data)))
 
 
 def entry_to_json(entry: Entry) -> dict[str, Any]:
@@ -120,6 +161,8 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
         return {"first": entry.player}
     if isinstance(entry, Flag):
         return {"flag": SIDE_NAMES[entry.player]}
+    if isinstance(entry, OpeningThrow):
+        return {"opening": {"white": entry.white, "black": entry.black}}
     return action_to_json(entry)
 
 
@@ -329,6 +372,18 @@ class Recording:
             if self.game_entries:
                 raise self._error(FIRST_BEFORE_ROLL(), 0)
             self.white = entry.player
+        elif isinstance(entry, OpeningThrow):
+            refusal = game.opens_refusal()
+            if refusal is None and self.dice is not None:
+                refusal = ROLL_ENTERED()
+            if refusal is None and entry.white == entry.black:
+                refusal = OPENING_TIE(die=entry.white)
+            if refusal is not None:
+                raise self._error(refusal, 0)
+            game.apply(Opens(entry.first), self.game_actions)
+            self.game_actions += 1
+            self.last_action = None
+            self.dice = entry.dice
         elif isinstance(entry, Roll):
             if self.dice is not None:
                 raise self._error(ROLL_ENTERED(), 0)
@@ -424,9 +479,13 @@ def games_of(
 
 
 def _actions(entries: Sequence[Entry]) -> tuple[Action, ...]:
-    """The game actions of a game's entries: a roll, the choice of who moves first and a flag
-    fall are steps of the recording."""
-    return tuple(entry for entry in entries if not isinstance(entry, Roll | First | Flag))
+    """The game actions of a game's entries: a roll, the choice of who plays White and a flag
+    fall are steps of the recording; the opening throw is the engine's ``Opens``."""
+    return tuple(
+        Opens(entry.first) if isinstance(entry, OpeningThrow) else entry
+        for entry in entries
+        if not isinstance(entry, Roll | First | Flag)
+    )
 
 
 def number(value: Fraction) -> int | float:
@@ -472,8 +531,11 @@ def state_json(recording: Recording) -> dict[str, Any]:
         "last_turn": game.last_turn,
         "holder": holder,
         "offered": recording.variant.dave.next_stake(game.stake) if game.offered else None,
+        "first": game.first.value,
+        "opening_roll": recording.rules.variant == "long" and recording.rules.opening_roll,
         "may": {
             "first": live and not recording.game_entries,
+            "opening": live and game.opens_refusal() is None and dice is None,
             "roll": live and dice is None and game.roll_refusal((1, 2)) is None,
             "double": live and recording.double_refusal() is None,
             "answer": live and game.offered,
