@@ -513,7 +513,7 @@ class EntryAddForm(QuotingAtMostTheLimit, forms.Form):
         # The profile's fields only where the tournament asks for them.
         if not tournament.category:
             del self.fields["gender"]
-        if tournament.min_age is None:
+        if tournament.min_age is None and tournament.max_age is None:
             del self.fields["birth_year"]
 
     def clean(self) -> dict[str, Any]:
