@@ -13,6 +13,7 @@ from tournaments.web import (
     organize,
     players,
     public,
+    regions,
     results,
     seasons,
     signups,
@@ -38,6 +39,11 @@ urlpatterns = [
         name="tournament-standings",
     ),
     path("t/<slug:slug>/bracket/", read(public.tournament_bracket_page), name="tournament-bracket"),
+    path(
+        "t/<slug:slug>/regions/",
+        read(regions.tournament_regions_page),
+        name="tournament-regions",
+    ),
     path("t/<slug:slug>/print/", read(public.tournament_print_page), name="tournament-print"),
     path("t/<slug:slug>/edit/", organize.tournament_edit_page, name="tournament-edit"),
     path("t/<slug:slug>/players/", organize.tournament_players_page, name="tournament-players"),
@@ -76,5 +82,10 @@ urlpatterns = [
     path("c/<slug:slug>/seasons/new/", seasons.season_create_page, name="season-create"),
     path("c/<slug:slug>/s/<slug:season>/", read(seasons.season_page), name="season"),
     path("c/<slug:slug>/s/<slug:season>/edit/", seasons.season_edit_page, name="season-edit"),
+    path(
+        "c/<slug:slug>/s/<slug:season>/regions/",
+        read(regions.season_regions_page),
+        name="season-regions",
+    ),
     path("c/<slug:slug>/s/<slug:season>/table.csv", read(seasons.season_csv), name="season-csv"),
 ]
