@@ -52,9 +52,9 @@ def test_the_maximum_age_is_counted_in_the_calendar_year(birth_year, expected):
 
 
 def test_a_maximum_alone_asks_for_the_birth_year_and_the_category_comes_first():
-    assert refusal(gender="", birth_year=None, category="", min_age=None, max_age=17, year=2026) == (
-        Refusal(Problem.BIRTH_YEAR_UNKNOWN)
-    )
+    assert refusal(
+        gender="", birth_year=None, category="", min_age=None, max_age=17, year=2026
+    ) == (Refusal(Problem.BIRTH_YEAR_UNKNOWN))
     assert refusal(
         gender="female", birth_year=2000, category="men", min_age=None, max_age=17, year=2026
     ) == Refusal(Problem.WRONG_CATEGORY)
@@ -140,10 +140,18 @@ def test_a_youth_event_calls_its_men_boys_and_its_women_girls(olga):
 
 def test_the_sign_up_page_says_the_group_in_words(client, olga):
     cup = youth(olga)
-    page = text_of(as_user(client, kid("Mark", 2019)).get(reverse("tournament-signup", args=["youth"])))
-    assert "For boys." in page and "Age group 9–11, admitted from 7, the age reached in 2026." in page
+    page = text_of(
+        as_user(client, kid("Mark", 2019)).get(reverse("tournament-signup", args=["youth"]))
+    )
+    assert (
+        "For boys." in page and "Age group 9–11, admitted from 7, the age reached in 2026." in page
+    )
     lists = client.get("/api/v1/tournaments/youth/signups/").json()
-    assert (lists["min_age"], lists["max_age"], lists["age_group"]) == (7, 11, "9–11, admitted from 7")
+    assert (lists["min_age"], lists["max_age"], lists["age_group"]) == (
+        7,
+        11,
+        "9–11, admitted from 7",
+    )
     assert cup.is_youth
 
 
@@ -167,7 +175,9 @@ def test_an_official_event_takes_the_rules_minimum_of_10_unless_a_youth_group_is
         organizer=olga, name="Under 15", variant="long", official=True, max_age=14
     )
     assert only_max.min_age is None
-    given = tournament_create(organizer=olga, name="Seniors", variant="long", official=True, min_age=18)
+    given = tournament_create(
+        organizer=olga, name="Seniors", variant="long", official=True, min_age=18
+    )
     assert given.min_age == 18
     casual = tournament_create(organizer=olga, name="Evening", variant="long")
     assert casual.min_age is None

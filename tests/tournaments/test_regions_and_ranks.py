@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_codes_are_iso_3166_2_rus_subdivisions():
     iso = {subdivision.code for subdivision in pycountry.subdivisions.get(country_code="RU")}
-    assert regions.REGION_CODES == iso and len(iso) == 83
+    assert iso == regions.REGION_CODES and len(iso) == 83
     assert max(len(code) for code in iso) == regions.REGION_CODE_LENGTH
 
 
@@ -111,9 +111,10 @@ def test_the_api_shows_and_changes_the_region_and_rank_and_keeps_them_private(cl
     assert {key: changed.json()[key] for key in ("region", "sport_rank", "sport_rank_since")} == {
         "region": "RU-MOW", "sport_rank": "1", "sport_rank_since": "2024-03-02"
     }  # fmt: skip
-    assert client.patch(api, {"gender": "female"}, content_type="application/json").json()[
-        "region"
-    ] == "RU-MOW"  # a patch keeps what it does not name
+    assert (
+        client.patch(api, {"gender": "female"}, content_type="application/json").json()["region"]
+        == "RU-MOW"
+    )  # a patch keeps what it does not name
     for bad in ({"region": "RU-XX"}, {"sport_rank": "gm"},
                 {"sport_rank_since": (date.today() + timedelta(days=2)).isoformat()}):  # fmt: skip
         assert client.patch(api, bad, content_type="application/json").status_code == 400
@@ -139,7 +140,11 @@ def test_a_merge_fills_in_the_region_and_rank_and_its_undoing_takes_them_back():
     )
     players_merge(keep=keep, drop=drop, by=staff)
     keep.refresh_from_db()
-    assert (keep.region, keep.sport_rank, keep.sport_rank_since) == ("RU-SPE", "2", date(2023, 1, 5))
+    assert (keep.region, keep.sport_rank, keep.sport_rank_since) == (
+        "RU-SPE",
+        "2",
+        date(2023, 1, 5),
+    )
     identity_undo(change=IdentityAudit.objects.get(action="merged"), by=staff)
     keep.refresh_from_db()
     restored = Player.objects.get(display_name="Vera P.")
