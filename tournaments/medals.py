@@ -79,7 +79,7 @@ def medal_table(finishes: Iterable[Finish], name_of: Callable[[str], str] = str)
         for region, (gold, silver, bronze) in medals.items()
     ]
     rows.sort(key=lambda row: (*_key(row), row.region == NO_REGION, name_of(row.region)))
-    ranked = []
+    ranked: list[MedalRow] = []
     for index, row in enumerate(rows):
         level = ranked and _key(ranked[-1]) == _key(row)
         rank = ranked[-1].rank if level else index + 1
