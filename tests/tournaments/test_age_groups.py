@@ -211,6 +211,13 @@ def test_the_form_offers_the_youth_groups_and_an_official_event_gets_10(client, 
     assert (made.min_age, made.max_age) == (7, 11)
     edit = client.get(reverse("tournament-edit", args=[made.slug]))
     assert edit.context["form"].initial["age_group"] == "9-11"
+    assert 'data-when="{&quot;age_group&quot;: [&quot;&quot;]}"' in edit.content.decode()
+    client.post(  # no group: the ages as given
+        reverse("tournament-edit", args=[made.slug]),
+        {**FORM, "name": "Youth", "age_group": "", "min_age": "8", "max_age": "12"},
+    )
+    made.refresh_from_db()
+    assert (made.min_age, made.max_age, made.age_group_text()) == (8, 12, "8–12")
     client.post(reverse("tournament-create"), {**FORM, "name": "Official", "official": "on"})
     assert Tournament.objects.get(name="Official").min_age == 10
     client.post(

@@ -222,6 +222,9 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         "clock_kind": {"clock": (CLOCK_CUSTOM,)},
         "clock_minutes": {"clock": (CLOCK_CUSTOM,)},
         "clock_seconds": {"clock": (CLOCK_CUSTOM,)},
+        # A youth group's preset gives both ages: they are asked only without one.
+        "min_age": {"age_group": ("",)},
+        "max_age": {"age_group": ("",)},
     }
 
     #: The form's sections, as the page shows them: each setting's section, in the order of
