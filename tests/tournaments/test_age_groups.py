@@ -92,14 +92,25 @@ def kid(name, birth_year, gender="male") -> User:
     return user
 
 
-def test_a_youth_event_of_9_to_11_refuses_a_12_year_old(olga):
+TWELVE = (
+    "This tournament is for the age group 9–11, admitted from 7 (the age reached in 2026): "
+    "you are 12 in 2026."
+)
+
+
+def test_a_youth_event_of_9_to_11_refuses_a_12_year_old(client, olga):
     cup = youth(olga)
+    timur = kid("Timur", 2014)
     with pytest.raises(NotAllowed) as refused:
-        signup_request(tournament=cup, by=kid("Timur", 2014))
-    assert refused.value.message == (
-        "This tournament is for the age group 9–11, admitted from 7 (the age reached in 2026): "
-        "you are 12 in 2026."
+        signup_request(tournament=cup, by=timur)
+    assert refused.value.message == TWELVE
+    as_user(client, timur)
+    answer = client.post(
+        "/api/v1/tournaments/youth/signups/new", {}, content_type="application/json"
     )
+    assert answer.status_code == 403 and answer.json()["error"]["message"] == TWELVE
+    page = client.post(reverse("tournament-signup", args=["youth"]), {"action": "signup"})
+    assert page.status_code == 403 and TWELVE in text_of(page)
     assert not SignUp.objects.filter(tournament=cup).exists()
     assert signup_request(tournament=cup, by=kid("Mark", 2019)).state == SignUp.State.ENTERED
     with pytest.raises(NotAllowed, match="you are 6 in 2026"):
