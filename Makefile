@@ -49,5 +49,5 @@ lint: $(INSTALLED)
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy --strict games/rules games/engine games/viewer.py tournaments/matches/live/recording.py games/analysis tournaments/formats \
 		tournaments/ratings/elo.py tournaments/ratings/fibs.py tournaments/ratings/glicko2.py tournaments/ratings/history.py \
-		tournaments/scoring tournaments/seasons/table.py tournaments/eligibility.py tournaments/standings.py tournaments/brackets/layout.py tournaments/charts.py tournaments/names.py tournaments/analysis/reading.py \
+		tournaments/scoring tournaments/seasons/table.py tournaments/eligibility.py tournaments/medals.py tournaments/regions.py tournaments/standings.py tournaments/brackets/layout.py tournaments/charts.py tournaments/names.py tournaments/analysis/reading.py \
 		tournaments/norms/matching.py tournaments/protocol/document.py

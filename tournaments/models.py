@@ -340,10 +340,30 @@ def _says_points(tournament: "Tournament") -> str:
 
 
 def _says_age(tournament: "Tournament") -> str | None:
-    if tournament.min_age is None:
+    if tournament.min_age is None or tournament.max_age is not None:  # an age group says it
         return None
     return gettext("%(age)s (counted in the calendar year %(year)s)") % {
         "age": tournament.min_age, "year": tournament.age_year()}  # fmt: skip
+
+
+def _says_age_group(tournament: "Tournament") -> str | None:
+    group = tournament.age_group_text()
+    if group is None or tournament.max_age is None:
+        return None
+    return gettext("%(group)s (counted in the calendar year %(year)s)") % {
+        "group": group, "year": tournament.age_year()}  # fmt: skip
+
+
+def _says_category(tournament: "Tournament") -> str | None:
+    return tournament.category_text() or None
+
+
+def initial_min_age(tournament: "Tournament") -> int | None:
+    """An official event's minimum age, when none is given: the sport rules' (art. 7.2), unless
+    a youth group is chosen (a maximum age)."""
+    if tournament.official and tournament.max_age is None:
+        return eligibility.RULES_MIN_AGE
+    return None
 
 
 class Tournament(models.Model):
@@ -1139,7 +1159,7 @@ class Tournament(models.Model):
                 "does not give it."
             ),
         ),
-        Setting(Section.WHO, stages=Stages.EVERY, says=Says(_("Category"), when_set("category"))),
+        Setting(Section.WHO, stages=Stages.EVERY, says=Says(_("Category"), _says_category)),
     )
     min_age = declared(
         models.PositiveSmallIntegerField(
@@ -1153,10 +1173,16 @@ class Tournament(models.Model):
             help_text=_(
                 "The youngest age that may play (the sport rules: 10), counted in the calendar "
                 "year: the year of the start, or this year without one. A player whose profile "
-                "has no birth year is refused. Empty: any age."
+                "has no birth year is refused. Empty: any age. An official event takes 10 "
+                "unless it is given or a youth group is chosen."
             ),
         ),
-        Setting(Section.WHO, stages=Stages.EVERY, says=Says(_("Minimum age"), _says_age)),
+        Setting(
+            Section.WHO,
+            stages=Stages.EVERY,
+            says=Says(_("Minimum age"), _says_age),
+            initial=initial_min_age,
+        ),
     )
 
     max_age = declared(
@@ -1170,10 +1196,11 @@ class Tournament(models.Model):
             ],
             help_text=_(
                 "The oldest age that may play (a youth group), counted as the minimum age is. "
-                "Empty: any age."
+                "Under 18, the event is a youth event: its men and women are called boys and "
+                "girls. Empty: any age."
             ),
         ),
-        Setting(Section.WHO, stages=Stages.EVERY),
+        Setting(Section.WHO, stages=Stages.EVERY, says=Says(_("Age group"), _says_age_group)),
     )
 
     # Sign-up and check-in.
@@ -1396,6 +1423,39 @@ class Tournament(models.Model):
         """The calendar year a player's age is counted in: the year of the start, else this
         year (the sport rules count the age reached in the year of the competition)."""
         return timezone.localdate(self.starts_at).year  # None: now
+
+    @property
+    def is_youth(self) -> bool:
+        """A youth event (a maximum age under 18): its men and women are boys and girls."""
+        return eligibility.is_youth(self.max_age)
+
+    def category_text(self) -> str:
+        """The category as the event calls it: men or women, boys or girls in a youth event
+        ("" when open)."""
+        if self.category == eligibility.MEN:
+            return gettext("Boys") if self.is_youth else gettext("Men")
+        if self.category == eligibility.WOMEN:
+            return gettext("Girls") if self.is_youth else gettext("Women")
+        return ""
+
+    def age_group_text(self) -> str | None:
+        """The ages that may play, as the federation names its groups: "9–11, admitted from 7",
+        "12–14", "10 or older", "up to 11" (None: any age)."""
+        low, high = self.min_age, self.max_age
+        group = eligibility.youth_group(low, high)
+        if group is not None:
+            named = f"{group.named_from}–{group.max_age}"
+            if group.min_age == group.named_from:
+                return named
+            return gettext("%(group)s, admitted from %(age)s") % {
+                "group": named, "age": group.min_age}  # fmt: skip
+        if low is not None and high is not None:
+            return f"{low}–{high}"
+        if high is not None:
+            return gettext("up to %(age)s") % {"age": high}
+        if low is not None:
+            return gettext("%(age)s or older") % {"age": low}
+        return None
 
     def checkin_opens_at(self) -> datetime | None:
         """When the check-in opens (None: the tournament has no check-in)."""

@@ -1,14 +1,17 @@
 """A tournament's values in words, as every page and the rules summary say them (translated):
-the clock, a number of points, the tie-breaks' names; and a name as a spreadsheet cell."""
+the clock, a number of points, the tie-breaks' names, a region's name; and a name as a
+spreadsheet cell."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 
 from django.utils.formats import number_format
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy
 
+from tournaments import regions
 from tournaments.scoring.clock import TimeControl
 
 #: The tie-breaks a tournament may name, in the order the form offers them, with their names.
@@ -62,3 +65,14 @@ def spreadsheet_safe(text: str) -> str:
     """A cell a spreadsheet will not run as a formula (OWASP "CSV injection"): text starting
     with = + - @ or a tab/CR gets a leading apostrophe."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def region_name(code: str) -> str:
+    """The name of the subject of the Russian Federation ``code`` names, in the active language
+    ("" for none)."""
+    return regions.region_name(code, get_language() or "en")
+
+
+def region_choices() -> list[tuple[str, str]]:
+    """Every subject as (code, name), in the active language, sorted by name."""
+    return regions.region_choices(get_language() or "en")

@@ -167,6 +167,13 @@ def build_world() -> World:
     double = Tournament.objects.get(slug="demo-double-elimination")
     consolation = Tournament.objects.get(slug="demo-consolation-cup")
 
+    # Official events (issue 48): the season's evenings, their players representing regions (the
+    # standings by region and the medal tables have something to show).
+    Tournament.objects.filter(season__slug=DEMO_SEASON_SLUG).update(official=True)
+    regions = ("RU-TA", "RU-MOW", "RU-SPE", "RU-KHM", "")
+    for number, pk in enumerate(Player.objects.order_by("pk").values_list("pk", flat=True)):
+        Player.objects.filter(pk=pk).update(region=regions[number % len(regions)])
+
     # The player persona: an account linked to the first demo player through a claim.
     player = Player.objects.get(display_name="Anna Berzina")
     account = User.objects.create_user("pages-player", password="pages-pass-123")
@@ -260,6 +267,7 @@ PAGES: dict[str, Callable[[World], Addresses]] = {
     "tournament-players": _tournaments("tournament-players", DOUBLE, DEMO_SIGNUP_SLUG),
     "tournament-signup": _tournaments("tournament-signup", DEMO_SIGNUP_SLUG),
     "tournament-pr": _tournaments("tournament-pr", ROUND_ROBIN),
+    "tournament-regions": _tournaments("tournament-regions", "demo-evening-1", TWO_STAGES),
     "match": _matches("match", "played", "played_long", "disputed"),
     "match-record": _matches("match-record", "scheduled"),
     "match-report": _matches("match-report", "scheduled"),
@@ -293,6 +301,7 @@ PAGES: dict[str, Callable[[World], Addresses]] = {
     "season-create": _one("season-create", DEMO_CLUB_SLUG, DEMO_CLUB_SLUG),
     "season": _one("season", DEMO_SEASON_SLUG, DEMO_CLUB_SLUG, DEMO_SEASON_SLUG),
     "season-edit": _one("season-edit", DEMO_SEASON_SLUG, DEMO_CLUB_SLUG, DEMO_SEASON_SLUG),
+    "season-regions": _one("season-regions", DEMO_SEASON_SLUG, DEMO_CLUB_SLUG, DEMO_SEASON_SLUG),
     "signup": _one("signup"),
     "login": _one("login"),
     "password_change": _one("password_change"),
@@ -308,7 +317,7 @@ PUBLIC = {
     "home", "tournament", "tournament-rounds", "tournament-standings", "tournament-bracket",
     "tournament-print", "tournament-signup", "tournament-pr", "match", "player", "rating-list",
     "club-list", "club", "season", "signup", "login", "password_reset", "tournament-protocol",
-    "tournament-norms", "norms",
+    "tournament-norms", "norms", "tournament-regions", "season-regions",
 }  # fmt: skip
 
 

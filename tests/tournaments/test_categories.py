@@ -521,7 +521,8 @@ def test_the_runners_of_the_home_club_edit_a_profile(client, oscar):
     )
     assert response.status_code == 200
     assert response.json() == {
-        "id": player.pk, "display_name": "Vera", "gender": "female", "birth_year": 2015
+        "id": player.pk, "display_name": "Vera", "gender": "female", "birth_year": 2015,
+        "region": "", "sport_rank": "", "sport_rank_since": None,
     }  # fmt: skip
 
 
@@ -530,7 +531,8 @@ def test_the_api_shows_and_changes_the_players_own_profile_and_keeps_it_private(
     as_user(client, anna)
     api = f"/api/v1/players/{player.pk}/profile"
     assert client.get(api).json() == {
-        "id": player.pk, "display_name": "Anna", "gender": "", "birth_year": None
+        "id": player.pk, "display_name": "Anna", "gender": "", "birth_year": None,
+        "region": "", "sport_rank": "", "sport_rank_since": None,
     }  # fmt: skip
     assert (
         client.patch(api, {"birth_year": 2001}, content_type="application/json").json()[

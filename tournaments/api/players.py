@@ -20,6 +20,7 @@ from tournaments.models import Player
 from tournaments.players import selectors, services
 from tournaments.players.audit import identity_trail
 from tournaments.players.models import IdentityAudit, PlayerClaim
+from tournaments.players.services import PROFILE_FIELDS
 from tournaments.policy import require
 
 
@@ -45,6 +46,15 @@ class PlayerSnapshot(serializers.Serializer[Any]):
     )
     birth_year = serializers.IntegerField(
         allow_null=True, required=False, help_text="Absent from rows older than the profile"
+    )
+    region = serializers.CharField(
+        allow_blank=True, required=False, help_text="Absent from rows older than the region"
+    )
+    sport_rank = serializers.CharField(
+        allow_blank=True, required=False, help_text="Absent from rows older than the rank"
+    )
+    sport_rank_since = serializers.DateField(
+        allow_null=True, required=False, help_text="Absent from rows older than the rank"
     )
     home_club = serializers.IntegerField(allow_null=True, help_text="The home club's id")
     home_club_name = serializers.CharField(allow_null=True)
@@ -204,7 +214,7 @@ class PlayerProfile(APIView):
         require(request.user, "profile.edit", player)  # before reading what was sent
         given = PlayerProfileSerializer(player, data=request.data, partial=True)
         given.is_valid(raise_exception=True)
-        values = {"gender": player.gender, "birth_year": player.birth_year}
+        values = {name: getattr(player, name) for name in PROFILE_FIELDS}
         values.update(given.validated_data)
         player = services.player_profile_update(player=player, by=request.user, **values)
         return Response(PlayerProfileSerializer(player).data)

@@ -19,6 +19,7 @@ from tournaments.declarations import settings_of
 from tournaments.models import DEFAULT_TIEBREAKS, Entry, Match, Player, Round, Tournament
 from tournaments.norms.models import EventStatus
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
+from tournaments.regions import REGION_CODES
 from tournaments.scoring.clock import KINDS, MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
 from tournaments.seasons.models import Season, validate_place_points
 from tournaments.seasons.table import MAX_PLACE_POINTS
@@ -97,11 +98,35 @@ class PlayerProfileSerializer(serializers.ModelSerializer[Player]):
     """A player's profile: personal, so only for the player and those who decide who they are
     (``tournaments.policy``'s ``profile.read``), never in the public lists."""
 
+    region = serializers.ChoiceField(
+        choices=sorted(REGION_CODES),
+        allow_blank=True,
+        required=False,
+        help_text="The subject of the Russian Federation the player represents, its ISO 3166-2:RU "
+        'code, or "" (not given). Published, with the birth year and the rank, in the protocol '
+        "and the standings by region of an official event the player enters",
+    )
+
     class Meta:
         model = Player
-        fields = ["id", "display_name", "gender", "birth_year"]
+        fields = [
+            "id",
+            "display_name",
+            "gender",
+            "birth_year",
+            "region",
+            "sport_rank",
+            "sport_rank_since",
+        ]
         read_only_fields = ["id", "display_name"]
         extra_kwargs = {
+            "sport_rank": {
+                "help_text": 'The sport rank or title (ЕВСК), "" for none: 3y, 2y, 1y (youth), '
+                "3, 2, 1 (adult), kms, ms, msmk"
+            },
+            "sport_rank_since": {
+                "help_text": "The date the rank was given (null: not given; dropped without a rank)"
+            },
             "gender": {
                 "help_text": 'male, female, or "" (not given): asked by a tournament for men '
                 "or for women"

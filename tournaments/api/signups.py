@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -55,6 +56,19 @@ SignUpListsOut = inline_serializer(
             choices=Tournament.Category.values, help_text='"men", "women" or "" (open)'
         ),
         "min_age": serializers.IntegerField(allow_null=True, help_text="null: any age"),
+        "max_age": serializers.IntegerField(
+            allow_null=True, help_text="null: any age; under 18, a youth event (boys and girls)"
+        ),
+        "age_group": serializers.CharField(
+            allow_null=True,
+            help_text='The ages that may play in words ("9–11, admitted from 7"); null: any',
+        ),
+        "official": serializers.BooleanField(help_text="An official event"),
+        "publishes": serializers.CharField(
+            allow_blank=True,
+            help_text="An official event's terms of entry: its protocol and its standings by "
+            'region publish each player\'s birth year, region and rank ("" for other events)',
+        ),
         "age_year": serializers.IntegerField(
             help_text="The calendar year a player's age is counted in: the year of starts_at, "
             "else this year"
@@ -93,6 +107,14 @@ class SignUpIn(serializers.Serializer[Any]):
     )
 
 
+#: What signing up to an official event agrees to (its page says the same).
+OFFICIAL_TERMS = gettext_lazy(
+    "An official event publishes the birth year, the region and the sport rank of each of its "
+    "players in its protocol and its standings by region. Signing up, you agree to have yours "
+    "published."
+)
+
+
 class TournamentPart(APIView):
     schema = ApiSchema()
 
@@ -113,6 +135,10 @@ class SignUpLists(TournamentPart):
                 "checkin_opens_at": tournament.checkin_opens_at(),
                 "category": tournament.category,
                 "min_age": tournament.min_age,
+                "max_age": tournament.max_age,
+                "age_group": tournament.age_group_text(),
+                "official": tournament.official,
+                "publishes": str(OFFICIAL_TERMS) if tournament.official else "",
                 "age_year": tournament.age_year(),
                 "entered": EntrantSerializer(lists.entered, many=True).data,
                 "waiting": SignUpSerializer(lists.waiting, many=True).data,

@@ -10,6 +10,7 @@ from tournaments.api import (
     clubs,
     inbox,
     players,
+    regions,
     seasons,
     signups,
     stages,
@@ -106,6 +107,11 @@ urlpatterns = [
     path("tournaments/<slug:slug>/rounds/", views.RoundList.as_view(), name="api-rounds"),
     path("tournaments/<slug:slug>/matches/", views.MatchList.as_view(), name="api-matches"),
     path("tournaments/<slug:slug>/standings/", views.Standings.as_view(), name="api-standings"),
+    path(
+        "tournaments/<slug:slug>/regions/",
+        regions.TournamentRegions.as_view(),
+        name="api-tournament-regions",
+    ),
     path("tournaments/<slug:slug>/pr-table/", analysis.PrTable.as_view(), name="api-pr-table"),
     path(
         "tournaments/<slug:slug>/games.mat",
@@ -150,6 +156,11 @@ urlpatterns = [
         "clubs/<slug:slug>/seasons/<slug:season>/",
         seasons.SeasonDetail.as_view(),
         name="api-season",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<slug:season>/regions/",
+        regions.SeasonRegions.as_view(),
+        name="api-season-regions",
     ),
     path(
         "clubs/<slug:slug>/seasons/<slug:season>/table.csv",

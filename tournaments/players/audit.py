@@ -29,6 +29,11 @@ def player_snapshot(player: Player) -> dict[str, Any]:
         # The profile: personal, and so is the trail (its readers may see the profile too).
         "gender": player.gender,
         "birth_year": player.birth_year,
+        "region": player.region,
+        "sport_rank": player.sport_rank,
+        "sport_rank_since": (
+            player.sport_rank_since.isoformat() if player.sport_rank_since else None
+        ),
         "home_club": player.home_club_id,
         "home_club_name": player.home_club.name if player.home_club_id else None,
         "user": player.user_id,

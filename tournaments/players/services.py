@@ -14,7 +14,7 @@ changed nothing when it cannot be done."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -64,21 +64,42 @@ def player_create(
 
 @transaction.atomic
 def player_profile_update(
-    *, player: Player, by: User, gender: str, birth_year: int | None
+    *,
+    player: Player,
+    by: User,
+    gender: str,
+    birth_year: int | None,
+    region: str = "",
+    sport_rank: str = "",
+    sport_rank_since: date | None = None,
 ) -> Player:
-    """Set the player's profile (``gender``: "", male or female; ``birth_year`` or None), by
-    the player or by those who decide who they are (``policy``'s ``profile.edit``). Entries made
-    already stay: the profile is checked when a player signs up or is entered."""
+    """Set the player's profile (``gender``: "", male or female; ``birth_year`` or None; the
+    ``region`` they represent, an ISO 3166-2:RU code or ""; their ``sport_rank`` and the date it
+    was given), by the player or by those who decide who they are (``policy``'s
+    ``profile.edit``). Entries made already stay: the profile is checked when a player signs up
+    or is entered. A rank's date without a rank is dropped."""
     player = _locked(player.pk)
     require(by, "profile.edit", player)
     player.gender = gender
     player.birth_year = birth_year
+    player.region = region
+    player.sport_rank = sport_rank
+    player.sport_rank_since = sport_rank_since if sport_rank else None
+    if player.sport_rank_since is not None and player.sport_rank_since > timezone.localdate():
+        raise InvalidInput.of_fields(
+            {"sport_rank_since": [_("A rank cannot be given on a day still to come.")]}
+        )
     try:
         player.clean_fields(exclude=["display_name", "club", "country", "home_club", "user"])
     except ValidationError as error:
         raise InvalidInput.of_fields(error.message_dict) from None
-    player.save(update_fields=["gender", "birth_year"])
+    player.save(update_fields=[*PROFILE_FIELDS])
     return player
+
+
+#: The profile's fields: personal, shown only to those who may read the profile (and, for an
+#: official event's players, in its protocol and its standings by region).
+PROFILE_FIELDS = ("gender", "birth_year", "region", "sport_rank", "sport_rank_since")
 
 
 @transaction.atomic
@@ -182,6 +203,9 @@ def players_merge(*, keep: Player, drop: Player, by: User) -> Player:
     keep.country = keep.country or drop.country
     keep.gender = keep.gender or drop.gender
     keep.birth_year = keep.birth_year or drop.birth_year
+    keep.region = keep.region or drop.region
+    if not keep.sport_rank:
+        keep.sport_rank, keep.sport_rank_since = drop.sport_rank, drop.sport_rank_since
     keep.home_club_id = keep.home_club_id or drop.home_club_id
     Entry.objects.filter(player=drop).update(player=keep)
     SignUp.objects.filter(player=drop).update(player=keep)
@@ -324,16 +348,26 @@ def _merge_undo(merge: IdentityAudit, by: User) -> Player:
         # A merge made before profiles existed has none in its trail.
         gender=was_drop.get("gender", ""),
         birth_year=was_drop.get("birth_year"),
+        region=was_drop.get("region", ""),
+        sport_rank=was_drop.get("sport_rank", ""),
+        sport_rank_since=(
+            date.fromisoformat(was_drop["sport_rank_since"])
+            if was_drop.get("sport_rank_since")
+            else None
+        ),
     )
     # The account goes back with the duplicate when it came from it and is still the kept one's.
     if was_drop["user"] and not was_keep["user"] and keep.user_id == was_drop["user"]:
         restored.user_id, keep.user_id = keep.user_id, None
     filled = (("club", "club"), ("country", "country"), ("home_club", "home_club_id"),
-              ("gender", "gender"), ("birth_year", "birth_year"))  # fmt: skip
+              ("gender", "gender"), ("birth_year", "birth_year"), ("region", "region"))  # fmt: skip
     for field, column in filled:
         kept, dropped = was_keep.get(field), was_drop.get(field)
         if kept != dropped and getattr(keep, column) == (kept or dropped):
             setattr(keep, column, kept)
+    took_rank = not was_keep.get("sport_rank") and was_drop.get("sport_rank")
+    if took_rank and keep.sport_rank == was_drop["sport_rank"]:  # the rank the merge took
+        keep.sport_rank, keep.sport_rank_since = "", None
     restored.save(force_insert=True)
     if was_drop["created_at"]:
         created = datetime.fromisoformat(was_drop["created_at"])

@@ -29,7 +29,7 @@ from tournaments.protocol.document import (
     tiebreak_cells,
 )
 from tournaments.standings import deciding_tiebreaks
-from tournaments.words import BRACKET_NAMES, TIEBREAK_NAMES, clock_text, points_text
+from tournaments.words import BRACKET_NAMES, TIEBREAK_NAMES, clock_text, points_text, region_name
 
 #: The ranks as a protocol's narrow column writes them (the adult ranks in Roman numerals, as
 #: Russian protocols do).
@@ -49,12 +49,6 @@ RANK_SHORT = {
 def rank_short(rank: str) -> str:
     """A rank as the protocol's column writes it ("KMS", "I"; "" for none)."""
     return str(RANK_SHORT.get(rank, rank))
-
-
-def region_name(code: str) -> str:
-    """A region's name as the protocol prints it. For now its ISO 3166-2:RU code: the merge
-    wires ``tournaments.regions.region_name`` here."""
-    return code
 
 
 def protocol_visible(tournament: Tournament, *, runs: bool) -> bool:

@@ -1,5 +1,7 @@
 """Reads of seasons: a season's table from every event at once, in a constant number of queries
-whatever the number of events and players, and the version its page and API are cached by."""
+whatever the number of events and players, and the version its page and API are cached by; the
+standings by region and the medal tables of official events, one or a season's, from the same
+finishes."""
 
 from __future__ import annotations
 
@@ -8,12 +10,14 @@ from fractions import Fraction
 
 from django.db.models import Count, F, Max, QuerySet, Sum
 
+from tournaments.medals import NO_REGION, Finish, MedalRow, by_region, medal_table
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.ratings.models import Rating
 from tournaments.seasons.models import Season
 from tournaments.seasons.table import EventFinish, SeasonRow, season_table
 from tournaments.selectors import STANDINGS_MATCH_FIELDS, places_of, standings_of
 from tournaments.standings import Tiebreak
+from tournaments.words import region_name
 
 
 @dataclass(frozen=True)
@@ -83,8 +87,96 @@ def season_standings(*, season: Season) -> SeasonTable:
     )
     started = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
     counted = [event for event in events if event.status in started]
+    finishes, players = _finishes_of(counted)
+    rows = season_table([event.pk for event in events], finishes, season.rule())
+    return SeasonTable(season, events, [SeasonLine(row, players[row.player]) for row in rows])
+
+
+@dataclass(frozen=True)
+class RegionLine:
+    """A player of a region in an event's standings."""
+
+    place: int
+    player: Player
+
+
+@dataclass(frozen=True)
+class RegionStanding:
+    """A region's players in an event's standings, best place first ("" region: none given)."""
+
+    region: str
+    lines: list[RegionLine]
+
+
+@dataclass(frozen=True)
+class RegionTable:
+    """Standings by region and the medal table: of one official event, or summed over a
+    season's official events."""
+
+    #: The events counted: started (one event), or finished and official (a season).
+    events: list[Tournament]
+    #: Each region's players and places (one event only; empty for a season).
+    regions: list[RegionStanding]
+    #: The medal table; empty for an event still running (medals are won at the finish).
+    medals: list[MedalRow]
+    #: The finish is final: the event (every event of the season counted) is finished.
+    final: bool
+
+    @property
+    def regions_counted(self) -> int:
+        """The regions represented ("no region" aside)."""
+        rows = self.medals or [MedalRow(0, group.region, 0, 0, 0, 0) for group in self.regions]
+        return sum(1 for row in rows if row.region != NO_REGION)
+
+
+def event_regions(*, tournament: Tournament) -> RegionTable:
+    """An official event's standings grouped by the regions its players represent, and its
+    medal table once it is finished (the places as the season table counts them:
+    ``_finishes_of``). Seven queries at most, whatever the number of players."""
+    events = list(
+        Tournament.objects.filter(
+            pk=tournament.pk,
+            status__in=(Tournament.Status.RUNNING, Tournament.Status.FINISHED),
+        ).annotate(lots_order=F("lots__order"))
+    )
+    found, players = _finishes_of(events)
+    finishes = [Finish(f.player, players[f.player].region, f.place) for f in found]
+    groups = by_region(finishes, region_name)
+    regions = [
+        RegionStanding(
+            group.region,
+            [RegionLine(finish.place, players[finish.player]) for finish in group.finishes],
+        )
+        for group in groups
+    ]
+    final = tournament.status == Tournament.Status.FINISHED
+    medals = medal_table(finishes, region_name) if final else []
+    return RegionTable(events, regions, medals, final)
+
+
+def season_regions(*, season: Season) -> RegionTable:
+    """The medal table of a season's official events that are finished, summed by region."""
+    events = list(
+        season_events(season=season)
+        .filter(official=True, status=Tournament.Status.FINISHED)
+        .annotate(lots_order=F("lots__order"))
+    )
+    found, players = _finishes_of(events)
+    finishes = [Finish(f.player, players[f.player].region, f.place) for f in found]
+    return RegionTable(events, [], medal_table(finishes, region_name), True)
+
+
+# --- Inside ------------------------------------------------------------------------------------
+
+
+def _finishes_of(counted: list[Tournament]) -> tuple[list[EventFinish], dict[int, Player]]:
+    """Each player's finish in each of the ``counted`` events (started ones, with their
+    ``lots_order``), and the players by id. Six queries: the stages of two-stage events, their
+    entries, their players, their decided matches, and the entries' ratings (two, read only when
+    an event's tie-breaks use them)."""
     stages: dict[int, list[Tournament]] = {event.pk: [] for event in counted}
-    for stage in Tournament.objects.filter(parent__season=season).order_by("stage", "group"):
+    parents = [event.pk for event in counted]
+    for stage in Tournament.objects.filter(parent_id__in=parents).order_by("stage", "group"):
         if stage.parent_id in stages:
             stages[stage.parent_id].append(stage)
     ids = [event.pk for event in counted] + [s.pk for found in stages.values() for s in found]
@@ -111,11 +203,7 @@ def season_standings(*, season: Season) -> SeasonTable:
             finishes += _staged(event, stages[event.pk], entries, matches, ratings)
         else:
             finishes += _finishes(event, entries[event.pk], matches[event.pk], ratings)
-    rows = season_table([event.pk for event in events], finishes, season.rule())
-    return SeasonTable(season, events, [SeasonLine(row, players[row.player]) for row in rows])
-
-
-# --- Inside ------------------------------------------------------------------------------------
+    return finishes, players
 
 
 def _entry_ratings(tournament_ids: list[int]) -> dict[int, float]:

@@ -242,6 +242,9 @@ def validate_rules(tournament: Tournament) -> None:
         if refused and value != item.default and not item.applies_to(tournament):
             raise InvalidInput(refused)
     first_stage_validate(tournament)
+    low, high = tournament.min_age, tournament.max_age
+    if low is not None and high is not None and low > high:
+        raise InvalidInput(_("The maximum age is below the minimum age."))
     if tournament.checkin_minutes is not None and tournament.starts_at is None:
         raise InvalidInput(_("A check-in needs the start time: it opens before it."))
     _validate_swiss(tournament)
@@ -320,8 +323,8 @@ def tournament_update(*, tournament: Tournament, by: User, **settings: Any) -> T
     return tournament
 
 
-def _who_may_play(tournament: Tournament) -> tuple[str, int | None, int]:
-    return tournament.category, tournament.min_age, tournament.age_year()
+def _who_may_play(tournament: Tournament) -> tuple[str, int | None, int | None, int]:
+    return tournament.category, tournament.min_age, tournament.max_age, tournament.age_year()
 
 
 def tournament_delete(tournament: Tournament, by: User | None = None) -> None:

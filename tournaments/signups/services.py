@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.eligibility import Problem, refusal
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
@@ -233,8 +234,8 @@ def entry_check_in(*, entry: Entry, by: User, present: bool = True) -> Entry:
 def category_check(
     *, tournament: Tournament, player: Player, by: User, own: bool = False, told: bool = False
 ) -> None:
-    """Refuse a player who may not play in the tournament's category or below its minimum age
-    (``eligibility``), or whose profile does not say.
+    """Refuse a player who may not play in the tournament's category or age group (a minimum
+    age, a maximum: ``eligibility``), or whose profile does not say.
 
     Who may read the player's profile (``own``: the player signs up themselves; the player's
     account, their home club's runners, staff: ``policy``'s ``profile.read``; ``told``: ``by``
@@ -248,6 +249,7 @@ def category_check(
         birth_year=player.birth_year,
         category=tournament.category,
         min_age=tournament.min_age,
+        max_age=tournament.max_age,
         year=tournament.age_year(),
     )
     if found is None:
@@ -266,34 +268,25 @@ def category_check(
         "age": tournament.min_age,
         "year": tournament.age_year(),
         "player_age": found.age,
+        "group": tournament.age_group_text(),
     }
-    if found.problem == Problem.GENDER_UNKNOWN:
-        if own and women:
-            message = _("This tournament is for women: set your gender on your profile first.")
-        elif own:
-            message = _("This tournament is for men: set your gender on your profile first.")
-        elif women:
-            message = _(
-                "This tournament is for women: the profile of %(player)s does not give their "
-                "gender."
-            )
-        else:
-            message = _(
-                "This tournament is for men: the profile of %(player)s does not give their gender."
-            )
-        raise Conflict(message % given)
-    if found.problem == Problem.WRONG_CATEGORY:
-        if own and women:
-            message = _("This tournament is for women only.")
-        elif own:
-            message = _("This tournament is for men only.")
-        elif women:
-            message = _("%(player)s cannot play: this tournament is for women only.")
-        else:
-            message = _("%(player)s cannot play: this tournament is for men only.")
-        raise NotAllowed(message % given)
+    if found.problem in (Problem.GENDER_UNKNOWN, Problem.WRONG_CATEGORY):
+        message = _CATEGORY_REFUSALS[found.problem, own, women, tournament.is_youth]
+        error = Conflict if found.problem == Problem.GENDER_UNKNOWN else NotAllowed
+        raise error(str(message) % given)
+    grouped = tournament.max_age is not None  # an age group: said as the group
     if found.problem == Problem.BIRTH_YEAR_UNKNOWN:
-        if own:
+        if grouped and own:
+            message = _(
+                "This tournament is for the age group %(group)s (the age reached in %(year)s): "
+                "set your birth year on your profile first."
+            )
+        elif grouped:
+            message = _(
+                "This tournament is for the age group %(group)s (the age reached in %(year)s): "
+                "the profile of %(player)s does not give their birth year."
+            )
+        elif own:
             message = _(
                 "This tournament is for players aged %(age)s or more in %(year)s: set your birth "
                 "year on your profile first."
@@ -304,7 +297,17 @@ def category_check(
                 "%(player)s does not give their birth year."
             )
         raise Conflict(message % given)
-    if own:
+    if grouped and own:
+        message = _(
+            "This tournament is for the age group %(group)s (the age reached in %(year)s): you "
+            "are %(player_age)s in %(year)s."
+        )
+    elif grouped:
+        message = _(
+            "This tournament is for the age group %(group)s (the age reached in %(year)s): "
+            "%(player)s is %(player_age)s in %(year)s."
+        )
+    elif own:
         message = _(
             "This tournament is for players aged %(age)s or more in %(year)s: you are "
             "%(player_age)s in %(year)s."
@@ -315,6 +318,52 @@ def category_check(
             "%(player_age)s in %(year)s."
         )
     raise NotAllowed(message % given)
+
+
+#: What a refusal by the category says: by the problem, whether the player signs up themselves,
+#: whether the tournament is for women, and whether it is a youth event (boys and girls).
+_CATEGORY_REFUSALS = {
+    (Problem.GENDER_UNKNOWN, True, True, False): gettext_lazy(
+        "This tournament is for women: set your gender on your profile first."
+    ),
+    (Problem.GENDER_UNKNOWN, True, False, False): gettext_lazy(
+        "This tournament is for men: set your gender on your profile first."
+    ),
+    (Problem.GENDER_UNKNOWN, False, True, False): gettext_lazy(
+        "This tournament is for women: the profile of %(player)s does not give their gender."
+    ),
+    (Problem.GENDER_UNKNOWN, False, False, False): gettext_lazy(
+        "This tournament is for men: the profile of %(player)s does not give their gender."
+    ),
+    (Problem.WRONG_CATEGORY, True, True, False): gettext_lazy("This tournament is for women only."),
+    (Problem.WRONG_CATEGORY, True, False, False): gettext_lazy("This tournament is for men only."),
+    (Problem.WRONG_CATEGORY, False, True, False): gettext_lazy(
+        "%(player)s cannot play: this tournament is for women only."
+    ),
+    (Problem.WRONG_CATEGORY, False, False, False): gettext_lazy(
+        "%(player)s cannot play: this tournament is for men only."
+    ),
+    (Problem.GENDER_UNKNOWN, True, True, True): gettext_lazy(
+        "This tournament is for girls: set your gender on your profile first."
+    ),
+    (Problem.GENDER_UNKNOWN, True, False, True): gettext_lazy(
+        "This tournament is for boys: set your gender on your profile first."
+    ),
+    (Problem.GENDER_UNKNOWN, False, True, True): gettext_lazy(
+        "This tournament is for girls: the profile of %(player)s does not give their gender."
+    ),
+    (Problem.GENDER_UNKNOWN, False, False, True): gettext_lazy(
+        "This tournament is for boys: the profile of %(player)s does not give their gender."
+    ),
+    (Problem.WRONG_CATEGORY, True, True, True): gettext_lazy("This tournament is for girls only."),
+    (Problem.WRONG_CATEGORY, True, False, True): gettext_lazy("This tournament is for boys only."),
+    (Problem.WRONG_CATEGORY, False, True, True): gettext_lazy(
+        "%(player)s cannot play: this tournament is for girls only."
+    ),
+    (Problem.WRONG_CATEGORY, False, False, True): gettext_lazy(
+        "%(player)s cannot play: this tournament is for boys only."
+    ),
+}
 
 
 def promote_waiting(tournament: Tournament) -> list[SignUp]:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from nardy_site.forms import QuotingAtMostTheLimit
 from tournaments.clubs.models import Club
 from tournaments.declarations import Section, applies, settings_of
-from tournaments.eligibility import BIRTH_YEAR_EARLIEST
+from tournaments.eligibility import BIRTH_YEAR_EARLIEST, YOUTH_GROUPS, youth_group
 from tournaments.models import (
     DEFAULT_TIEBREAKS,
     MATCH_OF_GAMES,
@@ -181,6 +181,18 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         help_text=_("The increment or the delay of each move."),
         required=False,
     )
+    age_group = forms.ChoiceField(
+        label=_("Age group"),
+        choices=lambda: [
+            ("", _("None: the ages below")),
+            *[(name, _("Youth %(group)s") % {"group": _group_text(name)}) for name in YOUTH_GROUPS],
+        ],
+        required=False,
+        help_text=_(
+            "The youth groups of the federation's events: it sets the minimum and maximum age. "
+            "In a youth event, the men and the women are the boys and the girls."
+        ),
+    )
     tiebreaks = OrderedChoicesField(
         label=_("Tie-break order"),
         choices=list(TIEBREAK_NAMES.items()),
@@ -210,6 +222,9 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         "clock_kind": {"clock": (CLOCK_CUSTOM,)},
         "clock_minutes": {"clock": (CLOCK_CUSTOM,)},
         "clock_seconds": {"clock": (CLOCK_CUSTOM,)},
+        # A youth group's preset gives both ages: they are asked only without one.
+        "min_age": {"age_group": ("",)},
+        "max_age": {"age_group": ("",)},
     }
 
     #: The form's sections, as the page shows them: each setting's section, in the order of
@@ -224,6 +239,8 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
                 for name in (
                     (*item.form_fields(), "club_season")
                     if item.name == "name"
+                    else ("age_group", *item.form_fields())
+                    if item.name == "min_age"  # the youth groups' presets come first
                     else item.form_fields()
                 )
             ],
@@ -286,9 +303,11 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
             self.initial.setdefault("clock_kind", control.kind)
             self.initial.setdefault("clock_minutes", control.base_seconds // 60)
             self.initial.setdefault("clock_seconds", control.per_move_seconds)
+        group = youth_group(tournament.min_age, tournament.max_age)
+        self.initial.setdefault("age_group", group.name if group else "")
         if locked:  # disabled fields keep the stored values whatever is posted
             for name, field in self.fields.items():
-                field.disabled = name in self.LOCKED or name == "club_season"
+                field.disabled = name in self.LOCKED or name in ("club_season", "age_group")
         for name, when in self.APPLIES_WHEN.items():  # for the page's script (fields.html)
             if name in self.fields:
                 self.fields[name].applies_when = json.dumps(  # type: ignore[attr-defined]
@@ -311,6 +330,12 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
                 if name in data and not self.applies(name, data) and data[name] != default:
                     data[name] = default
                     changed = True
+        group = YOUTH_GROUPS.get(data.get("age_group") or "")
+        if group is not None:  # a youth group's preset gives the ages
+            data["min_age"], data["max_age"] = group.min_age, group.max_age
+        low, high = data.get("min_age"), data.get("max_age")
+        if low is not None and high is not None and low > high:
+            self.add_error("max_age", _("The maximum age is below the minimum age."))
         if data.get("clock") == CLOCK_CUSTOM:
             for name in ("clock_kind", "clock_minutes", "clock_seconds"):
                 if data.get(name) in (None, ""):
@@ -339,11 +364,20 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         settings["match_length"] = data["match_size"] if to_points else None
         settings["match_games"] = None if to_points else data["match_size"]
         settings["time_control"] = _time_control(data)
+        if not self.instance.pk and settings["min_age"] is None and settings["max_age"] is None:
+            # No age given: the service's initial one (an official event's is the rules' 10).
+            del settings["min_age"]
         if data.get("club_season"):
             kind, pk = data["club_season"].split(":")
             model = Club if kind == "club" else Season
             settings[kind] = model.objects.get(pk=int(pk))
         return settings
+
+
+def _group_text(name: str) -> str:
+    """A youth group as the form offers it: "9–11, admitted from 7", "12–14"."""
+    return str(Tournament(min_age=YOUTH_GROUPS[name].min_age, max_age=YOUTH_GROUPS[name].max_age)
+               .age_group_text())  # fmt: skip
 
 
 def _time_control(data: dict[str, Any]) -> dict[str, Any] | None:
@@ -482,7 +516,7 @@ class EntryAddForm(QuotingAtMostTheLimit, forms.Form):
         # The profile's fields only where the tournament asks for them.
         if not tournament.category:
             del self.fields["gender"]
-        if tournament.min_age is None:
+        if tournament.min_age is None and tournament.max_age is None:
             del self.fields["birth_year"]
 
     def clean(self) -> dict[str, Any]:

@@ -97,9 +97,9 @@ def merge_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def profile_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """The player's profile (gender, birth year): for the player and for those who decide who
-    they are (``policy``'s ``profile.read``); ``?next=`` a page of this site to go back to (the
-    sign-up page that asked for it)."""
+    """The player's profile (gender, birth year, region, sport rank): for the player and for
+    those who decide who they are (``policy``'s ``profile.read``); ``?next=`` a page of this
+    site to go back to (the sign-up page that asked for it)."""
     player = get_object_or_404(Player, pk=pk)
     if not may(request.user, "profile.read", player):
         raise PermissionDenied(RULES["profile.read"].refusal)

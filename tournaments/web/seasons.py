@@ -112,6 +112,7 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
             "rule": rule_summary(found),
             "charts": _charts(SeasonTable(table.season, table.events, lines[:SEASON_CHARTS])),
             "runs": may(request.user, "club.seasons", found.club),
+            "official": any(event.official for event in table.events),
         },
     )
 

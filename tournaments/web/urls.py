@@ -14,6 +14,7 @@ from tournaments.web import (
     players,
     protocol,
     public,
+    regions,
     results,
     seasons,
     signups,
@@ -39,6 +40,11 @@ urlpatterns = [
         name="tournament-standings",
     ),
     path("t/<slug:slug>/bracket/", read(public.tournament_bracket_page), name="tournament-bracket"),
+    path(
+        "t/<slug:slug>/regions/",
+        read(regions.tournament_regions_page),
+        name="tournament-regions",
+    ),
     path("t/<slug:slug>/print/", read(public.tournament_print_page), name="tournament-print"),
     path("t/<slug:slug>/protocol/", read(protocol.protocol_page), name="tournament-protocol"),
     path(
@@ -90,5 +96,10 @@ urlpatterns = [
     path("c/<slug:slug>/seasons/new/", seasons.season_create_page, name="season-create"),
     path("c/<slug:slug>/s/<slug:season>/", read(seasons.season_page), name="season"),
     path("c/<slug:slug>/s/<slug:season>/edit/", seasons.season_edit_page, name="season-edit"),
+    path(
+        "c/<slug:slug>/s/<slug:season>/regions/",
+        read(regions.season_regions_page),
+        name="season-regions",
+    ),
     path("c/<slug:slug>/s/<slug:season>/table.csv", read(seasons.season_csv), name="season-csv"),
 ]

@@ -170,8 +170,9 @@ def test_every_identity_change_is_in_the_trail_with_the_players_before(world):
     assert merged.before["player"]["display_name"] == "Anna"
     assert merged.before["other"] | {"created_at": None} == {
         "id": duplicate.pk, "display_name": "Anna B.", "club": "", "country": "LV",
-        "gender": "", "birth_year": None, "home_club": riga.pk, "home_club_name": "Riga",
-        "user": None, "username": None, "created_at": None,
+        "gender": "", "birth_year": None, "region": "", "sport_rank": "", "sport_rank_since": None,
+        "home_club": riga.pk, "home_club_name": "Riga", "user": None, "username": None,
+        "created_at": None,
     }  # fmt: skip
     assert merged.note == "Anna B. → Anna" and merged.other_player_id == duplicate.pk
     # Riga's runners and staff read it; another club's owner reads nothing.
