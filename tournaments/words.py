@@ -7,9 +7,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.utils.formats import number_format
-from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from tournaments import regions
 from tournaments.scoring.clock import TimeControl
