@@ -6,6 +6,7 @@ path of entry; and the chief judge's removal of a player, which is not a withdra
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -96,6 +97,11 @@ class Event:
 
     def entry(self, name: str) -> Entry:
         return self.event.entries.get(player__display_name=name)
+
+
+def text_of(response) -> str:
+    """A page's text without its tags, its spaces joined."""
+    return " ".join(re.sub(r"<[^>]+>", " ", response.content.decode()).split())
 
 
 def client_of(user: User) -> Client:
@@ -487,11 +493,104 @@ def test_removal_through_the_api_and_as_the_lists_show_it():
     assert [row["removal"] for row in standings if row["entry_id"] == carl.pk] == [
         "removed by the chief judge: misconduct"
     ]
-    page = Client().get("/t/championship/").content.decode()
-    assert "removed by the chief judge: misconduct" in page
+    for address in ("/t/championship/", "/t/championship/standings/"):
+        assert "removed by the chief judge: misconduct" in text_of(Client().get(address))
 
 
 def test_organizers_remove_a_player_from_an_event_that_is_not_official():
     event = Event(official=False)
     entry = entry_remove(entry=event.entry("Carl"), by=event.olga, reason="left the hall")
     assert officials.removal_text(entry, event.event) == "removed by the organizers: left the hall"
+
+
+# --- The pages ----------------------------------------------------------------------------------
+
+
+def test_the_panel_page_is_the_organizers_and_the_judges():
+    event = Event(start=False)
+    assert client_of(event.accounts["Anna"]).get("/t/championship/judges/").status_code == 403
+    page = text_of(client_of(event.olga).get("/t/championship/judges/"))
+    assert "Chief judge chen chen" in page and "Name a judge" in page
+    judge_view = text_of(client_of(event.ivan).get("/t/championship/judges/"))
+    assert "Chief judge chen" in judge_view and "Name a judge" not in judge_view
+
+
+def test_the_organizer_names_and_takes_off_a_judge_on_the_panel_page():
+    event = Event(start=False)
+    User.objects.create_user("zoya")
+    olga = client_of(event.olga)
+    made = olga.post("/t/championship/judges/", {"action": "add", "user": "zoya", "role": "judge"})
+    assert made.status_code == 302
+    zoya = Judge.objects.get(user__username="zoya")
+    refused = olga.post(
+        "/t/championship/judges/", {"action": "add", "user": "anna", "role": "judge"}
+    )
+    assert refused.status_code == 409 and "anna plays in this event" in text_of(refused)
+    gone = olga.post("/t/championship/judges/", {"action": "remove", "judge": zoya.pk})
+    assert gone.status_code == 302 and not Judge.objects.filter(pk=zoya.pk).exists()
+
+
+def test_the_tournament_page_shows_the_panel_and_the_chief_judge_closes_from_it():
+    event = Event()
+    page = text_of(Client().get("/t/championship/"))
+    assert "Judges Chief judge chen Chief secretary sveta Judge ivan" in page
+    _all_decided(event)
+    organizer = text_of(client_of(event.olga).get("/t/championship/"))
+    assert "An official event is closed by its chief judge." in organizer
+    chief = client_of(event.chen)
+    assert "Close the event" in text_of(chief.get("/t/championship/"))
+    assert client_of(event.ivan).post("/t/championship/step/finish/").status_code == 403
+    assert chief.post("/t/championship/step/finish/").status_code == 302
+    event.event.refresh_from_db()
+    assert event.event.status == Tournament.Status.FINISHED
+
+
+def test_the_chief_judge_removes_a_player_on_the_panel_page():
+    event = Event()
+    carl = event.entry("Carl")
+    chief = client_of(event.chen)
+    assert "Remove" in text_of(chief.get("/t/championship/judges/"))
+    refused = client_of(event.ivan).post(
+        "/t/championship/judges/", {"action": "remove-entry", "entry": carl.pk, "reason": "x"}
+    )
+    assert refused.status_code == 403
+    done = chief.post(
+        "/t/championship/judges/",
+        {"action": "remove-entry", "entry": carl.pk, "reason": "misconduct"},
+    )
+    assert done.status_code == 302
+    carl.refresh_from_db()
+    assert (carl.withdrawn, carl.removal_reason) == (True, "misconduct")
+
+
+def test_organizers_remove_a_player_on_the_players_page_of_an_event_that_is_not_official():
+    event = Event(official=False)
+    olga = client_of(event.olga)
+    assert "Reason for the removal" in olga.get("/t/championship/players/").content.decode()
+    carl = event.entry("Carl")
+    done = olga.post(
+        "/t/championship/players/", {"action": "remove", "entry": carl.pk, "reason": "left"}
+    )
+    assert done.status_code == 302
+    assert "removed by the organizers: left" in text_of(olga.get("/t/championship/players/"))
+
+
+def test_the_match_page_names_the_judge_who_decided():
+    event = Event()
+    match = match_result_record(match=event.match(), by=event.ivan, forfeit="away")
+    assert "Decided by ivan (Judge)" in text_of(Client().get(f"/m/{match.pk}/"))
+    other = match_result_record(match=event.match("Carl", "Dina"), by=event.accounts["Carl"],
+                                score=(3, 1))  # fmt: skip
+    match_result_confirm(match=other, by=event.accounts["Dina"])
+    assert "Decided by" not in text_of(Client().get(f"/m/{other.pk}/"))
+
+
+def test_a_judge_is_offered_the_forfeit_and_the_resolution_an_organizer_is_not():
+    event = Event()
+    match = event.match()
+    olga_form = client_of(event.olga).get(f"/m/{match.pk}/report/").content.decode()
+    ivan_form = client_of(event.ivan).get(f"/m/{match.pk}/report/").content.decode()
+    assert 'value="forfeit"' not in olga_form and 'value="forfeit"' in ivan_form
+    match_result_record(match=match, by=event.accounts["Anna"], score=(3, 1))
+    assert client_of(event.olga).get(f"/m/{match.pk}/resolve/").status_code == 403
+    assert client_of(event.ivan).get(f"/m/{match.pk}/resolve/").status_code == 200

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
@@ -122,3 +123,15 @@ def removal_text(entry: Entry, tournament: Tournament) -> str:
     if tournament.official:
         return _("removed by the chief judge: %(reason)s") % {"reason": entry.removal_reason}
     return _("removed by the organizers: %(reason)s") % {"reason": entry.removal_reason}
+
+
+def decider(match: Any) -> tuple[str, str] | None:
+    """Who decided the match's result as an official, named as the pages name a judge, and
+    their role on the panel ("" when not on it: an organizer, or staff); None: nobody did."""
+    if match.decided_by_id is None:
+        return None
+    user = match.decided_by
+    tournament = match.tournament
+    judge = Judge.objects.filter(tournament_id=panel_of(tournament), user_id=user.pk).first()
+    role = str(judge.get_role_display()) if judge is not None and tournament.official else ""
+    return judge_name(user), role
