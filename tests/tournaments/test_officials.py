@@ -594,3 +594,21 @@ def test_a_judge_is_offered_the_forfeit_and_the_resolution_an_organizer_is_not()
     match_result_record(match=match, by=event.accounts["Anna"], score=(3, 1))
     assert client_of(event.olga).get(f"/m/{match.pk}/resolve/").status_code == 403
     assert client_of(event.ivan).get(f"/m/{match.pk}/resolve/").status_code == 200
+
+
+def test_staff_record_a_disqualification_in_the_admin_and_it_refuses_the_player():
+    event = Event(start=False)
+    eve = Player.objects.create(display_name="Eve")
+    root = User.objects.create_superuser("root", password="x")
+    client = client_of(root)
+    assert client.get("/admin/tournaments/sanction/add/").status_code == 200
+    answer = client.post(
+        "/admin/tournaments/sanction/add/",
+        {"player": eve.pk, "reason": "misconduct", "starts_on": "2020-01-01",
+         "ends_on": "2099-12-31"},
+    )  # fmt: skip
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    sanction = Sanction.objects.get()
+    assert (sanction.player, sanction.recorded_by) == (eve, root)
+    with pytest.raises(Conflict, match="Eve is disqualified until"):
+        entry_register(tournament=event.event, player=eve, by=event.olga)

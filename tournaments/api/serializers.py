@@ -242,7 +242,7 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
     )
     removal = serializers.SerializerMethodField(
         help_text="A removed entry (withdrawn is true too): what the lists say instead of "
-        "\"withdrawn\", \"removed by the chief judge: <reason>\" (another event: by the "
+        '"withdrawn", "removed by the chief judge: <reason>" (another event: by the '
         "organizers); null: not removed"
     )
 
@@ -431,7 +431,7 @@ class StandingSerializer(serializers.Serializer[object]):
         source="entry.withdrawn", help_text="Withdrawn, or removed: paired no more"
     )
     removal = serializers.SerializerMethodField(
-        help_text="Removed rather than withdrawn: \"removed by the chief judge: <reason>\" "
+        help_text='Removed rather than withdrawn: "removed by the chief judge: <reason>" '
         "(another event: by the organizers); null: not removed"
     )
     forfeits_won = serializers.IntegerField(
@@ -446,7 +446,6 @@ class StandingSerializer(serializers.Serializer[object]):
         help_text="Level with others after every tie-break: its number in the lots drawn for "
         "them, which decided their places (null: not decided by lots; see tournaments/{slug}/lots)",
     )
-
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_removal(self, standing: Any) -> str | None:

@@ -73,9 +73,7 @@ def standing_rows(
 
     def serialized() -> list[dict[str, Any]]:
         rows = tournament_standings(tournament=tournament)
-        return list(
-            StandingSerializer(rows, many=True, context={"tournament": tournament}).data
-        )
+        return list(StandingSerializer(rows, many=True, context={"tournament": tournament}).data)
 
     def version() -> str:
         return tournament_version(slug=tournament.slug) or ""

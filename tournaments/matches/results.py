@@ -81,7 +81,8 @@ def match_result_record(
 
     A player of the match reports it (the opponent then confirms or disputes); the result of
     who decides for the tournament (``match.resolve``: its judges in an official event, else
-    its organizers) is final at once, recorded as theirs (``Match.decided_by``). ``confirm_side`` (1 home, 2 away, 0 an organizer only): the result
+    its organizers) is final at once, recorded as theirs (``Match.decided_by``).
+    ``confirm_side`` (1 home, 2 away, 0 an official only): the result
     is reported whoever records it, and waits for that side's word (a play accepted as made was
     entered by its own mover's account: its opponent never agreed at the table).
     ``times``: for each of the ``games``, when each of its actions was entered and the clocks

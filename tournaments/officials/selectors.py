@@ -85,9 +85,7 @@ def entries_played_by(tournament: Tournament, user_id: int) -> QuerySet[Entry]:
     )
 
 
-def active_sanctions(
-    players: Iterable[Player], on: Iterable[datetime.date]
-) -> list[Sanction]:
+def active_sanctions(players: Iterable[Player], on: Iterable[datetime.date]) -> list[Sanction]:
     """The disqualifications of these players in force on any of the days ``on``."""
     days = sorted(set(on))
     if not days:

@@ -33,7 +33,9 @@ class JudgeAddForm(forms.Form):
         max_length=150,
         help_text=gettext_lazy("The judge's account on the site."),
     )
-    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Judge.Role.choices)
+    role = forms.ChoiceField(
+        label=gettext_lazy("Role"), choices=Judge.Role.choices, initial=Judge.Role.JUDGE
+    )
 
 
 class EntryRemoveForm(forms.Form):

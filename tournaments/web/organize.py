@@ -27,7 +27,6 @@ from tournaments.ratings.services import ratings_approve, ratings_withdraw
 from tournaments.signups.selectors import user_signups
 from tournaments.stages import services as stages
 from tournaments.web.common import posts, refused, tournament_header, tournament_of
-from tournaments.web.officials import entry_remove_posted
 from tournaments.web.forms import (
     EntriesImportForm,
     EntriesPasteForm,
@@ -36,6 +35,7 @@ from tournaments.web.forms import (
     PairAddForm,
     TournamentForm,
 )
+from tournaments.web.officials import entry_remove_posted
 
 FORM_TEMPLATE = "tournaments/tournament_form.html"
 PLAYERS_TEMPLATE = "tournaments/players.html"

@@ -38,8 +38,8 @@ from tournaments.matches.board import accepted_plays, board_frames
 from tournaments.matches.live.state import is_being_recorded, matches_being_recorded
 from tournaments.matches.rows import games_of
 from tournaments.models import Entry, Match, Tournament
-from tournaments.players.selectors import player_actions, player_with_club, players_found
 from tournaments.officials import selectors as officials
+from tournaments.players.selectors import player_actions, player_with_club, players_found
 from tournaments.policy import judge_role, may
 from tournaments.ratings import selectors as rating_selectors
 from tournaments.services import start_notices
