@@ -612,3 +612,13 @@ def test_staff_record_a_disqualification_in_the_admin_and_it_refuses_the_player(
     assert (sanction.player, sanction.recorded_by) == (eve, root)
     with pytest.raises(Conflict, match="Eve is disqualified until"):
         entry_register(tournament=event.event, player=eve, by=event.olga)
+
+
+def test_the_recorder_gives_a_judge_the_clocks_and_not_the_organizer():
+    event = Event()
+    match = event.match()
+    live_act(match_id=match.pk, by=event.accounts["Anna"], ply=0, action={"first": 1})
+    judge_page = client_of(event.ivan).get(f"/m/{match.pk}/record/").content.decode()
+    assert 'data-action="clock-pause"' in judge_page
+    organizer_page = client_of(event.olga).get(f"/m/{match.pk}/record/").content.decode()
+    assert 'data-action="clock-pause"' not in organizer_page
