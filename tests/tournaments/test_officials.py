@@ -622,3 +622,24 @@ def test_the_recorder_gives_a_judge_the_clocks_and_not_the_organizer():
     assert 'data-action="clock-pause"' in judge_page
     organizer_page = client_of(event.olga).get(f"/m/{match.pk}/record/").content.decode()
     assert 'data-action="clock-pause"' not in organizer_page
+
+
+def test_a_player_signed_up_cannot_be_made_a_judge():
+    event = Event(start=False, self_signup=True, signup_approval=True)
+    zoya = User.objects.create_user("zoya")
+    signup_request(tournament=event.event, by=zoya, display_name="Zoya")
+    with pytest.raises(Conflict, match="zoya is signed up to play in this event"):
+        judge_add(tournament=event.event, username="zoya", role="judge", by=event.olga)
+
+
+def test_an_official_event_does_not_start_with_a_player_disqualified_since_the_entry():
+    event = Event(start=False)
+    sanction_record(
+        player=event.players["Dina"], reason="misconduct", starts_on=timezone.localdate(),
+        ends_on=None, by=event.staff,
+    )  # fmt: skip
+    with pytest.raises(Conflict, match="Dina is disqualified without an end date"):
+        tournament_start(tournament=event.event, by=event.olga)
+    event.event.refresh_from_db()
+    assert event.event.status == Tournament.Status.REGISTRATION
+    assert not event.event.matches.exists()

@@ -20,6 +20,7 @@ from tournaments.officials import selectors
 from tournaments.officials.models import Judge, Sanction
 from tournaments.policy import User, require
 from tournaments.rows import locked
+from tournaments.signups.models import SignUp
 
 Status = Tournament.Status
 
@@ -59,6 +60,16 @@ def judge_add(*, tournament: Tournament, username: str, role: str, by: User) -> 
             _("%(user)s plays in this event (as %(player)s): a player may not be a judge of it.")
             % {"user": name, "player": entry.player.display_name}
         )
+    signed_up = SignUp.objects.filter(
+        Q(user=user) | Q(player__user=user) | Q(partner__user=user),
+        tournament=tournament,
+        state__in=SignUp.ACTIVE,
+    ).exists()
+    if signed_up:
+        raise Conflict(
+            _("%(user)s is signed up to play in this event: a player may not be a judge of it.")
+            % {"user": name}
+        )
     try:
         with transaction.atomic():
             return Judge.objects.create(
@@ -92,13 +103,17 @@ def _require_panel_open(tournament: Tournament) -> None:
 # --- Who may play -------------------------------------------------------------------------------
 
 
-def require_may_play(tournament: Tournament, player: Player) -> None:
+def require_may_play(
+    tournament: Tournament, player: Player, officials: dict[int, str] | None = None
+) -> None:
     """In an official event, refuse a player (or a pair with a player) whose account is an
     official of it (an organizer or a judge: officials may not play), or who is disqualified
-    (``Sanction``) today or on the start's day. Other events take anyone."""
+    (``Sanction``) today or on the start's day. Other events take anyone. ``officials``: the
+    event's (``selectors.officials_of``), when read already."""
     if not tournament.official:
         return
-    officials = selectors.officials_of(tournament)
+    if officials is None:
+        officials = selectors.officials_of(tournament)
     for member in selectors.members(player):
         what = officials.get(member.user_id) if member.user_id is not None else None
         if what == "judge":
@@ -132,11 +147,15 @@ def disqualified(sanction: Sanction) -> str:
 
 
 def require_no_official_entered(tournament: Tournament) -> None:
-    """Refuse to make a tournament official while one of its entrants may not play in an
-    official event (an official of it, or disqualified)."""
+    """Refuse to make a tournament official, or to start an official one, while one of its
+    entrants may not play in an official event: an official of it (named since the entry: a
+    co-organizer, a club's organizer), or disqualified (recorded since)."""
+    if not tournament.official:
+        return
+    officials = selectors.officials_of(tournament)
     entries = Entry.objects.filter(tournament=tournament).select_related("player").order_by("pk")
     for entry in entries:
-        require_may_play(tournament, entry.player)
+        require_may_play(tournament, entry.player, officials)
 
 
 # --- Removal ------------------------------------------------------------------------------------

@@ -83,6 +83,8 @@ def tournament_start(*, tournament: Tournament, by: User) -> Tournament:
     the first Swiss round, or the whole bracket."""
     tournament = for_organizer(tournament, by, Status.REGISTRATION, Status.DRAFT)
     signups_at_start(tournament)
+    if tournament.parent_id is None:  # an official event: no official, nobody disqualified
+        require_no_official_entered(tournament)
     entries = seeded(tournament)
     if len(entries) < 2:
         raise Conflict(_("A tournament needs at least two players."))
