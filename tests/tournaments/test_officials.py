@@ -643,3 +643,22 @@ def test_an_official_event_does_not_start_with_a_player_disqualified_since_the_e
     event.event.refresh_from_db()
     assert event.event.status == Tournament.Status.REGISTRATION
     assert not event.event.matches.exists()
+
+
+def test_the_match_page_lists_the_judges_clock_actions_once_decided():
+    event = Event()
+    match = event.match()
+    live_act(match_id=match.pk, by=event.accounts["Anna"], ply=0, action={"first": 1})
+    live_clock(match_id=match.pk, by=event.ivan, action="pause")
+    live_clock(match_id=match.pk, by=event.ivan, action="resume")
+    live_clock(match_id=match.pk, by=event.ivan, action="adjust", side="home", seconds=-3600)
+    live_act(match_id=match.pk, by=event.ivan, ply=1, action={"flag": "home"})
+    match.refresh_from_db()
+    assert (match.status, match.lost_on_time, match.decided_by) == (
+        Match.Status.FINAL, "home", event.ivan,
+    )  # fmt: skip
+    page = text_of(Client().get(f"/m/{match.pk}/"))
+    assert "3 clock actions" in page
+    assert "ivan (Judge) paused the clocks" in page
+    assert "ivan (Judge) took 3600 s from Anna" in page
+    assert "Decided by ivan (Judge)" in page

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.models import Membership
+from tournaments.matches.live.models import ClockAction
 from tournaments.models import Entry, Pair, Player, Tournament
 from tournaments.officials.models import Judge, Sanction
 from tournaments.policy import RUNS_EVENTS, panel_of, plays_as
@@ -133,3 +134,42 @@ def decider(match: Any) -> tuple[str, str] | None:
     judge = Judge.objects.filter(tournament_id=panel_of(tournament), user_id=user.pk).first()
     role = str(judge.get_role_display()) if judge is not None and tournament.official else ""
     return judge_name(user), role
+
+
+def clock_actions(*, match: Any) -> list[str]:
+    """What the judges did to a recorded match's clocks, in order, each with who did it (as the
+    pages name a judge, with their role on the panel). Three queries."""
+    actions = list(
+        ClockAction.objects.filter(draft__match_id=match.pk)
+        .select_related("made_by")
+        .order_by("made_at", "pk")
+    )
+    if not actions:
+        return []
+    roles = {}
+    if match.tournament.official:
+        panel = Judge.objects.filter(tournament_id=panel_of(match.tournament))
+        roles = {judge.user_id: str(judge.get_role_display()) for judge in panel}
+    players = {"home": match.home, "away": match.away}
+    said = []
+    for action in actions:
+        name = judge_name(action.made_by) or _("someone")
+        role = roles.get(action.made_by_id)
+        who = f"{name} ({role})" if role else name
+        side = players.get(action.side)
+        given = {
+            "who": who,
+            "time": timezone.localtime(action.made_at).strftime("%H:%M:%S"),
+            "seconds": abs(action.seconds),
+            "player": side.player.display_name if side is not None else "",
+        }
+        if action.kind == ClockAction.Kind.PAUSE:
+            text = _("%(time)s: %(who)s paused the clocks") % given
+        elif action.kind == ClockAction.Kind.RESUME:
+            text = _("%(time)s: %(who)s resumed the clocks") % given
+        elif action.seconds > 0:
+            text = _("%(time)s: %(who)s gave %(player)s %(seconds)s s") % given
+        else:
+            text = _("%(time)s: %(who)s took %(seconds)s s from %(player)s") % given
+        said.append(text)
+    return said

@@ -365,6 +365,14 @@ def _match_part_context(match: Match, version: versions.MatchVersion) -> dict[st
         "followable": followable,
         "being_played": cached_part(lambda: followable and is_being_recorded(match.pk)),
         "decided_by": cached_part(lambda: officials.decider(match)),
+        # once decided (the recording is over: they change no more)
+        "clock_actions": cached_part(
+            lambda: (
+                []
+                if match.status == Match.Status.SCHEDULED
+                else officials.clock_actions(match=match)
+            )
+        ),
     }
 
 
