@@ -662,3 +662,17 @@ def test_the_match_page_lists_the_judges_clock_actions_once_decided():
     assert "ivan (Judge) paused the clocks" in page
     assert "ivan (Judge) took 3600 s from Anna" in page
     assert "Decided by ivan (Judge)" in page
+
+
+def test_a_dispute_of_an_official_event_waits_in_the_judges_inbox_not_the_organizers():
+    from tournaments.inbox.selectors import inbox_count, inbox_items
+
+    event = Event()
+    match = match_result_record(match=event.match(), by=event.accounts["Anna"], score=(3, 1))
+    match_result_dispute(match=match, by=event.accounts["Boris"], note="It was 1-3")
+    judged = [item for item in inbox_items(user=event.ivan) if item.kind == "disputed"]
+    assert [item.match.pk for item in judged] == [match.pk]
+    assert inbox_count(user=event.ivan) == 1
+    assert inbox_count(user=event.olga) == 0
+    assert not [item for item in inbox_items(user=event.olga) if item.kind == "disputed"]
+    assert inbox_count(user=event.ivan, tournament=event.event) == 1
