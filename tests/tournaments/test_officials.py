@@ -676,3 +676,15 @@ def test_a_dispute_of_an_official_event_waits_in_the_judges_inbox_not_the_organi
     assert inbox_count(user=event.olga) == 0
     assert not [item for item in inbox_items(user=event.olga) if item.kind == "disputed"]
     assert inbox_count(user=event.ivan, tournament=event.event) == 1
+
+
+def test_a_judge_opens_the_inbox_of_their_event():
+    event = Event()
+    match = match_result_record(match=event.match(), by=event.accounts["Anna"], score=(3, 1))
+    match_result_dispute(match=match, by=event.accounts["Boris"], note="It was 1-3")
+    page = client_of(event.ivan).get("/me/inbox/?tournament=championship")
+    assert page.status_code == 200 and "Disputes to resolve" in page.content.decode()
+    assert (
+        client_of(event.accounts["Carl"]).get("/me/inbox/?tournament=championship").status_code
+        == 404
+    )
