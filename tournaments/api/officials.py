@@ -124,7 +124,7 @@ class EntryRemove(TournamentPart):
 
     @extend_schema(
         request=RemovalIn,
-        responses={200: EntrySerializer},
+        responses={200: EntrySerializer, **error_responses(422)},
         summary="Remove a player, with the reason",
         description="The chief judge of an official event (the organizers of another) removes "
         "a player from the running event: not a withdrawal. The player is not paired again; "
