@@ -688,3 +688,23 @@ def test_a_judge_opens_the_inbox_of_their_event():
         client_of(event.accounts["Carl"]).get("/me/inbox/?tournament=championship").status_code
         == 404
     )
+
+
+def test_a_late_take_back_is_a_judges_not_the_organizers(settings):
+    from tournaments.matches.live.services import live_undo
+
+    settings.LIVE_UNDO_WINDOW_SECONDS = 0
+    event = Event()
+    match = event.match()
+    anna = event.accounts["Anna"]
+    live_act(match_id=match.pk, by=anna, ply=0, action={"first": 1})
+    live_clock(match_id=match.pk, by=event.ivan, action="adjust", side="home", seconds=-3600)
+    live_act(match_id=match.pk, by=anna, ply=1, action={"flag": "home"})
+    match.refresh_from_db()
+    assert match.status == Match.Status.REPORTED  # a player's own recording: reported
+    for who in (anna, event.olga):
+        with pytest.raises(NotAllowed, match="its judges in an official event"):
+            live_undo(match_id=match.pk, by=who, ply=2)
+    live_undo(match_id=match.pk, by=event.ivan, ply=2)
+    match.refresh_from_db()
+    assert match.status == Match.Status.SCHEDULED
