@@ -7,6 +7,7 @@ from tournaments.clubs.models import Club, Membership
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.norms.models import EventStatus, RankNorm
+from tournaments.officials.models import Judge, Sanction
 from tournaments.players.models import IdentityAudit, PlayerClaim
 from tournaments.players.services import (
     claim_approve,
@@ -87,7 +88,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
-    list_display = ["player", "tournament", "seed", "withdrawn", "late_entry"]
+    list_display = ["player", "tournament", "seed", "withdrawn", "late_entry", "removed_at"]
     list_filter = ["withdrawn", "late_entry", "tournament"]
     search_fields = ["player__display_name", "tournament__name"]
     raw_id_fields = ["player", "tournament"]
@@ -234,6 +235,31 @@ class SeasonAdmin(admin.ModelAdmin):
     list_display = ["name", "club", "starts_on", "ends_on", "scoring", "best_of"]
     list_filter = ["club", "scoring"]
     search_fields = ["name", "slug", "club__name"]
+
+
+@admin.register(Sanction)
+class SanctionAdmin(admin.ModelAdmin):
+    """The register of disqualifications: staff record each with its reason, from and until;
+    a player under one is refused at every entry into an official event."""
+
+    list_display = ["player", "starts_on", "ends_on", "reason", "recorded_by", "recorded_at"]
+    list_filter = ["starts_on", "ends_on"]
+    search_fields = ["player__display_name", "reason"]
+    raw_id_fields = ["player"]
+    readonly_fields = ["recorded_by", "recorded_at"]
+
+    def save_model(self, request, obj, form, change):
+        if obj.recorded_by_id is None:
+            obj.recorded_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(Judge)
+class JudgeAdmin(admin.ModelAdmin):
+    list_display = ["user", "role", "tournament", "added_at", "added_by"]
+    list_filter = ["role"]
+    search_fields = ["user__username", "tournament__name"]
+    raw_id_fields = ["user", "tournament", "added_by"]
 
 
 @admin.register(SignUp)

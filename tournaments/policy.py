@@ -14,6 +14,10 @@ A rule is a predicate (django-rules) of the user and the record, read from who o
 - a **player** (a pair too: a pair's record is a player) and their **profile** are the
   player's own account's and their home club's runners'; entering a player in one's own
   tournament, playing or recording a match with them gives no right over them;
+- in an **official event** (``Tournament.official``) its panel of judges
+  (``tournaments.officials``) decides instead of its organizers: disputes, forfeits, clocks,
+  accepted moves, late take-backs, corrections and removals, and its chief judge closes it; an
+  organizer who is not on the panel may not (staff still may). Other events are as above;
 - a **rating list**'s approvals and held changes are its rating officers';
 - **staff** may do everything.
 
@@ -36,6 +40,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.clubs.models import Club, Membership
 from tournaments.errors import NotAllowed
 from tournaments.models import Entry, Match, Pair, Player, Tournament
+from tournaments.officials.models import Judge
 from tournaments.ratings.models import RatingHold, RatingList
 
 User = AbstractBaseUser | AnonymousUser
@@ -141,6 +146,31 @@ def _players_loaded(match: Match) -> bool:
     return True
 
 
+def panel_of(tournament: Tournament) -> int:
+    """The tournament whose panel judges this one: a stage is judged by its event's."""
+    return tournament.parent_id or tournament.pk
+
+
+def judge_role(tournament: Tournament, user: User) -> str | None:
+    """The user's role on the panel of an official tournament (chief, secretary, judge), or
+    None (not on it, or the tournament is not official)."""
+    if not user.is_authenticated or not tournament.official:
+        return None
+    return (
+        Judge.objects.filter(tournament_id=panel_of(tournament), user_id=user.pk)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def decides(tournament: Tournament, user: User) -> bool:
+    """Who decides a tournament's results as its official: in an official event its judges
+    (any role) and staff, in another its organizers (and staff)."""
+    if tournament.official:
+        return is_staff(user) or judge_role(tournament, user) is not None
+    return organizes(tournament, user)
+
+
 def is_rating_officer(rating_list: RatingList, user: User) -> bool:
     """Staff, or a user named among the list's officers (``RatingList.officers``)."""
     return _officer_of(RatingList.objects.filter(pk=rating_list.pk), user)
@@ -194,6 +224,38 @@ def organizes_the_tournament(user: User, tournament: Tournament) -> bool:
 def organizes_its_tournament(user: User, record: Any) -> bool:
     """For a record of a tournament (a match, an entry, a sign-up): organizes that tournament."""
     return organizes(record.tournament, user)
+
+
+@rules.predicate
+def judges_its_tournament(user: User, record: Any) -> bool:
+    """For a record of a tournament: on the panel of that tournament, an official one."""
+    return judge_role(record.tournament, user) is not None
+
+
+@rules.predicate
+def decides_for_its_tournament(user: User, record: Any) -> bool:
+    """For a record of a tournament: its judges in an official event, else its organizers."""
+    return decides(record.tournament, user)
+
+
+@rules.predicate
+def chief_judge_of_the_tournament(user: User, tournament: Tournament) -> bool:
+    return judge_role(tournament, user) == Judge.Role.CHIEF
+
+
+@rules.predicate
+def organizes_the_unofficial_tournament(user: User, tournament: Tournament) -> bool:
+    return not tournament.official and organizes(tournament, user)
+
+
+@rules.predicate
+def chief_judge_of_its_tournament(user: User, record: Any) -> bool:
+    return judge_role(record.tournament, user) == Judge.Role.CHIEF
+
+
+@rules.predicate
+def organizes_its_unofficial_tournament(user: User, record: Any) -> bool:
+    return not record.tournament.official and organizes(record.tournament, user)
 
 
 @rules.predicate
@@ -345,6 +407,11 @@ ORGANIZERS = (
     "organizers) and staff"
 )
 ONLY_ORGANIZERS = _("Only the tournament's organizers may do this.")
+DECIDERS = (
+    "an official event: its judges (any role) and staff; another: its tournament's organizers "
+    "and staff"
+)
+may_decide = decides_for_its_tournament | staff
 
 # Clubs and seasons
 _rule("club.create", "club", signed_in, "anyone signed in", _("Sign in to create a club."))
@@ -428,31 +495,57 @@ _rule("signup.withdraw", "sign-up", signed_up | organizes_its_tournament,
 _rule("signup.decide", "sign-up", organizes_its_tournament, ORGANIZERS, ONLY_ORGANIZERS)
 
 # Matches, results, recordings and clocks
-_rule("match.report", "match", plays_the_match | organizes_its_tournament,
-      "its two players, the organizers, staff",
-      _("Only the players of this match or an organizer may report it."))  # fmt: skip
-_rule("match.forfeit", "match", organizes_its_tournament, ORGANIZERS,
-      _("Only an organizer may decide a match by forfeit."))  # fmt: skip
-_rule("match.answer", "result", answers_the_report | organizes_its_tournament,
+_rule("match.report", "match",
+      plays_the_match | organizes_its_tournament | judges_its_tournament,
+      "its two players, the organizers, an official event's judges, staff (final at once: who "
+        "decides for the tournament)",
+      _("Only the players of this match, an organizer or a judge may report it."))  # fmt: skip
+_rule("match.forfeit", "match", may_decide, DECIDERS,
+      _("Only who decides for this tournament (its judges in an official event, else its "
+        "organizers) may decide a match by forfeit."))  # fmt: skip
+_rule("match.answer", "result", answers_the_report | may_decide,
       "the player whose word the report waits for (the reporter's opponent, or the opponent "
-        "of who entered a play accepted as made), the organizers, staff",
-      _("Only the opponent of the reporter or an organizer may answer."))  # fmt: skip
-_rule("match.resolve", "result", organizes_its_tournament, ORGANIZERS,
-      _("Only an organizer may resolve a result."))  # fmt: skip
-_rule("match.correct", "result", organizes_its_tournament, ORGANIZERS,
-      _("Only an organizer may correct a result."))  # fmt: skip
-_rule("match.record", "recording", plays_the_match | organizes_its_tournament,
-      "its two players, the organizers, staff",
-      _("Only the players of this match or an organizer may record it."))  # fmt: skip
-_rule("recording.undo-many", "recording", organizes_its_tournament, ORGANIZERS,
-      _("Only an organizer may undo more than the last entry at once."))  # fmt: skip
-_rule("recording.judge", "recording", organizes_its_tournament, ORGANIZERS,
-      _("The match was decided more than %(seconds)s seconds ago: only an organizer may take "
-        "its last entry back now."))  # fmt: skip
-_rule("recording.discard", "recording", organizes_its_tournament, ORGANIZERS,
-      _("Only an organizer may discard a recording."))  # fmt: skip
-_rule("clock.set", "clock", organizes_its_tournament, ORGANIZERS,
-      _("Only an organizer (the judge) may stop or set the clocks."))  # fmt: skip
+        "of who entered a play accepted as made); " + DECIDERS,
+      _("Only the opponent of the reporter, or who decides for this tournament (its judges in "
+        "an official event, else its organizers), may answer."))  # fmt: skip
+_rule("match.resolve", "result", may_decide, DECIDERS,
+      _("Only who decides for this tournament (its judges in an official event, else its "
+        "organizers) may resolve a result."))  # fmt: skip
+_rule("match.correct", "result", may_decide, DECIDERS,
+      _("Only who decides for this tournament (its judges in an official event, else its "
+        "organizers) may correct a result."))  # fmt: skip
+_rule("match.record", "recording",
+      plays_the_match | organizes_its_tournament | judges_its_tournament,
+      "its two players, the organizers, an official event's judges, staff",
+      _("Only the players of this match, an organizer or a judge may record it."))  # fmt: skip
+_rule("recording.undo-many", "recording", may_decide, DECIDERS,
+      _("Only who decides for this tournament (its judges in an official event, else its "
+        "organizers) may undo more than the last entry at once."))  # fmt: skip
+_rule("recording.judge", "recording", may_decide, DECIDERS,
+      _("The match was decided more than %(seconds)s seconds ago: only who decides for this "
+        "tournament (its judges in an official event, else its organizers) may take its last "
+        "entry back now."))  # fmt: skip
+_rule("recording.discard", "recording", organizes_its_tournament | judges_its_tournament,
+      ORGANIZERS + "; an official event's judges",
+      _("Only an organizer or a judge may discard a recording."))  # fmt: skip
+_rule("clock.set", "clock", may_decide, DECIDERS,
+      _("Only the judge may stop or set the clocks: in an official event its judges, else its "
+        "organizers."))  # fmt: skip
+
+# Official events: the panel, the closing, removals and sanctions
+_rule("tournament.judges", "tournament", organizes_the_tournament, ORGANIZERS,
+      _("Only the tournament's organizers may name or remove its judges."))  # fmt: skip
+_rule("tournament.close", "tournament",
+      chief_judge_of_the_tournament | organizes_the_unofficial_tournament | staff,
+      "an official event: its chief judge and staff; another: " + ORGANIZERS,
+      _("Only the chief judge closes an official event."))  # fmt: skip
+_rule("entry.remove", "entry",
+      chief_judge_of_its_tournament | organizes_its_unofficial_tournament | staff,
+      "an official event: its chief judge and staff; another: " + ORGANIZERS,
+      _("Only the chief judge may remove a player from an official event (an organizer "
+        "withdraws one)."))  # fmt: skip
+_rule("sanction.record", "disqualification", staff, "staff",
+      _("Only staff record disqualifications."))  # fmt: skip
 
 # Rating lists
 _rule("hold.confirm", "held rating change", officer_of_its_list,

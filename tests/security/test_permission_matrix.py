@@ -46,6 +46,7 @@ from tests.support.shared_rows import rows_for_the_module
 from tournaments.matches.live import services as live
 from tournaments.matches.results import match_result_record
 from tournaments.models import Entry, Match, Round, Tournament
+from tournaments.officials.models import Judge
 from tournaments.policy import RULES
 from tournaments.ratings import services as approvals
 from tournaments.stages import services as stages
@@ -142,6 +143,19 @@ def stage_two_built(world: World) -> None:
     stages.stage_two_build(event=world.tournament("event"), by=world.user("organizer"))
 
 
+def official_spring(world: World) -> None:
+    """Spring is an official event (its panel empty)."""
+    Tournament.objects.filter(slug="spring").update(official=True)
+
+
+def spring_judged(world: World) -> None:
+    """Spring is official, with Mel on its panel."""
+    official_spring(world)
+    world.ids["judge"] = Judge.objects.create(
+        tournament=world.tournament("spring"), user=world.account("mel"), role="judge"
+    ).pk
+
+
 def mat_text() -> str:
     game = MatchGame(1, (action_from_json({"dice": "61", "play": "24/18 18/17"}),
                          action_from_json({"resign": "black", "value": 1})))  # fmt: skip
@@ -186,7 +200,7 @@ def api_rows() -> list[Row]:
             before=lambda w: _enter(w, "open", "Anna", "Boris")),
         Row(f"POST {T}/pair", "tournament.run", ORGANIZERS,
             lambda w: f"{A}/tournaments/cup/pair", before=swiss_round_decided),
-        Row(f"POST {T}/finish", "tournament.run", ORGANIZERS,
+        Row(f"POST {T}/finish", "tournament.close", ORGANIZERS,
             lambda w: f"{A}/tournaments/cup/finish", before=no_open_matches),
         Row(f"POST {T}/lots", "tournament.lots", ORGANIZERS,
             lambda w: f"{A}/tournaments/cup/lots", before=finished_level),
@@ -206,6 +220,19 @@ def api_rows() -> list[Row]:
             lambda w: {"player_id": w.players["Carl"], "partner_id": w.players["Dina"]}),
         Row(f"DELETE {T}/entries/{{id}}/", "tournament.run", ORGANIZERS,
             lambda w: f"{A}/tournaments/spring/entries/{w.entry('spring', 'Carl').pk}/"),
+        Row(f"POST {T}/entries/{{id}}/remove", "entry.remove", ORGANIZERS,
+            lambda w: f"{A}/tournaments/cup/entries/{w.entry('cup', 'Carl').pk}/remove",
+            lambda w: {"reason": "misconduct"}),
+        Row(f"POST {T}/judges/new", "tournament.judges", ORGANIZERS,
+            lambda w: f"{A}/tournaments/spring/judges/new",
+            lambda w: {"user": "nina", "role": "judge"}, before=official_spring),
+        Row(f"POST {T}/judges/{{id}}/remove", "tournament.judges", ORGANIZERS,
+            lambda w: f"{A}/tournaments/spring/judges/{w.ids['judge']}/remove",
+            before=spring_judged),
+        Row(f"POST {A}/sanctions/new", "sanction.record", STAFF,
+            lambda w: f"{A}/sanctions/new",
+            lambda w: {"player_id": w.players["Carl"], "reason": "misconduct",
+                       "starts_on": "2026-01-01", "ends_on": None}),
         Row(f"POST {T}/entries/{{id}}/check-in", "entry.check-in", PLAYERS,
             lambda w: f"{A}/tournaments/spring/entries/{w.entry('spring', 'Anna').pk}/check-in"),
         Row(f"DELETE {T}/entries/{{id}}/check-in", "entry.check-in-undo", ORGANIZERS,
@@ -329,11 +356,26 @@ def site_rows() -> list[Row]:
             lambda w: {"action": "paste-preview", "names": "Newcomer\nAnna"}, changes=False),
         players("paste", "open", lambda w: {"names": "Newcomer\n\nOther Newcomer"}),
         players("withdraw", "spring", lambda w: {"entry": w.entry("spring", "Carl").pk}),
+        Row("POST /t/{slug}/players/ action=remove", "entry.remove", ORGANIZERS,
+            lambda w: reverse("tournament-players", args=["cup"]),
+            lambda w: {"action": "remove", "entry": w.entry("cup", "Carl").pk,
+                       "reason": "misconduct"}),
+        Row("POST /t/{slug}/judges/ action=add", "tournament.judges", ORGANIZERS,
+            lambda w: reverse("tournament-judges", args=["spring"]),
+            lambda w: {"action": "add", "user": "nina", "role": "judge"},
+            before=official_spring),
+        Row("POST /t/{slug}/judges/ action=remove", "tournament.judges", ORGANIZERS,
+            lambda w: reverse("tournament-judges", args=["spring"]),
+            lambda w: {"action": "remove", "judge": w.ids["judge"]}, before=spring_judged),
+        Row("POST /t/{slug}/judges/ action=remove-entry", "entry.remove", ORGANIZERS,
+            lambda w: reverse("tournament-judges", args=["cup"]),
+            lambda w: {"action": "remove-entry", "entry": w.entry("cup", "Carl").pk,
+                       "reason": "misconduct"}),
         step("open", ORGANIZERS, "tournament.run", "draft"),
         step("start", ORGANIZERS, "tournament.run", "open",
              before=lambda w: _enter(w, "open", "Anna", "Boris")),
         step("pair", ORGANIZERS, "tournament.run", "cup", before=swiss_round_decided),
-        step("finish", ORGANIZERS, "tournament.run", "cup", before=no_open_matches),
+        step("finish", ORGANIZERS, "tournament.close", "cup", before=no_open_matches),
         step("lots", ORGANIZERS, "tournament.lots", "cup", before=finished_level),
         step("rate", OFFICERS, "tournament.rate", "cup"),
         step("unrate", OFFICERS, "tournament.rate", "cup", before=rated),

@@ -52,7 +52,7 @@ def test_an_organizers_forfeit_is_final_with_no_score_no_games_and_no_rating(clu
 
 
 def test_only_an_organizer_decides_by_forfeit(club):
-    with pytest.raises(NotAllowed, match="Only an organizer"):
+    with pytest.raises(NotAllowed, match="Only who decides for this tournament"):
         match_result_record(match=club.match, by=club.anna, forfeit="away")
     club.match.refresh_from_db()
     assert (club.match.status, club.match.forfeit) == (Match.Status.SCHEDULED, "")

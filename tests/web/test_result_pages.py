@@ -80,7 +80,8 @@ def test_an_outsider_cannot_report_and_a_visitor_must_log_in(client, site):
     assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]
     assert refused.status_code == 403
     assert (
-        "Only the players of this match or an organizer may report it." in refused.content.decode()
+        "Only the players of this match, an organizer or a judge may report it."
+        in refused.content.decode()
     )
     assert snapshot(match) == before
 

@@ -18,6 +18,7 @@ from tournaments.clubs.models import Club
 from tournaments.declarations import settings_of
 from tournaments.models import DEFAULT_TIEBREAKS, Entry, Match, Player, Round, Tournament
 from tournaments.norms.models import EventStatus
+from tournaments.officials.selectors import removal_text
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.regions import REGION_CODES
 from tournaments.scoring.clock import KINDS, MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
@@ -274,10 +275,23 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
     members = serializers.SerializerMethodField(
         help_text="A pair's entry: its two players (the entry's player is the pair's record)"
     )
+    removal = serializers.SerializerMethodField(
+        help_text="A removed entry (withdrawn is true too): what the lists say instead of "
+        '"withdrawn", "removed by the chief judge: <reason>" (another event: by the '
+        "organizers); null: not removed"
+    )
 
     class Meta:
         model = Entry
-        fields = ["id", "player", "members", "seed", "withdrawn", "late_entry"]
+        fields = ["id", "player", "members", "seed", "withdrawn", "late_entry", "removed_at",
+                  "removal_reason", "removal"]  # fmt: skip
+        read_only_fields = ["removed_at", "removal_reason"]
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_removal(self, entry: Entry) -> str | None:
+        if entry.removed_at is None:
+            return None
+        return removal_text(entry, entry.tournament)
 
     @extend_schema_field(PlayerSerializer(many=True, allow_null=True))
     def get_members(self, entry: Entry) -> list[dict[str, Any]] | None:
@@ -359,6 +373,15 @@ class MatchSerializer(NumbersAsNumbers[Match]):
     home_source = BracketSourceField(
         read_only=True, allow_null=True, help_text="Where the home side comes from in a bracket"
     )
+    decided_by = serializers.CharField(
+        source="decided_by.username",
+        read_only=True,
+        default=None,
+        allow_null=True,
+        help_text="The username of who decided the result as an official (a judge of an "
+        "official event, or an organizer): a forfeit, a resolved dispute, a correction, a "
+        "result they gave; null: the players' own (reported and confirmed)",
+    )
     away_source = BracketSourceField(
         read_only=True, allow_null=True, help_text="Where the away side comes from in a bracket"
     )
@@ -369,7 +392,7 @@ class MatchSerializer(NumbersAsNumbers[Match]):
             "id", "round", "bracket", "bracket_round", "slot", "home_source", "away_source",
             "home_id", "away_id", "home", "away", "status", "score_home", "score_away",
             "winner_id", "forfeit", "lost_on_time", "reported_at", "confirmed_at", "decided_at",
-            "dispute_note", "confirm_side", "hinted",
+            "dispute_note", "confirm_side", "hinted", "decided_by",
         ]  # fmt: skip
         read_only_fields = ["lost_on_time", "confirm_side", "hinted"]
         extra_kwargs = {
@@ -439,6 +462,13 @@ class StandingSerializer(serializers.Serializer[object]):
     out = serializers.BooleanField(
         help_text="Out of a Swiss after its number of lost matches: paired no more."
     )
+    withdrawn = serializers.BooleanField(
+        source="entry.withdrawn", help_text="Withdrawn, or removed: paired no more"
+    )
+    removal = serializers.SerializerMethodField(
+        help_text='Removed rather than withdrawn: "removed by the chief judge: <reason>" '
+        "(another event: by the organizers); null: not removed"
+    )
     forfeits_won = serializers.IntegerField(
         source="row.forfeits_won", help_text="Of the wins, those by forfeit (+)"
     )
@@ -451,6 +481,13 @@ class StandingSerializer(serializers.Serializer[object]):
         help_text="Level with others after every tie-break: its number in the lots drawn for "
         "them, which decided their places (null: not decided by lots; see tournaments/{slug}/lots)",
     )
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_removal(self, standing: Any) -> str | None:
+        entry = standing.entry
+        if entry.removed_at is None:
+            return None
+        return removal_text(entry, self.context.get("tournament") or entry.tournament)
 
 
 class LotsSerializer(serializers.Serializer[object]):

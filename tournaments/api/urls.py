@@ -9,6 +9,7 @@ from tournaments.api import (
     analysis,
     clubs,
     inbox,
+    officials,
     players,
     regions,
     seasons,
@@ -56,6 +57,20 @@ urlpatterns = [
     ),
     path("tournaments/<slug:slug>/entries/new", actions.EntryRegister.as_view()),
     path("tournaments/<slug:slug>/entries/<int:pk>/", actions.EntryWithdraw.as_view()),
+    path(
+        "tournaments/<slug:slug>/entries/<int:pk>/remove",
+        officials.EntryRemove.as_view(),
+        name="api-entry-remove",
+    ),
+    path("tournaments/<slug:slug>/judges/", officials.JudgeList.as_view(), name="api-judges"),
+    path("tournaments/<slug:slug>/judges/new", officials.JudgeAdd.as_view(), name="api-judge-add"),
+    path(
+        "tournaments/<slug:slug>/judges/<int:pk>/remove",
+        officials.JudgeRemove.as_view(),
+        name="api-judge-remove",
+    ),
+    path("sanctions/", officials.SanctionList.as_view(), name="api-sanctions"),
+    path("sanctions/new", officials.SanctionCreate.as_view(), name="api-sanction-create"),
     path(
         "tournaments/<slug:slug>/entries/<int:pk>/check-in",
         signups.CheckIn.as_view(),

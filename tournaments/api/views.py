@@ -73,7 +73,7 @@ def standing_rows(
 
     def serialized() -> list[dict[str, Any]]:
         rows = tournament_standings(tournament=tournament)
-        return list(StandingSerializer(rows, many=True).data)
+        return list(StandingSerializer(rows, many=True, context={"tournament": tournament}).data)
 
     def version() -> str:
         return tournament_version(slug=tournament.slug) or ""
@@ -202,7 +202,9 @@ class EntryList(TournamentPart):
     ordering = ["seed"]
 
     def get_queryset(self) -> QuerySet[Entry]:
-        return Entry.objects.filter(tournament=self.tournament()).select_related("player")
+        return Entry.objects.filter(tournament=self.tournament()).select_related(
+            "player", "tournament"
+        )
 
 
 class RoundList(TournamentPart):
@@ -221,7 +223,7 @@ class MatchList(TournamentPart):
 
     def get_queryset(self) -> QuerySet[Match]:
         return Match.objects.filter(tournament=self.tournament()).select_related(
-            "round", "home__player", "away__player"
+            "round", "home__player", "away__player", "decided_by"
         )
 
 
@@ -232,7 +234,7 @@ class MatchDetail(generics.RetrieveAPIView[Match]):
     def get_queryset(self) -> QuerySet[Match]:
         return Match.objects.filter(
             tournament__in=visible_tournaments(self.request)
-        ).select_related("round", "home__player", "away__player")
+        ).select_related("round", "home__player", "away__player", "decided_by")
 
 
 class GameList(generics.ListAPIView[Game]):

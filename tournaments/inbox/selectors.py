@@ -19,7 +19,7 @@ from tournaments.clubs.models import Membership
 from tournaments.models import Match, Tournament
 from tournaments.players.models import PlayerClaim
 from tournaments.players.selectors import claims_to_decide
-from tournaments.policy import RUNS_EVENTS, User, organizes
+from tournaments.policy import RUNS_EVENTS, User, decides, judge_role, organizes
 from tournaments.signups.models import SignUp
 
 
@@ -80,6 +80,17 @@ class InboxItem:
         return self.claim.created_at
 
 
+def judged_by(user: User) -> QuerySet[Tournament]:
+    """The official tournaments not finished yet whose panel the user is on (a stage: its
+    event's): a query to use inside another."""
+    on_panel = Q(judges__user=user.pk) | Q(parent__judges__user=user.pk)
+    return (
+        Tournament.objects.filter(on_panel, official=True)
+        .exclude(status=Tournament.Status.FINISHED)
+        .values("pk")
+    )
+
+
 def organized_by(user: User) -> QuerySet[Tournament]:
     """The tournaments not finished yet that the user organizes, co-organizes, or runs through
     their club: a query to use inside another (``pk__in``)."""
@@ -97,12 +108,13 @@ def inbox_items(*, user: User, tournament: Tournament | None = None) -> list[Inb
         return []
     tournaments = _tournaments(user, tournament)
     items: list[InboxItem] = []
-    matches = _waiting_matches(tournaments).select_related(
+    matches = _waiting_matches(tournaments, _deciding(user, tournament)).select_related(
         "tournament", "round", "home__player", "away__player"
     )
     for match in matches.order_by("reported_at", "round__number", "bracket_round", "pk"):
         items.append(InboxItem(_match_kind(match), match.tournament, match=match))
     signups = _pending_signups(tournaments).select_related("tournament", "player", "partner")
+    signups = signups.filter(tournament__in=_organizing(user, tournament))  # the organizers' own
     for signup in signups.order_by("created_at", "pk"):
         items.append(InboxItem(Kind.SIGNUP, signup.tournament, signup=signup))
     if tournament is None:
@@ -125,8 +137,11 @@ def inbox_count(*, user: User, tournament: Tournament | None = None) -> int:
         return 0
     tournaments = _tournaments(user, tournament)
     decided_by_organizer = (Match.Status.REPORTED, Match.Status.DISPUTED)
-    count = Match.objects.filter(tournament__in=tournaments, status__in=decided_by_organizer)
-    total = count.count() + _pending_signups(tournaments).count()
+    count = Match.objects.filter(
+        tournament__in=_deciding(user, tournament), status__in=decided_by_organizer
+    )
+    signups = _pending_signups(tournaments).filter(tournament__in=_organizing(user, tournament))
+    total = count.count() + signups.count()
     if tournament is None:
         total += claims_to_decide(user=user).count()
     return total
@@ -136,16 +151,43 @@ def _tournaments(user: User, tournament: Tournament | None) -> QuerySet[Tourname
     """The user's tournaments; or ``tournament`` alone when they may run it (staff too, on
     its own page), none when they may not."""
     if tournament is None:
-        return organized_by(user)
+        return Tournament.objects.filter(
+            Q(pk__in=organized_by(user)) | Q(pk__in=judged_by(user))
+        ).values("pk")
     unfinished = Tournament.objects.exclude(status=Tournament.Status.FINISHED)
-    if not organizes(tournament, user):
+    if not organizes(tournament, user) and judge_role(tournament, user) is None:
         return unfinished.none().values("pk")
     return unfinished.filter(pk=tournament.pk).values("pk")
 
 
-def _waiting_matches(tournaments: QuerySet[Tournament]) -> QuerySet[Match]:
-    """Reported and disputed results, and the playable matches of the current round: a round
-    tournament's earliest round with a match to play, every playable match of a bracket."""
+def _deciding(user: User, tournament: Tournament | None) -> QuerySet[Tournament]:
+    """The user's tournaments whose results they decide: those they organize that are not
+    official, and the official ones whose panel they are on (``tournament`` alone, when given)."""
+    if tournament is not None:
+        found = Tournament.objects.exclude(status=Tournament.Status.FINISHED)
+        if not decides(tournament, user):
+            return found.none().values("pk")
+        return found.filter(pk=tournament.pk).values("pk")
+    mine = Q(pk__in=organized_by(user), official=False) | Q(pk__in=judged_by(user))
+    return Tournament.objects.filter(mine).values("pk")
+
+
+def _organizing(user: User, tournament: Tournament | None) -> QuerySet[Tournament]:
+    """The user's tournaments whose sign-ups they decide (``tournament`` alone, when given)."""
+    if tournament is None:
+        return organized_by(user)
+    found = Tournament.objects.exclude(status=Tournament.Status.FINISHED)
+    if not organizes(tournament, user):
+        return found.none().values("pk")
+    return found.filter(pk=tournament.pk).values("pk")
+
+
+def _waiting_matches(
+    tournaments: QuerySet[Tournament], deciding: QuerySet[Tournament]
+) -> QuerySet[Match]:
+    """Reported and disputed results where the user decides them (``deciding``), and the
+    playable matches of the current round of ``tournaments``: a round tournament's earliest
+    round with a match to play, every playable match of a bracket."""
     playable = Q(
         tournament__status=Tournament.Status.RUNNING,
         status=Match.Status.SCHEDULED,
@@ -159,7 +201,9 @@ def _waiting_matches(tournaments: QuerySet[Tournament]) -> QuerySet[Match]:
     )
     to_play = playable & (Q(round__isnull=True) | Q(round__number=Subquery(current_round)))
     answered = Q(status__in=(Match.Status.REPORTED, Match.Status.DISPUTED))
-    return Match.objects.filter(answered | to_play, tournament__in=tournaments)
+    return Match.objects.filter(
+        (answered & Q(tournament__in=deciding)) | (to_play & Q(tournament__in=tournaments))
+    )
 
 
 def _pending_signups(tournaments: QuerySet[Tournament]) -> QuerySet[SignUp]:

@@ -79,8 +79,10 @@ def match_result_record(
     that did not come: home, away or both; an organizer's only). ``lost_on_time``: the side
     whose flag fell while the ``games`` were recorded (the last may be unfinished).
 
-    A player of the match reports it (the opponent then confirms or disputes); an organizer's
-    result is final at once. ``confirm_side`` (1 home, 2 away, 0 an organizer only): the result
+    A player of the match reports it (the opponent then confirms or disputes); the result of
+    who decides for the tournament (``match.resolve``: its judges in an official event, else
+    its organizers) is final at once, recorded as theirs (``Match.decided_by``).
+    ``confirm_side`` (1 home, 2 away, 0 an official only): the result
     is reported whoever records it, and waits for that side's word (a play accepted as made was
     entered by its own mover's account: its opponent never agreed at the table).
     ``times``: for each of the ``games``, when each of its actions was entered and the clocks
@@ -90,7 +92,7 @@ def match_result_record(
         match = _locked(match)
         tournament = match.tournament
         require(by, "match.report", match)
-        organizer = may(by, "tournament.run", tournament)
+        official = may(by, "match.resolve", match)
         if forfeit is not None:
             require(by, "match.forfeit", match)
         require_playable(match)
@@ -108,8 +110,9 @@ def match_result_record(
             bracket=bool(match.slot), lost_on_time=lost_on_time,
         )  # fmt: skip
         _store(match, result, validated, times)
-        final = organizer and confirm_side is None
+        final = official and confirm_side is None
         match.status = Match.Status.FINAL if final else Match.Status.REPORTED
+        match.decided_by = by if final else None  # type: ignore[assignment]
         match.confirm_side = confirm_side
         match.reported_by = by if by.is_authenticated else None  # type: ignore[assignment]
         match.reported_at = timezone.now()
@@ -131,6 +134,8 @@ def match_result_confirm(*, match: Match, by: User) -> Match:
         match.status = Match.Status.CONFIRMED
         match.confirmed_by = by  # type: ignore[assignment]
         match.confirmed_at = timezone.now()
+        if match_side(match, by) is None:  # confirmed as an official, not as the opponent
+            match.decided_by = by  # type: ignore[assignment]
         _decided(match, by)
         _advance(match)
         return match
@@ -284,8 +289,9 @@ def _locked(match: Match) -> Match:
 
 
 def _finalize(match: Match, by: User) -> None:
-    """The organizer's word: the result is final."""
+    """The official's word (a judge's, or an organizer's): the result is final, and theirs."""
     match.status = Match.Status.FINAL
+    match.decided_by = by  # type: ignore[assignment]
     match.confirmed_by = by  # type: ignore[assignment]
     match.confirmed_at = timezone.now()
     _decided(match, by)
@@ -552,7 +558,7 @@ def _clear_result(match: Match) -> None:
     match.winner_id = None
     match.forfeit = Match.Forfeit.NONE
     match.lost_on_time = ""
-    match.reported_by = match.confirmed_by = None
+    match.reported_by = match.confirmed_by = match.decided_by = None
     match.reported_at = match.confirmed_at = None
     match.confirm_side = None
     match.dispute_note = ""

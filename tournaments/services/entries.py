@@ -21,6 +21,7 @@ from tournaments.errors import Conflict, InvalidInput
 from tournaments.matches.results import match_result_record
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.names import pasted_names, search_words
+from tournaments.officials.services import require_may_play
 from tournaments.players.ownership import home_club_of_new
 from tournaments.players.pairs import pair_of
 from tournaments.policy import may, require
@@ -58,6 +59,7 @@ def entry_register(
         raise Conflict(_("%(player)s is already entered.") % {"player": player})
     # A pair in a pairs tournament only, and the category of a player (or of a pair's two).
     require_pairs_entry(tournament, player, by, profile_given=profile_given)
+    require_may_play(tournament, player)  # an official event: no official, nobody disqualified
     if seed is not None and (too_large := _seed_too_large(seed)):
         raise InvalidInput(too_large)  # the column would overflow: a 500 otherwise
     entry = Entry.objects.create(tournament=tournament, player=player, seed=seed, late_entry=late)

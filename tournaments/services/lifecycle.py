@@ -16,6 +16,7 @@ from tournaments.declarations import settings_of
 from tournaments.errors import Conflict, InvalidInput
 from tournaments.formats import elimination, round_robin
 from tournaments.models import Entry, Match, Round, Tournament
+from tournaments.officials.services import require_no_official_entered
 from tournaments.players.pairs import members_of
 from tournaments.policy import require
 from tournaments.ratings.services import tournament_leaving
@@ -27,6 +28,7 @@ from tournaments.services.checks import (
     User,
     for_organizer,
     locked_tournament,
+    require_status,
 )
 from tournaments.services.lots import lots_drawn_if_needed
 from tournaments.services.pairing import (
@@ -81,6 +83,8 @@ def tournament_start(*, tournament: Tournament, by: User) -> Tournament:
     the first Swiss round, or the whole bracket."""
     tournament = for_organizer(tournament, by, Status.REGISTRATION, Status.DRAFT)
     signups_at_start(tournament)
+    if tournament.parent_id is None:  # an official event: no official, nobody disqualified
+        require_no_official_entered(tournament)
     entries = seeded(tournament)
     if len(entries) < 2:
         raise Conflict(_("A tournament needs at least two players."))
@@ -186,8 +190,11 @@ def swiss_round_pair(*, tournament: Tournament, by: User) -> Round:
 @transaction.atomic
 def tournament_finish(*, tournament: Tournament, by: User) -> Tournament:
     """Finish a tournament whose every match is decided; the places its tie-breaks leave shared
-    are decided by lots then, unless its organizer chose shared places (``services.lots``)."""
-    tournament = for_organizer(tournament, by, Status.RUNNING)
+    are decided by lots then, unless its organizer chose shared places (``services.lots``). An
+    official event is closed by its chief judge (``policy``'s ``tournament.close``)."""
+    tournament = locked_tournament(tournament)
+    require(by, "tournament.close", tournament)
+    require_status(tournament, Status.RUNNING)
     if tournament.first_stage:
         first_stage_finish_check(tournament)
     open_matches = tournament.matches.exclude(status__in=Match.DECIDED).exclude(
@@ -306,6 +313,7 @@ def tournament_update(*, tournament: Tournament, by: User, **settings: Any) -> T
     if tournament.status not in EDITABLE_STATUSES and changed & LOCKED_SETTINGS:
         raise Conflict(_("The tournament has started: its rules are locked."))
     who_may_play = _who_may_play(tournament)
+    becomes_official = bool(settings.get("official")) and not tournament.official
     changes_pairs = "pairs" in settings and settings["pairs"] != tournament.pairs
     if changes_pairs and (tournament.entries.exists() or tournament.signups.exists()):
         raise Conflict(_("Players are entered or signed up: pairs and single players do not mix."))
@@ -313,6 +321,8 @@ def tournament_update(*, tournament: Tournament, by: User, **settings: Any) -> T
         setattr(tournament, name, value)
     tournament.name = tournament.name.strip()
     tournament = _saved_checked(tournament)
+    if becomes_official:  # no official of it, nobody disqualified, may be entered already
+        require_no_official_entered(tournament)
     if _who_may_play(tournament) != who_may_play:
         # The players entered must fit the new category, minimum age or year of the start.
         for entry in tournament.entries.select_related("player").order_by("pk"):

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from tournaments.eligibility import Problem, refusal
 from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import Entry, Player, Tournament
+from tournaments.officials.services import require_may_play
 from tournaments.players.ownership import home_club_of_new
 from tournaments.players.pairs import (
     entered_with,
@@ -61,6 +62,7 @@ def signup_request(
         raise Conflict(_("This tournament is not open for sign-up."))
     player = _player_of(by, display_name, tournament, gender=gender, birth_year=birth_year)
     category_check(tournament=tournament, player=player, by=by, own=True)
+    require_may_play(tournament, player)
     if tournament.pairs:
         return _signup_with_partner(tournament, player, by, partner, pair_name)
     if partner:
@@ -96,6 +98,7 @@ def _signup_with_partner(
             % {"name": partner}
         )
     category_check(tournament=tournament, player=partner, by=by)
+    require_may_play(tournament, partner)
     existing_pair(player, partner, pair_name)  # a pair is signed up under its own name
     _require_free(tournament, player, partner)
     return SignUp.objects.create(
@@ -140,6 +143,7 @@ def signup_partner_answer(*, signup: SignUp, by: User, accept: bool) -> SignUp:
     category_check(tournament=tournament, player=partner, by=by, own=True)
     home = home_club_of_new(by=by, tournament=tournament)
     pair = pair_of(signup.player, partner, signup.pair_name, home=home)
+    require_may_play(tournament, pair.player)
     if tournament.entries.filter(player=pair.player).exists():
         raise Conflict(_("%(player)s is entered already.") % {"player": pair.player})
     other = entered_with(tournament, pair)
@@ -188,6 +192,7 @@ def signup_approve(*, signup: SignUp, by: User) -> SignUp:
         raise Conflict(_("This sign-up is not waiting for approval."))
     for player in members_of(signup.player):  # their profile may have changed
         category_check(tournament=tournament, player=player, by=by)
+    require_may_play(tournament, signup.player)  # named a judge, or disqualified, since
     signup.decided_at = timezone.now()
     return _enter_or_wait(tournament, signup)
 

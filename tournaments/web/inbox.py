@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.inbox.selectors import Kind, decisions_among, inbox_count, inbox_items
 from tournaments.models import Tournament
-from tournaments.policy import may
+from tournaments.policy import judge_role, may
 
 _COUNT = "_inbox_count"
 
@@ -27,7 +27,7 @@ def inbox_page(request: HttpRequest) -> HttpResponse:
     name is its organizers' alone)."""
     slug = request.GET.get("tournament", "")
     tournament = Tournament.objects.filter(slug=slug).first() if slug else None
-    if slug and (tournament is None or not may(request.user, "tournament.run", tournament)):
+    if slug and (tournament is None or not _runs_or_judges(request, tournament)):
         raise Http404(_("No such tournament of yours."))
     items = inbox_items(user=request.user, tournament=tournament)
     groups = [(kind, [item for item in items if item.kind is kind]) for kind in Kind]
@@ -40,6 +40,12 @@ def inbox_page(request: HttpRequest) -> HttpResponse:
             "tournament": tournament,
         },
     )
+
+
+def _runs_or_judges(request: HttpRequest, tournament: Tournament) -> bool:
+    """An organizer of the tournament, or a judge of it (an official event)."""
+    user = request.user
+    return may(user, "tournament.run", tournament) or judge_role(tournament, user) is not None
 
 
 def inbox(request: HttpRequest) -> dict[str, Any]:

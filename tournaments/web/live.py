@@ -28,7 +28,9 @@ def match_record_page(request: HttpRequest, pk: int) -> HttpResponse:
         {
             **context,
             "state": json_script(state, "live-state"),
-            "organizer": may(request.user, "tournament.run", match.tournament),
+            # who judges the recording (clocks, undo back, late take-backs): an official event's
+            # judges, another's organizers
+            "organizer": may(request.user, "clock.set", match),
             # The values a resignation may concede: oyn, mars (and koks where the rules have it).
             "resign_values": range(1, state["max_value"] + 1),
             "undo_window": settings.LIVE_UNDO_WINDOW_SECONDS,

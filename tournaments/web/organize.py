@@ -35,6 +35,7 @@ from tournaments.web.forms import (
     PairAddForm,
     TournamentForm,
 )
+from tournaments.web.officials import entry_remove_posted
 
 FORM_TEMPLATE = "tournaments/tournament_form.html"
 PLAYERS_TEMPLATE = "tournaments/players.html"
@@ -97,7 +98,7 @@ def tournament_edit_page(request: HttpRequest, slug: str) -> HttpResponse:
 # --- Players ------------------------------------------------------------------------------------
 
 
-@posts("action", "add", "add-pair", "import", "paste-preview", "paste", "withdraw")
+@posts("action", "add", "add-pair", "import", "paste-preview", "paste", "withdraw", "remove")
 @login_required
 def tournament_players_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The entrants, and the forms posting here: add one player, add a pair, import a CSV file,
@@ -258,6 +259,9 @@ PLAYERS_ACTIONS = {
     "paste-preview": _paste_preview,
     "paste": _paste,
     "withdraw": _entry_withdraw,
+    "remove": lambda request, tournament: entry_remove_posted(
+        request, tournament, back="tournament-players"
+    ),
 }
 
 
@@ -291,6 +295,11 @@ def _players_page(
             and tournament.format == Tournament.Format.SWISS
         ),
         "can_withdraw": tournament.status != Tournament.Status.FINISHED,
+        # who may remove (an event that is not official: its organizers; an official one: its
+        # chief judge, from the panel's page)
+        "can_remove": tournament.status == Tournament.Status.RUNNING
+        and not tournament.official
+        and may(request.user, "tournament.close", tournament),
     }
     if error is not None:
         return refused(request, PLAYERS_TEMPLATE, context, error)

@@ -37,8 +37,9 @@ from tournaments.matches.board import accepted_plays, board_frames
 from tournaments.matches.live.state import is_being_recorded, matches_being_recorded
 from tournaments.matches.rows import games_of
 from tournaments.models import Entry, Match, Tournament
+from tournaments.officials import selectors as officials
 from tournaments.players.selectors import player_actions, player_with_club, players_found
-from tournaments.policy import may
+from tournaments.policy import judge_role, may
 from tournaments.ratings import selectors as rating_selectors
 from tournaments.services import start_notices
 from tournaments.stages.selectors import event_stages
@@ -144,8 +145,21 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
             "stages": event_stages(event=tournament),
             "lots_to_draw": header["organizer"] and selectors.lots_to_draw(tournament=tournament),
             "rounds_complete": _rounds_complete(tournament),
+            "panel": _panel(tournament),
+            "judge_role": judge_role(tournament, request.user),
+            "closes": may(request.user, "tournament.close", tournament),
         },
     )
+
+
+def _panel(tournament: Tournament) -> list[tuple[Any, str]]:
+    """An official event's judges with the names the pages give them (none: not official)."""
+    if not tournament.official:
+        return []
+    return [
+        (judge, officials.judge_name(judge.user))
+        for judge in officials.judges(tournament=tournament)
+    ]
 
 
 def _rounds_complete(tournament: Tournament) -> str:
@@ -349,6 +363,15 @@ def _match_part_context(match: Match, version: versions.MatchVersion) -> dict[st
         "rated_summary": cached_part(summary),
         "followable": followable,
         "being_played": cached_part(lambda: followable and is_being_recorded(match.pk)),
+        "decided_by": cached_part(lambda: officials.decider(match)),
+        # once decided (the recording is over: they change no more)
+        "clock_actions": cached_part(
+            lambda: (
+                []
+                if match.status == Match.Status.SCHEDULED
+                else officials.clock_actions(match=match)
+            )
+        ),
     }
 
 
@@ -626,15 +649,18 @@ def match_actions(request: HttpRequest, match: Match) -> set[str]:
         return set()
     if match.tournament.status != Tournament.Status.RUNNING:
         return set()
-    organizer = may(user, "tournament.run", match.tournament)
     actions: set[str] = set()
     if match.status == Match.Status.SCHEDULED and may(user, "match.report", match):
         actions |= {"record", "report"}
     if match.status == Match.Status.REPORTED and may(user, "match.answer", match):
         actions |= {"confirm", "dispute"}
-    if organizer and match.status in (Match.Status.REPORTED, Match.Status.DISPUTED):
+    if match.status in (Match.Status.REPORTED, Match.Status.DISPUTED) and may(
+        user, "match.resolve", match
+    ):  # an official event's judges, another's organizers
         actions.add("resolve")
-    if organizer and match.status in (Match.Status.CONFIRMED, Match.Status.FINAL):
+    if match.status in (Match.Status.CONFIRMED, Match.Status.FINAL) and may(
+        user, "match.correct", match
+    ):
         actions.add("correct")
     return actions
 

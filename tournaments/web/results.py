@@ -133,7 +133,7 @@ def _result_page(
     request: HttpRequest, match: Match, *, purpose: str, service: Any, done: str
 ) -> HttpResponse:
     names = _names(match)
-    organizer = may(request.user, "tournament.run", match.tournament)
+    organizer = may(request.user, "match.forfeit", match)  # offers the forfeit
     if request.method != "POST":
         if purpose not in match_actions(request, match):
             raise PermissionDenied(_("This result cannot be changed by you now."))

@@ -206,7 +206,7 @@ def test_a_judge_pauses_resumes_and_gives_time_each_recorded_with_who(timed, ser
     ]
     # The players record; only an organizer stops or sets the clocks.
     refused = table.judge(table.home, action="pause", status=403)
-    assert "Only an organizer" in refused.json()["error"]["message"]
+    assert "Only the judge may stop or set the clocks" in refused.json()["error"]["message"]
     table.judge(organizer, action="adjust", side="home", seconds=0, status=400)
     table.judge(organizer, action="adjust", seconds=10, status=400)
     assert ClockAction.objects.filter(draft__match=table.match).count() == 3

@@ -47,7 +47,7 @@ def test_the_players_and_organizers_open_the_recorder_and_nobody_else():
     )
     refused = client_of(site.players["Carl"]).get(f"/m/{match.pk}/record/")
     assert refused.status_code == 403
-    assert "Only the players of this match or an organizer" in refused.text
+    assert "Only the players of this match, an organizer or a judge" in refused.text
     anonymous = client_of().get(f"/m/{match.pk}/record/")
     assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]
     assert client_of(site.organizer).get("/m/99999/record/").status_code == 404
