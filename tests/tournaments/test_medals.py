@@ -16,6 +16,7 @@ from tournaments.clubs.services import club_create
 from tournaments.matches.results import match_result_record
 from tournaments.medals import Finish, medal_table
 from tournaments.models import Match, Player, Tournament
+from tournaments.officials.services import judge_add
 from tournaments.seasons.selectors import event_regions, season_regions
 from tournaments.seasons.services import season_create
 from tournaments.services import (
@@ -99,6 +100,8 @@ def event(organizer, players, *, official=True, fmt="round-robin", season=None) 
         organizer=organizer, name=f"Cup {next(NUMBERS)}", variant="long", format=fmt,
         match_length=3, official=official, season=season,
     )  # fmt: skip
+    if official:  # the organizer judges it too: the panel decides an official event's results
+        judge_add(tournament=tournament, username=organizer.username, role="chief", by=organizer)
     for seed, player in enumerate(players, start=1):
         entry_register(tournament=tournament, player=player, by=organizer, seed=seed)
     return tournament_start(tournament=tournament, by=organizer)

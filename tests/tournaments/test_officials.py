@@ -70,7 +70,7 @@ class Event:
             for name in ("Anna", "Boris", "Carl", "Dina")
         }
         self.players = {
-            name: Player.objects.create(display_name=name, user=account)
+            name: Player.objects.create(birth_year=1990, display_name=name, user=account)
             for name, account in self.accounts.items()
         }
         rules = {"match_length": 3, "time_control": CLOCK, "format": "round-robin", **rules}
@@ -148,8 +148,8 @@ def test_a_player_entered_cannot_be_made_a_judge():
 def test_a_player_of_a_pair_entered_cannot_be_made_a_judge():
     olga = User.objects.create_user("olga")
     anna, boris = User.objects.create_user("anna"), User.objects.create_user("boris")
-    first = Player.objects.create(display_name="Anna", user=anna)
-    second = Player.objects.create(display_name="Boris", user=boris)
+    first = Player.objects.create(birth_year=1990, display_name="Anna", user=anna)
+    second = Player.objects.create(birth_year=1990, display_name="Boris", user=boris)
     cup = tournament_create(
         organizer=olga, name="Pairs", variant="short", match_length=3, pairs=True, official=True
     )
@@ -207,7 +207,7 @@ def test_the_panel_through_the_api():
 
 def test_a_judge_is_refused_as_a_player_with_the_reason():
     event = Event(start=False)
-    chen = Player.objects.create(display_name="Chen", user=event.chen)
+    chen = Player.objects.create(birth_year=1990, display_name="Chen", user=event.chen)
     with pytest.raises(Conflict, match="Chen is a judge of this event: officials may not play"):
         entry_register(tournament=event.event, player=chen, by=event.olga)
     assert not event.event.entries.filter(player=chen).exists()
@@ -215,7 +215,7 @@ def test_a_judge_is_refused_as_a_player_with_the_reason():
 
 def test_an_organizer_is_refused_as_a_player_in_an_official_event_only():
     event = Event(start=False)
-    olga = Player.objects.create(display_name="Olga", user=event.olga)
+    olga = Player.objects.create(birth_year=1990, display_name="Olga", user=event.olga)
     with pytest.raises(Conflict, match="Olga is an organizer of this event"):
         entry_register(tournament=event.event, player=olga, by=event.olga)
     casual = tournament_create(organizer=event.olga, name="Friday", variant="long", match_length=1)
@@ -233,14 +233,14 @@ def test_a_clubs_organizer_and_a_co_organizer_may_not_play_either():
     )
     cup.co_organizers.add(coorg)
     for user, name in ((owner, "Rhea"), (coorg, "Cora")):
-        player = Player.objects.create(display_name=name, user=user)
+        player = Player.objects.create(birth_year=1990, display_name=name, user=user)
         with pytest.raises(Conflict, match=f"{name} is an organizer of this event"):
             entry_register(tournament=cup, player=player, by=olga)
 
 
 def test_every_path_of_entry_refuses_a_judge():
     event = Event(start=False)
-    Player.objects.create(display_name="Chen", user=event.chen)
+    Player.objects.create(birth_year=1990, display_name="Chen", user=event.chen)
     with pytest.raises(Conflict, match="Chen is a judge"):  # by name
         entries_register(tournament=event.event, by=event.olga, entries=[NewEntry(name="Chen")])
     with pytest.raises(Conflict, match="Zed is a judge"):  # a new player of a judge's account
@@ -266,8 +266,8 @@ def test_a_judge_cannot_enter_as_one_of_a_pair():
         organizer=olga, name="Pairs", variant="short", match_length=3, pairs=True, official=True
     )
     judge_add(tournament=cup, username="ivan", role="judge", by=olga)
-    first = Player.objects.create(display_name="Anna")
-    second = Player.objects.create(display_name="Ivan", user=ivan)
+    first = Player.objects.create(birth_year=1990, display_name="Anna")
+    second = Player.objects.create(birth_year=1990, display_name="Ivan", user=ivan)
     with pytest.raises(Conflict, match="Ivan is a judge"):
         pair_register(tournament=cup, first=first, second=second, by=olga)
     assert not cup.entries.exists()
@@ -275,14 +275,14 @@ def test_a_judge_cannot_enter_as_one_of_a_pair():
 
 def test_a_late_entry_of_a_judge_is_refused():
     event = Event(format="swiss", swiss_rounds=3)
-    chen = Player.objects.create(display_name="Chen", user=event.chen)
+    chen = Player.objects.create(birth_year=1990, display_name="Chen", user=event.chen)
     with pytest.raises(Conflict, match="Chen is a judge"):
         entry_register(tournament=event.event, player=chen, by=event.olga)
 
 
 def test_a_tournament_is_not_made_official_with_an_official_entered():
     event = Event(start=False, official=False)
-    olga = Player.objects.create(display_name="Olga", user=event.olga)
+    olga = Player.objects.create(birth_year=1990, display_name="Olga", user=event.olga)
     entry_register(tournament=event.event, player=olga, by=event.olga)
     with pytest.raises(Conflict, match="Olga is an organizer of this event"):
         tournament_update(tournament=event.event, by=event.olga, official=True)
@@ -295,7 +295,7 @@ def test_a_tournament_is_not_made_official_with_an_official_entered():
 
 def test_a_disqualified_player_is_refused_with_the_reason_and_the_end_date():
     event = Event(start=False)
-    eve = Player.objects.create(display_name="Eve")
+    eve = Player.objects.create(birth_year=1990, display_name="Eve")
     today = timezone.localdate()
     sanction_record(
         player=eve, reason="misconduct at the table", starts_on=today - datetime.timedelta(days=3),
@@ -312,7 +312,7 @@ def test_a_disqualified_player_is_refused_with_the_reason_and_the_end_date():
 
 def test_a_disqualification_that_ended_refuses_nobody():
     event = Event(start=False)
-    eve = Player.objects.create(display_name="Eve")
+    eve = Player.objects.create(birth_year=1990, display_name="Eve")
     Sanction.objects.create(
         player=eve, reason="old", starts_on=datetime.date(2020, 1, 1),
         ends_on=datetime.date(2020, 12, 31),
@@ -322,7 +322,7 @@ def test_a_disqualification_that_ended_refuses_nobody():
 
 def test_only_staff_record_a_disqualification():
     event = Event(start=False)
-    eve = Player.objects.create(display_name="Eve")
+    eve = Player.objects.create(birth_year=1990, display_name="Eve")
     with pytest.raises(NotAllowed, match="Only staff"):
         sanction_record(
             player=eve, reason="x", starts_on=timezone.localdate(), ends_on=None, by=event.olga
@@ -598,7 +598,7 @@ def test_a_judge_is_offered_the_forfeit_and_the_resolution_an_organizer_is_not()
 
 def test_staff_record_a_disqualification_in_the_admin_and_it_refuses_the_player():
     event = Event(start=False)
-    eve = Player.objects.create(display_name="Eve")
+    eve = Player.objects.create(birth_year=1990, display_name="Eve")
     root = User.objects.create_superuser("root", password="x")
     client = client_of(root)
     assert client.get("/admin/tournaments/sanction/add/").status_code == 200
@@ -627,7 +627,7 @@ def test_the_recorder_gives_a_judge_the_clocks_and_not_the_organizer():
 def test_a_player_signed_up_cannot_be_made_a_judge():
     event = Event(start=False, self_signup=True, signup_approval=True)
     zoya = User.objects.create_user("zoya")
-    signup_request(tournament=event.event, by=zoya, display_name="Zoya")
+    signup_request(tournament=event.event, by=zoya, display_name="Zoya", birth_year=1990)
     with pytest.raises(Conflict, match="zoya is signed up to play in this event"):
         judge_add(tournament=event.event, username="zoya", role="judge", by=event.olga)
 

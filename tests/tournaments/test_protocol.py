@@ -116,8 +116,8 @@ def test_the_document_has_the_places_tiebreaks_rounds_judges_and_norms():
     assert protocol.tiebreak_names == ("Game points difference",)
     assert [line.tiebreaks for line in protocol.lines] == [("",), ("-1",), ("-2",), ("-3",)]
     assert [(line.birth_year, line.region, line.rank) for line in protocol.lines][:2] == [
-        ("1990", "RU-TA", "I"),
-        ("1985", "RU-MOW", "KMS"),
+        ("1990", "Republic of Tatarstan", "I"),
+        ("1985", "Moscow", "KMS"),
     ]
     assert [line.club for line in protocol.lines][0] == "Club A"
     # 1st of 4 meets the KMS norm (the highest), 2nd the 1st adult rank.
@@ -171,7 +171,7 @@ def test_a_non_official_protocol_leaves_out_birth_year_region_and_rank():
         ("", "", "", "")
     }
     page = Client().get("/t/volga/protocol/").content.decode()
-    assert "RU-MOW" not in page and "1985" not in page
+    assert "Moscow" not in page and "1985" not in page
 
 
 def test_the_page_the_pdf_and_the_spreadsheet_answer():
@@ -180,7 +180,7 @@ def test_the_page_the_pdf_and_the_spreadsheet_answer():
     page = client.get(f"/t/{tournament.slug}/protocol/")
     assert page.status_code == 200
     text = page.content.decode()
-    assert "Final protocol" in text and "Player B" in text and "RU-MOW" in text
+    assert "Final protocol" in text and "Player B" in text and "Moscow" in text
     assert "norm met: KMS" in text
     assert "Ivan Petrov" in text
     tournament_page = client.get(f"/t/{tournament.slug}/").content.decode()

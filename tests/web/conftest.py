@@ -54,7 +54,9 @@ def make_site(
     players = {}
     for seed, name in enumerate(names, start=1):
         user = User.objects.create_user(name.lower(), password=f"pw-{name.lower()}-123")
-        player = Player.objects.create(display_name=name, user=user, club="Riga", country="LV")
+        player = Player.objects.create(
+            display_name=name, user=user, club="Riga", country="LV", birth_year=1990
+        )
         services.entry_register(tournament=tournament, player=player, by=organizer, seed=seed)
         players[name] = user
     if rated:

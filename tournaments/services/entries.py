@@ -57,9 +57,9 @@ def entry_register(
         raise Conflict(_("The tournament is finished."))
     if tournament.entries.filter(player=player).exists():
         raise Conflict(_("%(player)s is already entered.") % {"player": player})
+    require_may_play(tournament, player)  # an official event: no official, nobody disqualified
     # A pair in a pairs tournament only, and the category of a player (or of a pair's two).
     require_pairs_entry(tournament, player, by, profile_given=profile_given)
-    require_may_play(tournament, player)  # an official event: no official, nobody disqualified
     if seed is not None and (too_large := _seed_too_large(seed)):
         raise InvalidInput(too_large)  # the column would overflow: a 500 otherwise
     entry = Entry.objects.create(tournament=tournament, player=player, seed=seed, late_entry=late)

@@ -61,8 +61,8 @@ def signup_request(
     if not tournament.self_signup or tournament.status not in BEFORE_START:
         raise Conflict(_("This tournament is not open for sign-up."))
     player = _player_of(by, display_name, tournament, gender=gender, birth_year=birth_year)
-    category_check(tournament=tournament, player=player, by=by, own=True)
     require_may_play(tournament, player)
+    category_check(tournament=tournament, player=player, by=by, own=True)
     if tournament.pairs:
         return _signup_with_partner(tournament, player, by, partner, pair_name)
     if partner:
