@@ -291,7 +291,7 @@ def officer_of_its_list(user: User, record: Tournament | RatingHold) -> bool:
     only: no list is made for asking)."""
     if isinstance(record, Tournament):
         lists = RatingList.objects.filter(
-            system=record.rating_system, variant=record.variant, pairs=record.pairs
+            system=record.rating_system, discipline=record.discipline
         )
     else:
         lists = RatingList.objects.filter(pk=record.rating_list_id)

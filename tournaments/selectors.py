@@ -33,7 +33,7 @@ def entry_ratings(*, tournament: Tournament) -> dict[int, float]:
     return dict(
         Rating.objects.filter(
             rating_list__system=tournament.rating_system,
-            rating_list__variant=tournament.variant,
+            rating_list__discipline=tournament.discipline,
             player__entries__tournament=tournament,
         ).values_list("player__entries__pk", "rating")
     )

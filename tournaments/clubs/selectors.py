@@ -125,8 +125,10 @@ def club_players(*, club: Club) -> QuerySet[Player]:
 
 
 def club_rating_list(
-    *, club: Club, system: str, variant: str, size: int | None = None
+    *, club: Club, system: str, discipline: str, size: int | None = None
 ) -> list[RatingListRow]:
     """The club's players' ratings in one of the site's lists, ranked within the club (the first
     ``size``; None: all)."""
-    return rating_list(system=system, variant=variant, among=club_players(club=club), size=size)
+    return rating_list(
+        system=system, discipline=discipline, among=club_players(club=club), size=size
+    )

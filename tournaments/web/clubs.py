@@ -49,11 +49,13 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     leaders = selectors.CLUB_LEADERS
     ratings = [
         (
-            variant,
+            discipline,
             label,
-            selectors.club_rating_list(club=club, system="fibs", variant=variant, size=leaders),
+            selectors.club_rating_list(
+                club=club, system="fibs", discipline=discipline, size=leaders
+            ),
         )
-        for variant, label in Tournament.Variant.choices
+        for discipline, label in Tournament.Discipline.choices
     ]
     runs = may(request.user, "club.events", club)
     return render(

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db.models import Count, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -28,7 +28,7 @@ from nardy_site.page_cache import (
     shared_page,
 )
 from nardy_site.paging import page_of, pager
-from tournaments import selectors, versions
+from tournaments import disciplines, selectors, versions
 from tournaments.analysis.selectors import match_analysis, player_pr_history, verdicts_of
 from tournaments.brackets.view import bracket_drawings
 from tournaments.charts import responsive_chart
@@ -464,14 +464,14 @@ def player_search_page(request: HttpRequest) -> HttpResponse:
 def _rating_histories(player_id: int) -> list[dict[str, Any]]:
     """Each rating list of the player: its chart, the rating now and every change, newest first."""
     histories = []
-    for (system, variant), changes in rating_selectors.player_histories(
+    for (system, discipline), changes in rating_selectors.player_histories(
         player_id=player_id
     ).items():
         histories.append(
             {
-                "id": f"rating-{system}-{variant}",
+                "id": f"rating-{system}-{discipline}",
                 "title": f"{Tournament.RatingSystem(system).label} · "
-                f"{Tournament.Variant(variant).label}",
+                f"{Tournament.Discipline(discipline).label}",
                 "chart": responsive_chart(
                     [(change.finished_at, change.after) for change in changes]
                 ),
@@ -491,42 +491,57 @@ def _pr_chart(player_id: int) -> Any:
     return charts or None
 
 
-def _list_of(request: HttpRequest, variant: str) -> tuple[str, bool]:
-    """The rating system and whether it is the pairs' list, as the page's query asks."""
-    if variant not in Tournament.Variant.values:
-        raise Http404(_("There is no such game."))
+def _system_of(request: HttpRequest, discipline: str) -> str:
+    """The rating system the page's query asks for (FIBS by default)."""
+    if discipline not in Tournament.Discipline.values:
+        raise Http404(_("There is no such discipline."))
     system = request.GET.get("system", Tournament.RatingSystem.FIBS)
     if system not in Tournament.RatingSystem.values:
         system = Tournament.RatingSystem.FIBS
-    pairs = request.GET.get("pairs") == "1" and variant == Tournament.Variant.SHORT
-    return system, pairs
+    return system
 
 
-def _own_position(request: HttpRequest, variant: str) -> str:
+def _own_position(request: HttpRequest, discipline: str) -> str:
     """The signed-in reader's own rows in the list (their linked players'), with their rank:
     drawn for them into the shared page."""
-    system, pairs = _list_of(request, variant)
-    ratings = rating_selectors.list_ratings(system=system, variant=variant, pairs=pairs)
+    system = _system_of(request, discipline)
+    ratings = rating_selectors.list_ratings(system=system, discipline=discipline)
     own = ratings.filter(player__user=request.user)  # a user links a player or two
     rows = rating_selectors.rating_rows(list(rating_selectors.ordered_ratings(own)), of=ratings)
     size = rating_selectors.RATING_LIST_PAGE
-    where = f"?system={system}" + ("&pairs=1" if pairs else "")
-    shown = [(row, f"{where}&page={page_of(row.rank - 1, size)}") for row in rows]
+    shown = [(row, f"?system={system}&page={page_of(row.rank - 1, size)}") for row in rows]
     return render_to_string("tournaments/_rating_own.html", {"rows": shown}, request=request)
 
 
+def _lists_version(discipline: str) -> str:
+    if discipline not in Tournament.Discipline.values:
+        raise Http404(_("There is no such discipline."))
+    return versions.rating_lists_version(discipline=discipline)
+
+
+def rating_list_address(request: HttpRequest, discipline: str) -> HttpResponse:
+    """``/ratings/<discipline>/``. The pairs' list had the address ``/ratings/short/?pairs=1``
+    before the disciplines had lists of their own: it is sent on to ``/ratings/short-pairs/``."""
+    if discipline == disciplines.SHORT and request.GET.get("pairs") == "1":
+        kept = request.GET.copy()
+        del kept["pairs"]
+        target = reverse("rating-list", args=[disciplines.SHORT_PAIRS])
+        return redirect(f"{target}?{kept.urlencode()}" if kept else target, permanent=True)
+    return rating_list_page(request, discipline=discipline)
+
+
 @shared_page(
-    lambda variant: versions.rating_lists_version(variant=variant),
-    params={"system": Tournament.RatingSystem.values, "pairs": ["1"], "page": page_number},
+    _lists_version,
+    params={"system": Tournament.RatingSystem.values, "page": page_number},
     fresh=["q"],
-    reader=lambda request, variant: True,  # the page is everyone's; their own rows are drawn
+    reader=lambda request, discipline: True,  # the page is everyone's; their own rows are drawn
     own={"position": _own_position},
 )
-def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
-    """A rating list a page at a time (``RATING_LIST_PAGE`` rows), or the rows whose player's
-    name has the words of ``?q=``, each with their rank in the whole list."""
-    system, pairs = _list_of(request, variant)
-    ratings = rating_selectors.list_ratings(system=system, variant=variant, pairs=pairs)
+def rating_list_page(request: HttpRequest, discipline: str) -> HttpResponse:
+    """A discipline's rating list a page at a time (``RATING_LIST_PAGE`` rows), or the rows
+    whose player's name has the words of ``?q=``, each with their rank in the whole list."""
+    system = _system_of(request, discipline)
+    ratings = rating_selectors.list_ratings(system=system, discipline=discipline)
     query = request.GET.get("q", "").strip()
     size = rating_selectors.RATING_LIST_PAGE
     if query:
@@ -537,7 +552,7 @@ def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
     else:
         page = pager(request.GET, total=ratings.count(), size=size)
         rows = rating_selectors.rating_list(
-            system=system, variant=variant, pairs=pairs, offset=page.offset, size=size
+            system=system, discipline=discipline, offset=page.offset, size=size
         )
     return render(
         request,
@@ -546,11 +561,10 @@ def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
             "rows": rows,
             "pager": page,
             "query": query,
-            "pairs": pairs,
-            "variant": variant,
-            "variant_name": Tournament.Variant(variant).label,
+            "discipline": discipline,
+            "discipline_name": Tournament.Discipline(discipline).label,
             "system": system,
-            "variants": Tournament.Variant.choices,
+            "disciplines": Tournament.Discipline.choices,
             "systems": Tournament.RatingSystem.choices,
         },
     )
