@@ -219,15 +219,22 @@ class TournamentSerializer(TournamentFields):
         #: Every declared setting (``tournaments.declarations``) is a field, with its model
         #: field's type, limits and help; the rest is read only.
         fields = [
-            "id", "slug", "status", "organizer",
+            "id", "slug", "status", "organizer", "discipline",
             *(item.name for item in settings_of(Tournament)),
             "accepted_moves_allowed", "rated", "rated_by", "rated_at", "created_at", "notices",
             "club", "season", "parent", "stage", "group",
         ]  # fmt: skip
         read_only_fields = [
-            "id", "status", "organizer", "rated_at", "created_at", "stage", "group",
+            "id", "status", "organizer", "discipline", "rated_at", "created_at", "stage", "group",
         ]  # fmt: skip
-        extra_kwargs = {"slug": {"required": False}}
+        extra_kwargs = {
+            "slug": {"required": False},
+            "discipline": {
+                "help_text": "The discipline of the sport rules (art. 7), which follows from the "
+                "game, pairs and clock (a clock of at most 10 minutes a player is blitz); each "
+                "is rated on a list of its own"
+            },
+        }
 
     def get_notices(self, tournament: Tournament) -> list[str]:
         known: dict[int, list[str]] | None = self.context.get("notices")

@@ -158,7 +158,7 @@ class PlayerDetail(generics.RetrieveAPIView[Player]):
 class TournamentList(generics.ListAPIView[Tournament]):
     schema = ApiSchema()
     serializer_class = TournamentSerializer
-    filterset_fields = ["variant", "format", "status", "club__slug"]
+    filterset_fields = ["variant", "discipline", "format", "status", "club__slug"]
     ordering_fields = ["created_at", "name"]
     ordering = ["-created_at"]
 

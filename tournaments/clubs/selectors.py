@@ -89,9 +89,12 @@ class ClubTournaments:
     finished_count: int
 
 
-def club_tournaments(*, club: Club, drafts: bool = False) -> ClubTournaments:
-    """The club's tournaments for its page: three queries however many it has run."""
+def club_tournaments(*, club: Club, drafts: bool = False, discipline: str = "") -> ClubTournaments:
+    """The club's tournaments for its page (``discipline``: of that discipline only): three
+    queries however many it has run."""
     found = Tournament.objects.filter(club=club, parent__isnull=True)  # stages: on their event
+    if discipline:
+        found = found.filter(discipline=discipline)
     if not drafts:
         found = found.filter(status__in=Tournament.PUBLIC)
     found = found.select_related("season").order_by("-created_at", "-pk")

@@ -72,6 +72,7 @@ def _tournament_version(slug: str) -> str:
     params={
         "status": Tournament.Status.values,
         "variant": Tournament.Variant.values,
+        "discipline": Tournament.Discipline.values,
         "club": is_slug,
         "page": page_number,
     },
@@ -81,17 +82,20 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
     first; then every tournament, newest first, a page at a time; ``?club=<slug>``: a club's."""
     status = request.GET.get("status", "")
     variant = request.GET.get("variant", "")
+    discipline = request.GET.get("discipline", "")
     club = Club.objects.filter(slug=request.GET.get("club", "")).first()
     tournaments = selectors.tournament_list()
     if status in Tournament.Status.values:
         tournaments = tournaments.filter(status=status)
     if variant in Tournament.Variant.values:
         tournaments = tournaments.filter(variant=variant)
+    if discipline in Tournament.Discipline.values:
+        tournaments = tournaments.filter(discipline=discipline)
     if club is not None:
         tournaments = tournaments.filter(club=club)
     page = pager(request.GET, total=tournaments.count(), size=selectors.TOURNAMENTS_PAGE)
     running = []
-    if page.number == 1 and not status and not variant and club is None:
+    if page.number == 1 and not status and not variant and not discipline and club is None:
         now = (Tournament.Status.RUNNING, Tournament.Status.REGISTRATION)
         running = list(
             selectors.with_entry_counts(tournaments.filter(status__in=now))[
@@ -108,8 +112,10 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
             "club": club,
             "statuses": Tournament.Status.choices,
             "variants": Tournament.Variant.choices,
+            "disciplines": Tournament.Discipline.choices,
             "status": status,
             "variant": variant,
+            "discipline": discipline,
         },
     )
 
@@ -613,8 +619,24 @@ def standing_lines(standings: list[selectors.Standing]) -> StandingLines:
 
 def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:
     """The tournament's rules in plain words, one fact a line, for its page and its print: what
-    each setting's declaration says (``tournaments.declarations``), and whether it is rated."""
-    return [*summary_of(tournament), (str(_("Rated")), str(rated_summary(tournament)))]
+    each setting's declaration says (``tournaments.declarations``), its discipline, and whether
+    it is rated."""
+    return [
+        (str(_("Discipline")), discipline_summary(tournament)),
+        *summary_of(tournament),
+        (str(_("Rated")), str(rated_summary(tournament))),
+    ]
+
+
+def discipline_summary(tournament: Tournament) -> str:
+    """The tournament's discipline in words, with its code in the register of sports where it
+    is known, and the rating list it counts on."""
+    name = tournament.get_discipline_display()
+    code = disciplines.CODES.get(tournament.discipline)
+    said = _("%(name)s (code %(code)s)") % {"name": name, "code": code} if code else str(name)
+    return _("%(discipline)s: rated on its own list, apart from the other disciplines") % {
+        "discipline": said
+    }
 
 
 def rated_summary(tournament: Tournament) -> str:
