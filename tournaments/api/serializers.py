@@ -19,6 +19,7 @@ from tournaments.declarations import settings_of
 from tournaments.models import DEFAULT_TIEBREAKS, Entry, Match, Player, Round, Tournament
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.scoring.clock import KINDS, MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
+from tournaments.scoring.events import EVENT_PRESET_NAMES, EVENT_PRESETS
 from tournaments.seasons.models import Season, validate_place_points
 from tournaments.seasons.table import MAX_PLACE_POINTS
 from tournaments.services import start_notices
@@ -239,6 +240,30 @@ class TournamentSerializer(TournamentFields):
     def get_notices(self, tournament: Tournament) -> list[str]:
         known: dict[int, list[str]] | None = self.context.get("notices")
         return known[tournament.pk] if known is not None else start_notices(tournament)
+
+
+class TournamentCreateSerializer(TournamentSerializer):
+    """A new tournament: its settings, and maybe the preset of a federation event that gives the
+    ones the request leaves out."""
+
+    preset = serializers.ChoiceField(
+        choices=EVENT_PRESET_NAMES,
+        write_only=True,
+        required=False,
+        help_text="A federation event whose settings fill those the request does not give: its "
+        "game, clock, match length, format and elimination ("
+        + "; ".join(
+            f"{preset.name}: {preset.variant}, {preset.control.base_seconds // 60}'+"
+            f'{preset.control.per_move_seconds}", to {preset.match_length}, {preset.format}'
+            + (f", out after {preset.out_after_losses} losses" if preset.out_after_losses else "")
+            for preset in EVENT_PRESETS
+        )
+        + "). Each given setting wins over the preset's; given match_games alone, the match "
+        "is of games",
+    )
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "preset"]
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):
