@@ -5,14 +5,17 @@ list to their own list through the backlog, which the beat's catch-up replays.""
 
 from __future__ import annotations
 
+import html
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.test import Client
 
 from tournaments import services
+from tournaments.clubs.models import Club
 from tournaments.matches.results import match_result_record
 from tournaments.models import Match, Player, Tournament
 from tournaments.ratings import ledger
@@ -169,3 +172,89 @@ def test_the_migration_moves_blitz_results_to_their_list_through_the_catch_up():
     assert carl.matches == 1  # lost to Boris in the long event; his blitz loss is on its list
     assert Rating.objects.filter(rating_list=blitz_list).count() == 2
     Tournament.objects.all().delete()
+
+
+def test_each_list_has_its_addresses_and_the_old_ones_keep_answering(commit):
+    olga = User.objects.create_user("olga")
+    people = [
+        Player.objects.create(display_name=name) for name in ("Anna", "Boris", "Carl", "Dina")
+    ]
+    played(olga, people, commit, name="Long", clock=CLASSICAL)
+    blitz = played(olga, people[:2], commit, name="Blitz", clock=BLITZ)
+    client = Client()
+
+    def names(answer) -> set[str]:
+        assert answer.status_code == 200, answer.content
+        return {row["player"] for row in answer.json()["results"]}
+
+    assert names(client.get("/api/v1/ratings/fibs/long/")) == {"Anna", "Boris", "Carl", "Dina"}
+    assert names(client.get("/api/v1/ratings/fibs/long-blitz/")) == {"Anna", "Boris"}
+    assert names(client.get("/api/v1/ratings/fibs/short-pairs/")) == set()
+    # The pairs' list's old address answers as its own.
+    old, new = (
+        client.get(f"/api/v1/ratings/fibs/{path}") for path in ("short/?pairs=1", "short-pairs/")
+    )
+    assert old.json() == new.json()
+    anna = people[0]
+    history = client.get(f"/api/v1/players/{anna.pk}/ratings/fibs/long-blitz/").json()
+    assert {row["tournament"] for row in history["results"]} == {blitz.slug}
+    assert len(history["results"]) == 1
+    officer = User.objects.get(username="rita-long-blitz")
+    client.force_login(officer)
+    assert client.get("/api/v1/ratings/fibs/long-blitz/holds/").status_code == 200
+    trail = client.get("/api/v1/ratings/fibs/long-blitz/audit/").json()
+    assert {row["tournament"] for row in trail["results"]} == {blitz.slug}
+    client.logout()
+
+    # The API's tournaments say their discipline and are filtered by it.
+    listed = client.get("/api/v1/tournaments/", {"discipline": "long-blitz"}).json()["results"]
+    assert [(row["slug"], row["discipline"]) for row in listed] == [(blitz.slug, "long-blitz")]
+    assert client.get("/api/v1/tournaments/", {"discipline": "chess"}).status_code == 400
+
+    # The page: a switch between the five lists, each list its own players.
+    page = client.get("/ratings/long-blitz/").content.decode()
+    switch = page[page.index('data-role="discipline-switch"') :]
+    assert all(f'data-discipline="{value}"' in switch for value in Tournament.Discipline.values)
+    assert 'data-discipline="long-blitz" aria-current="page"' in switch
+    table = page[page.index('data-role="rating-list"') :]
+    assert "Anna" in table and "Carl" not in table
+    assert "Carl" in client.get("/ratings/long/").content.decode()
+    assert client.get("/ratings/backgammon/").status_code == 404
+
+
+def test_the_tournament_lists_show_the_discipline_and_filter_by_it(commit):
+    olga = User.objects.create_user("olga")
+    club = Club.objects.create(name="Riga", slug="riga")
+    club.memberships.create(user=olga, role="owner")
+    season = club.seasons.create(name="2026", slug="2026", starts_on="2026-01-01")
+    made = {}
+    for name, clock in (("Classical", CLASSICAL), ("Blitz", BLITZ)):
+        made[name] = services.tournament_create(
+            organizer=olga, name=name, variant="long", match_length=3, time_control=clock,
+            club=club, season=season,
+        )  # fmt: skip
+        services.tournament_open_registration(tournament=made[name], by=olga)
+    client = Client()
+
+    home = client.get("/", {"discipline": "long-blitz"}).content.decode()
+    assert 'id="filter-discipline"' in home
+    listed = home[home.index('data-role="tournament-list"') :]
+    assert "Blitz" in listed and "Classical" not in listed
+    assert 'data-discipline="long-blitz"' in listed
+    both = client.get("/").content.decode()
+    assert "Long Nardy blitz" in both and "Classical" in both
+
+    club_page = client.get("/c/riga/", {"discipline": "long"}).content.decode()
+    assert 'data-role="discipline-filter"' in club_page
+    shown = club_page[club_page.index('id="club-tournaments"') : club_page.index("club-seasons")]
+    assert "Classical" in shown and ">Blitz<" not in shown
+
+    season_page = client.get("/c/riga/s/2026/", {"discipline": "long-blitz"}).content.decode()
+    events = season_page[season_page.index('data-role="events"') :]
+    events = events[: events.index("</ol>")]
+    assert ">Blitz<" in events and ">Classical<" not in events
+
+    page = client.get(f"/t/{made['Blitz'].slug}/").content.decode()
+    assert '<span data-role="discipline">Long Nardy blitz</span>' in page
+    rules = page[page.index('data-role="rules"') :]
+    assert "Long Nardy blitz (code 0690022811Л)" in html.unescape(rules)
