@@ -35,7 +35,6 @@ from tournaments.api.serializers import (
     Points,
     RatingHoldSerializer,
     RoundSerializer,
-    TournamentCreateSerializer,
     TournamentSerializer,
 )
 from tournaments.api.views import visible_tournaments
@@ -113,9 +112,9 @@ class Action(APIView):
 
 
 class TournamentCreate(Action):
-    @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer})
+    @extend_schema(request=TournamentSerializer, responses={201: TournamentSerializer})
     def post(self, request: Request) -> Response:
-        given = TournamentCreateSerializer(data=with_preset(request.data))
+        given = TournamentSerializer(data=with_preset(request.data))
         given.is_valid(raise_exception=True)
         settings = {**given.validated_data}
         settings.pop("preset", None)

@@ -58,7 +58,10 @@ class ClubTournamentSerializer(TournamentFields):
 
     class Meta:
         model = Tournament
-        fields = ["id", "slug", "name", "variant", "format", "status", "season", "entry_count"]
+        fields = [
+            "id", "slug", "name", "variant", "discipline", "format", "status", "season",
+            "entry_count",
+        ]  # fmt: skip
 
 
 class ClubTournamentsSerializer(serializers.Serializer[Any]):

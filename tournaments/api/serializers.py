@@ -210,6 +210,21 @@ class TournamentSerializer(TournamentFields):
         help_text="Whether a play the opponent accepted as made stands: accepted_moves, or when "
         "it is null the game's rule (Long Nardy yes, Short Nardy no)",
     )
+    preset = serializers.ChoiceField(
+        choices=EVENT_PRESET_NAMES,
+        write_only=True,
+        required=False,
+        help_text="Creation only: a federation event whose settings fill those the request "
+        "does not give: its game, clock, match length, format and elimination ("
+        + "; ".join(
+            f"{preset.name}: {preset.variant}, {preset.control.base_seconds // 60}'+"
+            f'{preset.control.per_move_seconds}", to {preset.match_length}, {preset.format}'
+            + (f", out after {preset.out_after_losses} losses" if preset.out_after_losses else "")
+            for preset in EVENT_PRESETS
+        )
+        + "). Each given setting wins over the preset's; given match_games alone, the match "
+        "is of games",
+    )
     notices = serializers.SerializerMethodField(
         help_text="What the start leaves out of the settings, and why (e.g. no third-place match "
         "with fewer than 4 players): before the start, what it will do; after it, what it did"
@@ -223,7 +238,7 @@ class TournamentSerializer(TournamentFields):
             "id", "slug", "status", "organizer", "discipline",
             *(item.name for item in settings_of(Tournament)),
             "accepted_moves_allowed", "rated", "rated_by", "rated_at", "created_at", "notices",
-            "club", "season", "parent", "stage", "group",
+            "club", "season", "parent", "stage", "group", "preset",
         ]  # fmt: skip
         read_only_fields = [
             "id", "status", "organizer", "discipline", "rated_at", "created_at", "stage", "group",
@@ -240,30 +255,6 @@ class TournamentSerializer(TournamentFields):
     def get_notices(self, tournament: Tournament) -> list[str]:
         known: dict[int, list[str]] | None = self.context.get("notices")
         return known[tournament.pk] if known is not None else start_notices(tournament)
-
-
-class TournamentCreateSerializer(TournamentSerializer):
-    """A new tournament: its settings, and maybe the preset of a federation event that gives the
-    ones the request leaves out."""
-
-    preset = serializers.ChoiceField(
-        choices=EVENT_PRESET_NAMES,
-        write_only=True,
-        required=False,
-        help_text="A federation event whose settings fill those the request does not give: its "
-        "game, clock, match length, format and elimination ("
-        + "; ".join(
-            f"{preset.name}: {preset.variant}, {preset.control.base_seconds // 60}'+"
-            f'{preset.control.per_move_seconds}", to {preset.match_length}, {preset.format}'
-            + (f", out after {preset.out_after_losses} losses" if preset.out_after_losses else "")
-            for preset in EVENT_PRESETS
-        )
-        + "). Each given setting wins over the preset's; given match_games alone, the match "
-        "is of games",
-    )
-
-    class Meta(TournamentSerializer.Meta):
-        fields = [*TournamentSerializer.Meta.fields, "preset"]
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):
