@@ -15,6 +15,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from tournaments import services
+from tournaments.backup.export import tournament_export
 from tournaments.clubs.models import Club
 from tournaments.matches.results import match_result_record
 from tournaments.models import Match, Player, Tournament
@@ -258,3 +259,11 @@ def test_the_tournament_lists_show_the_discipline_and_filter_by_it(commit):
     assert '<span data-role="discipline">Long Nardy blitz</span>' in page
     rules = page[page.index('data-role="rules"') :]
     assert "Long Nardy blitz (code 0690022811Л)" in html.unescape(rules)
+
+
+def test_the_backup_document_carries_the_discipline(db):
+    olga = User.objects.create_user("olga")
+    blitz = services.tournament_create(
+        organizer=olga, name="Blitz", variant="short", match_length=5, time_control=BLITZ
+    )
+    assert tournament_export(blitz)["tournament"]["discipline"] == "short-blitz"

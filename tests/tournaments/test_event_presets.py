@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from tournaments import services
 from tournaments.models import Tournament
 from tournaments.scoring.events import EVENT_PRESETS, event_preset
 
@@ -161,3 +162,14 @@ def test_the_form_comes_filled_from_a_preset_and_each_field_stays_the_organizers
     assert (made.match_length, made.format, made.discipline) == (
         5, "single-elimination", "long-blitz",
     )  # fmt: skip
+
+
+def test_a_drafts_rules_page_comes_filled_from_a_preset(olga):
+    draft = services.tournament_create(organizer=olga, name="Draft", variant="long")
+    client = api(olga)
+    page = client.get(f"/t/{draft.slug}/edit/", {"preset": "short"}).content.decode()
+    assert (_value(page, "variant"), _value(page, "match_size"), _value(page, "format")) == (
+        "short", "9", "swiss",
+    )  # fmt: skip
+    plain = client.get(f"/t/{draft.slug}/edit/").content.decode()
+    assert _value(plain, "variant") == "long"
