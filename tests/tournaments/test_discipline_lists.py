@@ -222,6 +222,16 @@ def test_each_list_has_its_addresses_and_the_old_ones_keep_answering(commit):
     assert "Carl" in client.get("/ratings/long/").content.decode()
     assert client.get("/ratings/backgammon/").status_code == 404
 
+    # The player's page: a rating history per list, and their matches filtered by discipline.
+    own = client.get(f"/p/{anna.pk}/").content.decode()
+    assert "FIBS · Long Nardy blitz:" in own and "FIBS · Long Nardy:" in own
+    matches = own[own.index('data-role="player-matches"') :]
+    assert ">Blitz</a>" in matches and ">Long</a>" in matches
+    blitz_only = client.get(f"/p/{anna.pk}/", {"discipline": "long-blitz"}).content.decode()
+    assert 'data-role="discipline-filter"' in blitz_only
+    matches = blitz_only[blitz_only.index('data-role="player-matches"') :]
+    assert ">Blitz</a>" in matches and ">Long</a>" not in matches
+
 
 def test_the_tournament_lists_show_the_discipline_and_filter_by_it(commit):
     olga = User.objects.create_user("olga")

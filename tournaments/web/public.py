@@ -408,15 +408,23 @@ def _player_part_context(
 ) -> dict[str, Any]:
     """What the parts of a player's page read, each computed only when its part is drawn: the
     parts are kept per their own version for every reader, signed in or not. The matches come a
-    page at a time (``?page=N``), with the player's record counted whole."""
-    matches = selectors.player_matches_count(player_id=pk)
+    page at a time (``?page=N``; ``?discipline=``: in its tournaments only), with the player's
+    record counted whole."""
+    discipline = query.get("discipline", "")
+    if discipline not in Tournament.Discipline.values:
+        discipline = ""
+    matches = selectors.player_matches_count(player_id=pk, discipline=discipline)
     page = pager(query, total=matches, size=selectors.PLAYER_MATCHES_PAGE)
     return {
         "player_id": pk,
         "version": parts,
         "pager": page,
+        "discipline": discipline,
+        "disciplines": Tournament.Discipline.choices,
         "record": cached_part(lambda: selectors.player_record(player_id=pk)),
-        "matches": cached_part(lambda: selectors.player_matches(player_id=pk, page=page.number)),
+        "matches": cached_part(
+            lambda: selectors.player_matches(player_id=pk, page=page.number, discipline=discipline)
+        ),
         "histories": cached_part(lambda: _rating_histories(pk)),
         "pr_chart": cached_part(lambda: _pr_chart(pk) if parts.analyses else None),
     }
@@ -424,7 +432,7 @@ def _player_part_context(
 
 @shared_page(
     lambda pk: _found(versions.player_version(pk=pk)),
-    params={"page": page_number},
+    params={"page": page_number, "discipline": Tournament.Discipline.values},
     reader=_player_reader,
     parts=_player_parts,
 )
