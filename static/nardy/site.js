@@ -248,6 +248,8 @@
       var select = chooser.querySelector("select[data-presets]");
       if (!form || !select) { return; }
       var presets = JSON.parse(select.dataset.presets);
+      // The button that reloads the page filled is for browsers without the script.
+      each(chooser, "[data-role=preset-fill]", function (part) { part.remove(); });
       chooser.addEventListener("submit", function (event) { event.preventDefault(); });
       select.addEventListener("change", function () {
         var values = presets[select.value];
