@@ -184,7 +184,7 @@ def build(entrants: int, rounds: int, rng: random.Random) -> str:
     )
     # Every player rated, so that the ratings query and the rating tie-break have work to do.
     rating_list, _ = RatingList.objects.get_or_create(
-        system=tournament.rating_system, variant=tournament.variant
+        system=tournament.rating_system, discipline=tournament.discipline
     )
     moment = datetime(2026, 1, 1, tzinfo=UTC)
     Rating.objects.bulk_create(

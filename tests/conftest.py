@@ -221,7 +221,7 @@ def world(db) -> World:
     users["staff"] = User.objects.create_user("sam", password="x", is_staff=True)
     # Rita approves the events of the Short Nardy FIBS list (tournaments.ratings.services).
     users["rating_officer"] = User.objects.create_user("rita", password="x")
-    rating_list, _ = RatingList.objects.get_or_create(system="fibs", variant="short")
+    rating_list, _ = RatingList.objects.get_or_create(system="fibs", discipline="short")
     rating_list.officers.add(users["rating_officer"])
     Tournament.objects.create(
         name="Other", slug="other", variant="short", organizer=users["other_organizer"]

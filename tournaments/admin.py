@@ -146,7 +146,7 @@ class GameAdmin(admin.ModelAdmin):
 
 @admin.register(RatingList)
 class RatingListAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "system", "variant"]
+    list_display = ["__str__", "system", "discipline"]
 
 
 class TrailAdmin(admin.ModelAdmin):

@@ -352,9 +352,7 @@ def officer_of_its_list(user: User, record: Tournament | RatingHold) -> bool:
     """For a tournament or a held change: a rating officer of the list it is rated on (read
     only: no list is made for asking)."""
     if isinstance(record, Tournament):
-        lists = RatingList.objects.filter(
-            system=record.rating_system, variant=record.variant, pairs=record.pairs
-        )
+        lists = RatingList.objects.filter(system=record.rating_system, discipline=record.discipline)
     else:
         lists = RatingList.objects.filter(pk=record.rating_list_id)
     return _officer_of(lists, user)

@@ -33,7 +33,7 @@ def entry_ratings(*, tournament: Tournament) -> dict[int, float]:
     return dict(
         Rating.objects.filter(
             rating_list__system=tournament.rating_system,
-            rating_list__variant=tournament.variant,
+            rating_list__discipline=tournament.discipline,
             player__entries__tournament=tournament,
         ).values_list("player__entries__pk", "rating")
     )
@@ -201,6 +201,7 @@ class PlayerMatch:
     pk: int
     tournament: str
     tournament_slug: str
+    discipline: str
     round_number: int | None
     slot: str
     status: str
@@ -215,6 +216,10 @@ class PlayerMatch:
     @property
     def slot_name(self) -> str:
         return slot_name(self.slot)
+
+    @property
+    def discipline_name(self) -> str:
+        return str(Tournament.Discipline(self.discipline).label)
 
     @property
     def forfeit_marks(self) -> tuple[str, str] | None:
@@ -238,23 +243,23 @@ class PlayerRecord:
     lost: int
 
 
-def player_matches(*, player_id: int, page: int = 1) -> list[PlayerMatch]:
+def player_matches(*, player_id: int, page: int = 1, discipline: str = "") -> list[PlayerMatch]:
     """One page of the player's matches with a home side, newest tournament first
-    (``PLAYER_MATCHES_PAGE`` a page). Each side is found apart and the two joined (UNION ALL),
-    so the database walks the player's entries and their matches by their indexes: an OR of
-    the two sides scanned every match."""
+    (``PLAYER_MATCHES_PAGE`` a page; ``discipline``: in its tournaments only). Each side is
+    found apart and the two joined (UNION ALL), so the database walks the player's entries and
+    their matches by their indexes: an OR of the two sides scanned every match."""
     start = (page - 1) * PLAYER_MATCHES_PAGE
     matches = []
-    for row in _player_matches(player_id)[start : start + PLAYER_MATCHES_PAGE]:
+    for row in _player_matches(player_id, discipline)[start : start + PLAYER_MATCHES_PAGE]:
         *shown, winner, home, away, home_name, away_name, _ = row
         won = (winner is not None and winner == home, winner is not None and winner == away)
         matches.append(PlayerMatch(*shown, *won, home_name, away_name))
     return matches
 
 
-def player_matches_count(*, player_id: int) -> int:
+def player_matches_count(*, player_id: int, discipline: str = "") -> int:
     """How many matches with a home side the player has (the pages of ``player_matches``)."""
-    return _player_matches(player_id).count()
+    return _player_matches(player_id, discipline).count()
 
 
 def player_record(*, player_id: int) -> PlayerRecord:
@@ -275,15 +280,17 @@ def player_record(*, player_id: int) -> PlayerRecord:
     return PlayerRecord(*(sum(row[index] for row in rows) for index in range(3)))
 
 
-def _player_matches(player_id: int) -> QuerySet[Any]:
+def _player_matches(player_id: int, discipline: str = "") -> QuerySet[Any]:
     columns = (
-        "pk", "tournament__name", "tournament__slug", "round__number", "slot", "status",
+        "pk", "tournament__name", "tournament__slug", "tournament__discipline", "round__number",
+        "slot", "status",
         "score_home", "score_away", "forfeit", "winner_id", "home_id", "away_id",
         "home__player__display_name", "away__player__display_name", "tournament__created_at",
     )  # fmt: skip
-    home = Match.objects.filter(home__player=player_id).order_by().values_list(*columns)
+    of = {"tournament__discipline": discipline} if discipline else {}
+    home = Match.objects.filter(home__player=player_id, **of).order_by().values_list(*columns)
     away = (
-        Match.objects.filter(away__player=player_id, home__isnull=False)
+        Match.objects.filter(away__player=player_id, home__isnull=False, **of)
         .order_by()
         .values_list(*columns)
     )

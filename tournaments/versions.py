@@ -40,7 +40,7 @@ def tournament_version(*, slug: str) -> str | None:
 _TOURNAMENT = Compiled(
     lambda slug: (
         Tournament.objects.filter(slug=slug)
-        .annotate(ratings=_ratings_revision("rating_system", "variant", "pairs"))
+        .annotate(ratings=_ratings_revision("rating_system", "discipline"))
         .values_list("revision", "ratings")[:1]
     ),
     placeholder="\x00slug",
@@ -239,9 +239,10 @@ def tournament_list_version() -> str:
     return f"{totals['count']}:{totals['newest']}:{totals['sum']}"
 
 
-def rating_lists_version(*, variant: str) -> str:
-    """The variant's rating lists' revisions summed: every rating change raises one."""
-    total = RatingList.objects.filter(variant=variant).aggregate(sum=Sum("revision"))["sum"]
+def rating_lists_version(*, discipline: str) -> str:
+    """The discipline's rating lists' revisions summed: every rating change raises one."""
+    lists = RatingList.objects.filter(discipline=discipline)
+    total = lists.aggregate(sum=Sum("revision"))["sum"]
     return str(total or 0)
 
 
@@ -272,8 +273,6 @@ def _analysis_state() -> Subquery:
     return Subquery(analyses.values("state")[:1])
 
 
-def _ratings_revision(system: str, variant: str, pairs: str) -> Subquery:
-    lists = RatingList.objects.filter(
-        system=OuterRef(system), variant=OuterRef(variant), pairs=OuterRef(pairs)
-    )
+def _ratings_revision(system: str, discipline: str) -> Subquery:
+    lists = RatingList.objects.filter(system=OuterRef(system), discipline=OuterRef(discipline))
     return Subquery(lists.order_by().values("revision")[:1])

@@ -239,6 +239,35 @@
     });
   }
 
+  // An event preset fills the fields of the form it names (data-fills) as soon as it is chosen
+  // (data-presets: each preset's field values); each field stays the organizer's to change. The
+  // form hears a change of each field it fills, so that it shows the fields that now apply.
+  function eventPresets(root) {
+    each(root, "form[data-fills]", function (chooser) {
+      var form = document.getElementById(chooser.dataset.fills);
+      var select = chooser.querySelector("select[data-presets]");
+      if (!form || !select) { return; }
+      var presets = JSON.parse(select.dataset.presets);
+      // The button that reloads the page filled is for browsers without the script.
+      each(chooser, "[data-role=preset-fill]", function (part) { part.remove(); });
+      chooser.addEventListener("submit", function (event) { event.preventDefault(); });
+      select.addEventListener("change", function () {
+        var values = presets[select.value];
+        if (!values) { return; }
+        Object.keys(values).forEach(function (name) {
+          var value = values[name] === null ? "" : String(values[name]);
+          each(form, "[name='" + name + "']", function (input) {
+            if (input.disabled) { return; }
+            if (input.type === "radio") { input.checked = input.value === value; }
+            else if (input.type === "checkbox") { input.checked = value === "true"; }
+            else { input.value = value; }
+            input.dispatchEvent(new Event("change", { bubbles: true }));
+          });
+        });
+      });
+    });
+  }
+
   function enhance(root) {
     playerSearch(root);
     autosubmit(root);
@@ -246,6 +275,7 @@
     resultModes(root);
     applicability(root);
     tiebreakDefaults(root);
+    eventPresets(root);
     uploadProgress(root);
     polling(root);
     printButtons(root);

@@ -25,7 +25,7 @@ UNREACHABLE = {
 #: Statuses an operation must not declare unless its code answers them.
 ONLY_WHEN_ANSWERED = {304, 429}
 #: A value for each path parameter that routes (any key: no row is read).
-SAMPLE = {"system": "fibs", "variant": "long", "id": "1", "user_id": "1"}
+SAMPLE = {"system": "fibs", "discipline": "long", "id": "1", "user_id": "1"}
 
 
 @pytest.fixture(scope="module")
@@ -74,12 +74,12 @@ def test_the_throttled_and_the_etag_operations_are_found(operations):
     }  # fmt: skip
     assert {
         "GET /api/v1/tournaments/{slug}/standings/",
-        "GET /api/v1/ratings/{system}/{variant}/",
+        "GET /api/v1/ratings/{system}/{discipline}/",
     } <= answering[304]
     assert {
         "GET /api/v1/players/",
-        "GET /api/v1/ratings/{system}/{variant}/",
-        "GET /api/v1/clubs/{slug}/ratings/{system}/{variant}/",
+        "GET /api/v1/ratings/{system}/{discipline}/",
+        "GET /api/v1/clubs/{slug}/ratings/{system}/{discipline}/",
         "POST /api/v1/matches/{id}/result",
         "POST /api/v1/matches/{id}/resolve",
         "POST /api/v1/matches/{id}/correct",

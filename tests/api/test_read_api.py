@@ -143,30 +143,32 @@ def test_scores_points_and_ratings_are_json_numbers_in_one_precision(client, dem
 
 
 CLOSED_SET_PATHS = [
-    "/api/v1/ratings/{system}/{variant}/",
-    "/api/v1/ratings/{system}/{variant}/holds/",
-    "/api/v1/ratings/{system}/{variant}/audit/",
-    "/api/v1/players/{id}/ratings/{system}/{variant}/",
-    "/api/v1/clubs/{slug}/ratings/{system}/{variant}/",
+    "/api/v1/ratings/{system}/{discipline}/",
+    "/api/v1/ratings/{system}/{discipline}/holds/",
+    "/api/v1/ratings/{system}/{discipline}/audit/",
+    "/api/v1/players/{id}/ratings/{system}/{discipline}/",
+    "/api/v1/clubs/{slug}/ratings/{system}/{discipline}/",
 ]
 
 
 @pytest.mark.parametrize("path", CLOSED_SET_PATHS)
-@pytest.mark.parametrize(("system", "variant"), [("glicko", "long"), ("fibs", "backgammon")])
-def test_an_unknown_rating_system_or_variant_is_a_404_in_the_error_shape(
-    client, path, system, variant
+@pytest.mark.parametrize(
+    ("system", "discipline"), [("glicko", "long"), ("fibs", "backgammon"), ("fibs", "long-pairs")]
+)
+def test_an_unknown_rating_system_or_discipline_is_a_404_in_the_error_shape(
+    client, path, system, discipline
 ):
     """Not 200 with an empty list, as before: the path names no list."""
     olga = User.objects.create_user("olga", password="x")
     client.force_login(olga)  # holds and audit need a user: the 404 comes first all the same
-    url = path.format(system=system, variant=variant, id=1, slug="riga")
+    url = path.format(system=system, discipline=discipline, id=1, slug="riga")
     response = client.get(url)
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
     assert client.get("/api/v1/ratings/fibs/long/").status_code == 200  # a known list: empty
 
 
-def test_the_schema_gives_the_rating_systems_and_variants_as_enums(client):
+def test_the_schema_gives_the_rating_systems_and_disciplines_as_enums(client):
     schema = client.get("/api/schema/", {"format": "json"}).json()
     for path in CLOSED_SET_PATHS:
         parameters = {
@@ -176,7 +178,7 @@ def test_the_schema_gives_the_rating_systems_and_variants_as_enums(client):
         }
         # The enums its fields use: one type each in a generated client.
         assert parameters["system"] == {"$ref": "#/components/schemas/RatingSystemEnum"}
-        assert parameters["variant"] == {"$ref": "#/components/schemas/VariantEnum"}
+        assert parameters["discipline"] == {"$ref": "#/components/schemas/DisciplineEnum"}
     enums = schema["components"]["schemas"]
     assert enums["RatingSystemEnum"]["enum"] == list(Tournament.RatingSystem.values)
-    assert enums["VariantEnum"]["enum"] == list(Tournament.Variant.values)
+    assert enums["DisciplineEnum"]["enum"] == list(Tournament.Discipline.values)

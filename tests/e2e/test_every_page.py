@@ -290,7 +290,9 @@ PAGES: dict[str, Callable[[World], Addresses]] = {
     ],
     "player-claims": _one("player-claims"),
     "identity-trail": _one("identity-trail"),
-    "rating-list": lambda world: [(v, reverse("rating-list", args=[v])) for v in ("long", "short")],
+    "rating-list": lambda world: [
+        (v, reverse("rating-list", args=[v])) for v in Tournament.Discipline.values
+    ],
     "my-matches": _one("my-matches"),
     "my-inbox": _one("my-inbox"),
     "club-list": _one("club-list"),

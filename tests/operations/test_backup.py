@@ -123,7 +123,7 @@ def snapshot(slug: str) -> dict[str, Any]:
 def ratings() -> dict[tuple[str, str, str], tuple[Any, ...]]:
     """Every current rating, and every player's ledger, by list and player name."""
     current = {
-        (r.rating_list.system, r.rating_list.variant, r.player.display_name): (
+        (r.rating_list.system, r.rating_list.discipline, r.player.display_name): (
             r.rating, r.experience, r.matches, r.last_delta, r.last_match_at,
         )
         for r in Rating.objects.select_related("rating_list", "player")
@@ -132,7 +132,7 @@ def ratings() -> dict[tuple[str, str, str], tuple[Any, ...]]:
     for change in RatingChange.objects.select_related("rating_list", "player").order_by(
         "finished_at", "match_id"
     ):
-        key = (change.rating_list.system, change.rating_list.variant, change.player.display_name)
+        key = (change.rating_list.system, change.rating_list.discipline, change.player.display_name)
         ledger.setdefault(key, []).append(
             (change.finished_at, change.score, change.before, change.after, change.delta)
         )

@@ -657,11 +657,11 @@ def test_catch_up_rates_what_the_ledger_is_missing_and_nothing_twice(sent, brack
 
     club.matches[1].refresh_from_db()
     assert ledger.ratings_verify() == {
-        ("fibs", "short", False): (club.matches[1].decided_at, club.matches[1].pk)
+        ("fibs", "short"): (club.matches[1].decided_at, club.matches[1].pk)
     }
     behind = ledger.ratings_behind()  # what the backlog says: the same place
-    assert list(behind) == [("fibs", "short", False)]
-    assert behind[("fibs", "short", False)][1] == club.matches[1].pk  # the earliest wrong match
+    assert list(behind) == [("fibs", "short")]
+    assert behind[("fibs", "short")][1] == club.matches[1].pk  # the earliest wrong match
 
     assert ratings_catch_up.apply().get() > 0
     assert not RatingChange.objects.filter(match=b.final).exists()

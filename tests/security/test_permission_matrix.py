@@ -547,7 +547,7 @@ def site_writes(client: Client, world: World) -> set[str]:
 def _sample_address(route: str, world: World) -> str:
     """The route with a value of the world for each of its parts."""
     values = {"slug": "riga" if route.startswith("c/") else "cup", "season": "2026",
-              "pk": str(world.match("cup").pk), "step": "open", "variant": "long",
+              "pk": str(world.match("cup").pk), "step": "open", "discipline": "long",
               "system": "fibs", "path": "x"}  # fmt: skip
     if route.startswith("p/"):
         values["pk"] = str(world.players["Anna"])

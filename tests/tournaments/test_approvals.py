@@ -124,7 +124,7 @@ def test_only_the_lists_officers_and_staff_approve_and_only_once():
     with pytest.raises(NotAllowed):
         ratings_approve(tournament=site.tournament, by=site.organizer)
     elsewhere = User.objects.create_user("lena")
-    RatingList.objects.create(system="fibs", variant="long").officers.add(elsewhere)
+    RatingList.objects.create(system="fibs", discipline="long").officers.add(elsewhere)
     with pytest.raises(NotAllowed):  # an officer of another list
         ratings_approve(tournament=site.tournament, by=elsewhere)
     staff = User.objects.create_user("sam", is_staff=True)

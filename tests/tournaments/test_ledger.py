@@ -198,12 +198,12 @@ def test_the_rating_list_and_a_players_history(db):
     for minutes, (home, away) in enumerate([(a, b), (c, d), (a, c)]):
         ratings_apply(decided(made, home, away, minutes=minutes).pk)
 
-    rows = rating_list(system="fibs", variant="short")
+    rows = rating_list(system="fibs", discipline="short")
 
     assert [row.player for row in rows][0] == a.player
     assert [row.rank for row in rows] == [1, 2, 3, 3]  # the two losers to newcomers tie
     assert rows[0].matches == 2 and rows[0].experience == 6
-    history = list(player_rating_history(player=a.player, system="fibs", variant="short"))
+    history = list(player_rating_history(player=a.player, system="fibs", discipline="short"))
     assert [change.before for change in history][0] == 1500
     assert history[1].before == history[0].after
     assert rows[0].rating == history[-1].after and rows[0].last_change == history[-1].delta

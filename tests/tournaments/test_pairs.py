@@ -102,16 +102,20 @@ def test_a_pairs_swiss_runs_to_its_end_rated_on_the_pairs_list_alone(commit):
     assert {standing.entry for standing in standings} == set(entries)
     assert sum(standing.row.wins for standing in standings) == 4  # 2 rounds of 2 matches
     # The pairs are rated on the pairs' list; the players' own lists have nothing.
-    pairs_list = RatingList.objects.get(system="fibs", variant="short", pairs=True)
+    pairs_list = RatingList.objects.get(system="fibs", discipline="short-pairs")
     assert set(Rating.objects.filter(rating_list=pairs_list).values_list("player", flat=True)) == {
         entry.player_id for entry in entries
     }
     assert RatingChange.objects.filter(rating_list=pairs_list).count() == 2 * 4
     assert not Rating.objects.filter(player__in=people).exists()
     assert not RatingChange.objects.filter(player__in=people).exists()
-    assert not RatingList.objects.filter(pairs=False, ratings__isnull=False).exists()
-    page = Client().get("/ratings/short/?pairs=1")
+    others = RatingList.objects.exclude(discipline="short-pairs")
+    assert not others.filter(ratings__isnull=False).exists()
+    page = Client().get("/ratings/short-pairs/")
     assert b"Team 1" in page.content
+    # The pairs' list's old address sends the reader on to its own.
+    old = Client().get("/ratings/short/?pairs=1&system=fibs")
+    assert old.status_code == 301 and old["Location"] == "/ratings/short-pairs/?system=fibs"
     assert b"Team 1" not in Client().get("/ratings/short/").content
 
 

@@ -81,7 +81,7 @@ def test_a_large_change_waits_for_an_officer_and_then_the_list_is_a_serial_repla
     assert RatingAudit.objects.filter(action="hold", match=big).count() == 1
 
     officer = User.objects.create_user("rita")
-    RatingList.objects.get(system="fibs", variant="short").officers.add(officer)
+    RatingList.objects.get(system="fibs", discipline="short").officers.add(officer)
     with pytest.raises(NotAllowed):
         ratings_hold_confirm(hold=hold, by=User.objects.get(username="olga"))
     ratings_hold_confirm(hold=hold, by=officer)

@@ -141,7 +141,7 @@ def test_the_beats_check_reads_the_backlog_in_one_query(django_assert_num_querie
     match_result_correct(match=first, by=history.organizer, score=reversed_score(first))
     assert RatingBacklog.objects.count() == 1
     with django_assert_num_queries(1):
-        assert ledger.ratings_behind() == {("fibs", "short", False): (first.decided_at, first.pk)}
+        assert ledger.ratings_behind() == {("fibs", "short"): (first.decided_at, first.pk)}
     assert ledger.ratings_verify() != {}
     assert ledger.ratings_catch_up() == 10
     assert not RatingBacklog.objects.exists()

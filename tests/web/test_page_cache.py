@@ -366,8 +366,9 @@ def test_a_player_page_draws_again_only_the_part_that_changed(client, site, monk
     monkeypatch.setattr(
         public.selectors,
         "player_matches",
-        lambda *, player_id, page: (
-            drawn.append("matches") or matches(player_id=player_id, page=page)
+        lambda *, player_id, page, discipline: (
+            drawn.append("matches")
+            or matches(player_id=player_id, page=page, discipline=discipline)
         ),
     )
     match = site.match("Anna", "Boris")

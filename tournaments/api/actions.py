@@ -44,6 +44,7 @@ from tournaments.models import Entry, Match, Player
 from tournaments.players.services import player_create
 from tournaments.ratings import services as ratings
 from tournaments.ratings.models import RatingHold
+from tournaments.scoring.events import EVENT_PRESET_NAMES, event_preset
 
 ResultIn = inline_serializer(
     "ResultIn",
@@ -113,10 +114,26 @@ class Action(APIView):
 class TournamentCreate(Action):
     @extend_schema(request=TournamentSerializer, responses={201: TournamentSerializer})
     def post(self, request: Request) -> Response:
-        given = TournamentSerializer(data=request.data)
+        given = TournamentSerializer(data=with_preset(request.data))
         given.is_valid(raise_exception=True)
-        tournament = services.tournament_create(organizer=request.user, **given.validated_data)
+        settings = {**given.validated_data}
+        settings.pop("preset", None)
+        tournament = services.tournament_create(organizer=request.user, **settings)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+
+def with_preset(data: Any) -> Any:
+    """The request's settings, with those it leaves out given by the event preset it names
+    (``preset``; an unknown one is left for the serializer to refuse)."""
+    name = data.get("preset") if hasattr(data, "get") else None
+    if not isinstance(name, str) or name not in EVENT_PRESET_NAMES:
+        return data
+    missing = event_preset(name).missing_from(data)
+    filled = data.copy()
+    for setting, value in missing.items():
+        if value is not None or not isinstance(filled, QueryDict):  # a form's field: no null
+            filled[setting] = value
+    return filled
 
 
 class TournamentLots(Action):

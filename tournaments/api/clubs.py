@@ -58,7 +58,10 @@ class ClubTournamentSerializer(TournamentFields):
 
     class Meta:
         model = Tournament
-        fields = ["id", "slug", "name", "variant", "format", "status", "season", "entry_count"]
+        fields = [
+            "id", "slug", "name", "variant", "discipline", "format", "status", "season",
+            "entry_count",
+        ]  # fmt: skip
 
 
 class ClubTournamentsSerializer(serializers.Serializer[Any]):
@@ -149,10 +152,10 @@ class ClubRatings(APIView):
         parameters=RATING_PAGE_PARAMETERS,
         summary="The club's players in a rating list, ranked within the club, a page at a time",
     )
-    def get(self, request: Request, slug: str, system: str, variant: str) -> Response:
+    def get(self, request: Request, slug: str, system: str, discipline: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         among = selectors.club_players(club=club)
-        ratings = list_ratings(system=system, variant=variant, among=among)
+        ratings = list_ratings(system=system, discipline=discipline, among=among)
         return Response(rating_page(request, self, ratings))
 
 

@@ -22,6 +22,7 @@ from tournaments.officials.selectors import removal_text
 from tournaments.ratings.models import RatingAudit, RatingChange, RatingHold
 from tournaments.regions import REGION_CODES
 from tournaments.scoring.clock import KINDS, MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
+from tournaments.scoring.events import EVENT_PRESET_NAMES, EVENT_PRESETS
 from tournaments.seasons.models import Season, validate_place_points
 from tournaments.seasons.table import MAX_PLACE_POINTS
 from tournaments.services import start_notices
@@ -245,6 +246,21 @@ class TournamentSerializer(TournamentFields):
         help_text="Whether a play the opponent accepted as made stands: accepted_moves, or when "
         "it is null the game's rule (Long Nardy yes, Short Nardy no)",
     )
+    preset = serializers.ChoiceField(
+        choices=EVENT_PRESET_NAMES,
+        write_only=True,
+        required=False,
+        help_text="Creation only: a federation event whose settings fill those the request "
+        "does not give: its game, clock, match length, format and elimination ("
+        + "; ".join(
+            f"{preset.name}: {preset.variant}, {preset.control.base_seconds // 60}'+"
+            f'{preset.control.per_move_seconds}", to {preset.match_length}, {preset.format}'
+            + (f", out after {preset.out_after_losses} losses" if preset.out_after_losses else "")
+            for preset in EVENT_PRESETS
+        )
+        + "). Each given setting wins over the preset's; given match_games alone, the match "
+        "is of games",
+    )
     notices = serializers.SerializerMethodField(
         help_text="What the start leaves out of the settings, and why (e.g. no third-place match "
         "with fewer than 4 players): before the start, what it will do; after it, what it did"
@@ -255,15 +271,22 @@ class TournamentSerializer(TournamentFields):
         #: Every declared setting (``tournaments.declarations``) is a field, with its model
         #: field's type, limits and help; the rest is read only.
         fields = [
-            "id", "slug", "status", "organizer",
+            "id", "slug", "status", "organizer", "discipline",
             *(item.name for item in settings_of(Tournament)),
             "accepted_moves_allowed", "rated", "rated_by", "rated_at", "created_at", "notices",
-            "club", "season", "parent", "stage", "group",
+            "club", "season", "parent", "stage", "group", "preset",
         ]  # fmt: skip
         read_only_fields = [
-            "id", "status", "organizer", "rated_at", "created_at", "stage", "group",
+            "id", "status", "organizer", "discipline", "rated_at", "created_at", "stage", "group",
         ]  # fmt: skip
-        extra_kwargs = {"slug": {"required": False}}
+        extra_kwargs = {
+            "slug": {"required": False},
+            "discipline": {
+                "help_text": "The discipline of the sport rules (art. 7), which follows from the "
+                "game, pairs and clock (a clock of at most 10 minutes a player is blitz); each "
+                "is rated on a list of its own"
+            },
+        }
 
     def get_notices(self, tournament: Tournament) -> list[str]:
         known: dict[int, list[str]] | None = self.context.get("notices")

@@ -26,16 +26,19 @@ class RatingSystemPath(ClosedSet):
     component = "RatingSystemEnum"
 
 
-class VariantPath(ClosedSet):
-    choices = Tournament.Variant.choices
-    component = "VariantEnum"
+class DisciplinePath(ClosedSet):
+    """A discipline: "long" and "short", the games' lists before the disciplines had lists of
+    their own, are the disciplines of the same names, so the old addresses keep answering."""
+
+    choices = Tournament.Discipline.choices
+    component = "DisciplineEnum"
 
 
 register_converter(RatingSystemPath, "rating_system")
-register_converter(VariantPath, "variant")
+register_converter(DisciplinePath, "discipline")
 
-#: A rating list's path: an unknown system or variant matches no route (404).
-SYSTEM_AND_VARIANT = "<rating_system:system>/<variant:variant>"
+#: A rating list's path: an unknown system or discipline matches no route (404).
+SYSTEM_AND_DISCIPLINE = "<rating_system:system>/<discipline:discipline>"
 
 urlpatterns = [
     path("tokens/", TokenList.as_view(), name="api-tokens"),
@@ -112,7 +115,7 @@ urlpatterns = [
     ),
     path("claims/<int:pk>/decline", players.ClaimDecision.as_view(decision="decline")),
     path(
-        f"players/<int:pk>/ratings/{SYSTEM_AND_VARIANT}/",
+        f"players/<int:pk>/ratings/{SYSTEM_AND_DISCIPLINE}/",
         views.RatingHistory.as_view(),
         name="api-rating-history",
     ),
@@ -143,11 +146,11 @@ urlpatterns = [
     path("matches/<int:pk>/", views.MatchDetail.as_view(), name="api-match"),
     path("matches/<int:pk>/games/", views.GameList.as_view(), name="api-games"),
     path("matches/<int:pk>/analysis", analysis.MatchAnalysisView.as_view(), name="api-analysis"),
-    path(f"ratings/{SYSTEM_AND_VARIANT}/", views.RatingList.as_view(), name="api-ratings"),
-    path(f"ratings/{SYSTEM_AND_VARIANT}/holds/", views.RatingHolds.as_view(), name="api-holds"),
+    path(f"ratings/{SYSTEM_AND_DISCIPLINE}/", views.RatingList.as_view(), name="api-ratings"),
+    path(f"ratings/{SYSTEM_AND_DISCIPLINE}/holds/", views.RatingHolds.as_view(), name="api-holds"),
     path("ratings/holds/<int:pk>/confirm", actions.RatingHoldConfirm.as_view(), name="api-hold"),
     path(
-        f"ratings/{SYSTEM_AND_VARIANT}/audit/",
+        f"ratings/{SYSTEM_AND_DISCIPLINE}/audit/",
         views.RatingAuditTrail.as_view(),
         name="api-rating-audit",
     ),
@@ -155,7 +158,7 @@ urlpatterns = [
     path("clubs/new", clubs.ClubCreate.as_view(), name="api-club-create"),
     path("clubs/<slug:slug>/", clubs.ClubDetail.as_view(), name="api-club"),
     path(
-        f"clubs/<slug:slug>/ratings/{SYSTEM_AND_VARIANT}/",
+        f"clubs/<slug:slug>/ratings/{SYSTEM_AND_DISCIPLINE}/",
         clubs.ClubRatings.as_view(),
         name="api-club-ratings",
     ),

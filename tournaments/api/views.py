@@ -30,6 +30,7 @@ from games.models import Game
 from nardy_site import throttle
 from nardy_site.api_errors import ApiSchema, error_response, error_responses
 from nardy_site.page_cache import changed_lately, fresh_or_stale
+from tournaments import disciplines
 from tournaments.api.rating_pages import (
     RATING_PAGE_PARAMETERS,
     RATING_PAGE_RESPONSES,
@@ -157,7 +158,7 @@ class PlayerDetail(generics.RetrieveAPIView[Player]):
 class TournamentList(generics.ListAPIView[Tournament]):
     schema = ApiSchema()
     serializer_class = TournamentSerializer
-    filterset_fields = ["variant", "format", "status", "club__slug"]
+    filterset_fields = ["variant", "discipline", "format", "status", "club__slug"]
     ordering_fields = ["created_at", "name"]
     ordering = ["-created_at"]
 
@@ -275,14 +276,20 @@ class RatingList(APIView):
         summary="A rating list, a page at a time, with an ETag",
         parameters=[
             OpenApiParameter(
-                "pairs", bool, description="The pairs' list (Short Nardy's pairs discipline)"
+                "pairs",
+                bool,
+                description="With the discipline short: the pairs' list, as "
+                "ratings/<system>/short-pairs/ (its address before the disciplines had lists)",
+                deprecated=True,
             ),
             *RATING_PAGE_PARAMETERS,
         ],
     )
-    def get(self, request: Request, system: str, variant: str) -> Response:
+    def get(self, request: Request, system: str, discipline: str) -> Response:
         pairs = request.query_params.get("pairs", "").lower() in ("1", "true")
-        ratings = list_ratings(system=system, variant=variant, pairs=pairs)
+        if pairs and discipline == disciplines.SHORT:
+            discipline = disciplines.SHORT_PAIRS
+        ratings = list_ratings(system=system, discipline=discipline)
         return with_etag(request, rating_page(request, self, ratings))
 
 
@@ -295,7 +302,7 @@ class RatingHistory(generics.ListAPIView[RatingChange]):
             return RatingChange.objects.none()
         player = get_object_or_404(Player, pk=self.kwargs["pk"])
         return player_rating_history(
-            player=player, system=self.kwargs["system"], variant=self.kwargs["variant"]
+            player=player, system=self.kwargs["system"], discipline=self.kwargs["discipline"]
         )
 
 
@@ -314,13 +321,13 @@ class RatingAuditTrail(generics.ListAPIView[RatingAudit]):
         if getattr(self, "swagger_fake_view", False):
             return RatingAudit.objects.none()
         rating_list = get_object_or_404(
-            RatingListModel, system=self.kwargs["system"], variant=self.kwargs["variant"]
+            RatingListModel, system=self.kwargs["system"], discipline=self.kwargs["discipline"]
         )
         user = self.request.user
         organizes = Tournament.objects.filter(
             Q(organizer=user) | Q(co_organizers=user),
             rating_system=rating_list.system,
-            variant=rating_list.variant,
+            discipline=rating_list.discipline,
         )
         if not is_rating_officer(rating_list, user) and not organizes.exists():
             raise PermissionDenied(
@@ -343,7 +350,7 @@ class RatingHolds(generics.ListAPIView[RatingHold]):
         if getattr(self, "swagger_fake_view", False):
             return RatingHold.objects.none()
         rating_list = get_object_or_404(
-            RatingListModel, system=self.kwargs["system"], variant=self.kwargs["variant"]
+            RatingListModel, system=self.kwargs["system"], discipline=self.kwargs["discipline"]
         )
         if not is_rating_officer(rating_list, self.request.user):
             raise PermissionDenied(_("Only the list's rating officers review its held changes."))

@@ -89,9 +89,12 @@ class ClubTournaments:
     finished_count: int
 
 
-def club_tournaments(*, club: Club, drafts: bool = False) -> ClubTournaments:
-    """The club's tournaments for its page: three queries however many it has run."""
+def club_tournaments(*, club: Club, drafts: bool = False, discipline: str = "") -> ClubTournaments:
+    """The club's tournaments for its page (``discipline``: of that discipline only): three
+    queries however many it has run."""
     found = Tournament.objects.filter(club=club, parent__isnull=True)  # stages: on their event
+    if discipline:
+        found = found.filter(discipline=discipline)
     if not drafts:
         found = found.filter(status__in=Tournament.PUBLIC)
     found = found.select_related("season").order_by("-created_at", "-pk")
@@ -125,8 +128,10 @@ def club_players(*, club: Club) -> QuerySet[Player]:
 
 
 def club_rating_list(
-    *, club: Club, system: str, variant: str, size: int | None = None
+    *, club: Club, system: str, discipline: str, size: int | None = None
 ) -> list[RatingListRow]:
     """The club's players' ratings in one of the site's lists, ranked within the club (the first
     ``size``; None: all)."""
-    return rating_list(system=system, variant=variant, among=club_players(club=club), size=size)
+    return rating_list(
+        system=system, discipline=discipline, among=club_players(club=club), size=size
+    )

@@ -70,7 +70,7 @@ class ReplayReport:
 
 def rating_list_of(tournament: Tournament) -> RatingList:
     rating_list, _ = RatingList.objects.get_or_create(
-        system=tournament.rating_system, variant=tournament.variant, pairs=tournament.pairs
+        system=tournament.rating_system, discipline=tournament.discipline
     )
     return rating_list
 
@@ -150,10 +150,10 @@ def locked_list(pk: int) -> RatingList:
 
 
 def rating_lists_used() -> list[RatingList]:
-    """Every rating list, made first for each (system, game, pairs) a tournament uses."""
-    used = Tournament.objects.values_list("rating_system", "variant", "pairs").distinct()
-    for system, variant, pairs in used:
-        RatingList.objects.get_or_create(system=system, variant=variant, pairs=pairs)
+    """Every rating list, made first for each (system, discipline) a tournament uses."""
+    used = Tournament.objects.values_list("rating_system", "discipline").distinct()
+    for system, discipline in used:
+        RatingList.objects.get_or_create(system=system, discipline=discipline)
     return list(RatingList.objects.all())
 
 
@@ -211,8 +211,7 @@ def _rows_from(rating_list: RatingList, key: OrderKey | None) -> QuerySet[Rating
 def _rated_matches(rating_list: RatingList) -> QuerySet[Match]:
     return Match.objects.filter(
         tournament__rating_system=rating_list.system,
-        tournament__variant=rating_list.variant,
-        tournament__pairs=rating_list.pairs,
+        tournament__discipline=rating_list.discipline,
         tournament__rated=True,
         status__in=Match.DECIDED,
         decided_at__isnull=False,
@@ -585,8 +584,8 @@ _MATCH_SCORES = Compiled(
 )
 
 
-#: A rating list by its rating system, game and whether it is the pairs' list.
-ListKey = tuple[str, str, bool]
+#: A rating list by its rating system and discipline.
+ListKey = tuple[str, str]
 
 
 def ratings_behind() -> dict[ListKey, OrderKey | None]:
@@ -598,11 +597,10 @@ def ratings_behind() -> dict[ListKey, OrderKey | None]:
     """
     behind: dict[ListKey, OrderKey | None] = {}
     rows = RatingBacklog.objects.values_list(
-        "rating_list__system", "rating_list__variant", "rating_list__pairs", "finished_at",
-        "match_id",
-    )  # fmt: skip
-    for system, variant, pairs, finished_at, match_id in rows:
-        list_key = (system, variant, pairs)
+        "rating_list__system", "rating_list__discipline", "finished_at", "match_id"
+    )
+    for system, discipline, finished_at, match_id in rows:
+        list_key = (system, discipline)
         key = None if finished_at is None else (finished_at, match_id)
         if list_key not in behind:
             behind[list_key] = key
@@ -617,9 +615,9 @@ def ratings_catch_up() -> int:
     periodic ``tasks.ratings_catch_up``); returns how many matches were rated."""
     rated = 0
     behind = ratings_behind()
-    for system, variant, pairs in sorted(behind):
-        rating_list = RatingList.objects.get(system=system, variant=variant, pairs=pairs)
-        rated += ratings_replay(behind[system, variant, pairs], rating_list).matches
+    for system, discipline in sorted(behind):
+        rating_list = RatingList.objects.get(system=system, discipline=discipline)
+        rated += ratings_replay(behind[system, discipline], rating_list).matches
     return rated
 
 
@@ -668,27 +666,25 @@ def ratings_verify() -> dict[ListKey, OrderKey]:
         "home_id",
         "winner_id",
         "tournament__rating_system",
-        "tournament__variant",
-        "tournament__pairs",
+        "tournament__discipline",
     )
     held = pending_holds()
-    for decided_at, pk, home, away, entry, winner, system, variant, pairs in decided.iterator():
+    for decided_at, pk, home, away, entry, winner, system, discipline in decided.iterator():
         (rated,) = _as_rated([(decided_at, pk, home, away, entry, winner, 0)])
         rows = [] if pk in held else _expected_rows(rated, system)  # held: no rows yet
-        expected[pk] = ((system, variant, pairs), rated.key, rows)
+        expected[pk] = ((system, discipline), rated.key, rows)
     found: dict[int, list[tuple[ListKey, OrderKey, int, float]]] = {}
     ledger = RatingChange.objects.values_list(
         "rating_list__system",
-        "rating_list__variant",
-        "rating_list__pairs",
+        "rating_list__discipline",
         "finished_at",
         "match_id",
         "player_id",
         "score",
     )
-    for system, variant, pairs, finished_at, match_id, player, score in ledger.iterator():
+    for system, discipline, finished_at, match_id, player, score in ledger.iterator():
         found.setdefault(match_id, []).append(
-            ((system, variant, pairs), (finished_at, match_id), player, score)
+            ((system, discipline), (finished_at, match_id), player, score)
         )
     behind: dict[ListKey, OrderKey] = {}
 

@@ -9,7 +9,8 @@ from tournaments.models import Match, Player, Tournament
 
 
 class RatingList(models.Model):
-    """One rating list: a rating system for one game. A club keeps one per variant.
+    """One rating list: a rating system for one discipline of the sport rules (art. 7): blitz
+    results never move a classical rating, and the pairs' ratings are apart from the players'.
 
     Its row is also the lock that keeps the writers of the list's ledger apart.
     """
@@ -17,9 +18,9 @@ class RatingList(models.Model):
     system = models.CharField(
         _("rating system"), max_length=10, choices=Tournament.RatingSystem.choices
     )
-    variant = models.CharField(_("variant"), max_length=10, choices=Tournament.Variant.choices)
-    #: The pairs' list of the pairs discipline: the pairs' ratings, apart from the players'.
-    pairs = models.BooleanField(_("pairs"), default=False)
+    discipline = models.CharField(
+        _("discipline"), max_length=12, choices=Tournament.Discipline.choices
+    )
     #: Raised with every write to the list's ledger: pages that show its ratings key on it.
     revision = models.PositiveIntegerField(_("revision"), default=0, editable=False)
     #: Matches rated since the list's last checkpoint: the next is taken at ``CHECKPOINT_EVERY``.
@@ -34,18 +35,17 @@ class RatingList(models.Model):
 
     class Meta:
         app_label = "tournaments"  # the tables and migrations of the tournaments app
-        ordering = ["variant", "system"]
+        ordering = ["discipline", "system"]
         verbose_name = _("rating list")
         verbose_name_plural = _("rating lists")
         constraints = [
             models.UniqueConstraint(
-                fields=["system", "variant", "pairs"], name="rating_list_unique_with_pairs"
+                fields=["system", "discipline"], name="rating_list_one_per_discipline"
             ),
         ]
 
     def __str__(self) -> str:
-        title = f"{self.get_system_display()} · {self.get_variant_display()}"
-        return f"{title} · {_('pairs')}" if self.pairs else title
+        return f"{self.get_system_display()} · {self.get_discipline_display()}"
 
 
 class RatingChange(models.Model):

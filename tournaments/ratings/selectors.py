@@ -34,11 +34,11 @@ def audit_trail(rating_list: RatingList, user: User) -> QuerySet[RatingAudit]:
     return rows.filter(own).distinct()
 
 
-def rating_list_revision(*, system: str, variant: str, pairs: bool = False) -> int:
+def rating_list_revision(*, system: str, discipline: str) -> int:
     """A rating list's revision (0 before its first rating): pages showing its ratings key on
     it."""
     revision = (
-        RatingList.objects.filter(system=system, variant=variant, pairs=pairs)
+        RatingList.objects.filter(system=system, discipline=discipline)
         .values_list("revision", flat=True)
         .first()
     )
@@ -65,11 +65,11 @@ _ORDER = ("-rating", "player__display_name", "player_id")
 
 
 def list_ratings(
-    *, system: str, variant: str, among: QuerySet[Player] | None = None, pairs: bool = False
+    *, system: str, discipline: str, among: QuerySet[Player] | None = None
 ) -> QuerySet[Rating]:
-    """A rating list's cached ratings (``among``: only these players, a club's list; ``pairs``:
-    the pairs' list), unordered: what ``rating_list`` and ``rating_rows`` page and rank."""
-    the_list = RatingList.objects.filter(system=system, variant=variant, pairs=pairs)
+    """A rating list's cached ratings (``among``: only these players, a club's list),
+    unordered: what ``rating_list`` and ``rating_rows`` page and rank."""
+    the_list = RatingList.objects.filter(system=system, discipline=discipline)
     # The list's id as a value of its own (an InitPlan): each rank's count then walks the
     # index of (list, rating) from the rating up, instead of joining the lists for every row.
     ratings = Rating.objects.filter(rating_list_id=Subquery(the_list.values("pk")[:1]))
@@ -81,16 +81,15 @@ def list_ratings(
 def rating_list(
     *,
     system: str,
-    variant: str,
+    discipline: str,
     among: QuerySet[Player] | None = None,
-    pairs: bool = False,
     offset: int = 0,
     size: int | None = RATING_LIST_PAGE,
 ) -> list[RatingListRow]:
     """Rows ``offset`` on of a rating list (``size`` of them; None: to the end), best first;
     ties share a rank (the first of them: 1, 2, 2, 4). Two queries whatever the list's length:
     the rows, and how many are rated above the first."""
-    ratings = list_ratings(system=system, variant=variant, among=among, pairs=pairs)
+    ratings = list_ratings(system=system, discipline=discipline, among=among)
     ordered = ordered_ratings(ratings)
     page = list(ordered[offset:] if size is None else ordered[offset : offset + size])
     return ranked(page, offset=offset, of=ratings)
@@ -137,11 +136,13 @@ def _row(rating: Rating, rank: int) -> RatingListRow:
     )
 
 
-def player_rating_history(*, player: Player, system: str, variant: str) -> QuerySet[RatingChange]:
+def player_rating_history(
+    *, player: Player, system: str, discipline: str
+) -> QuerySet[RatingChange]:
     """A player's ledger rows in a list, oldest first, each with its match and opponent known."""
     return (
         RatingChange.objects.filter(
-            player=player, rating_list__system=system, rating_list__variant=variant
+            player=player, rating_list__system=system, rating_list__discipline=discipline
         )
         .select_related(
             "match__home__player",
@@ -168,13 +169,15 @@ class HistoryRow:
 
 
 def player_histories(*, player_id: int) -> dict[tuple[str, str], list[HistoryRow]]:
-    """Every rating list the player is on, by (system, variant) in the order of variant then
-    system, with their changes in it, oldest first: one query, compiled once (a player page is
+    """Every rating list the player is on, by (system, discipline) in the order of discipline
+    then system, with their changes in it, oldest first: one query, compiled once (a player page is
     drawn again at each of their ratings)."""
     histories: dict[tuple[str, str], list[HistoryRow]] = {}
     for row in _PLAYER_HISTORIES.rows(player_id):
-        system, variant, finished_at, delta, after, match_id, tournament, officer, home, away = row
-        histories.setdefault((system, variant), []).append(
+        system, discipline, finished_at, delta, after, match_id, tournament, officer, home, away = (
+            row
+        )
+        histories.setdefault((system, discipline), []).append(
             HistoryRow(finished_at, delta, after, match_id, tournament, officer or "", home, away)
         )
     return histories
@@ -183,10 +186,10 @@ def player_histories(*, player_id: int) -> dict[tuple[str, str], list[HistoryRow
 _PLAYER_HISTORIES = Compiled(
     lambda player_id: (
         RatingChange.objects.filter(player_id=player_id)
-        .order_by("rating_list__variant", "rating_list__system", "finished_at", "match_id")
+        .order_by("rating_list__discipline", "rating_list__system", "finished_at", "match_id")
         .values_list(
             "rating_list__system",
-            "rating_list__variant",
+            "rating_list__discipline",
             "finished_at",
             "delta",
             "after",
@@ -247,8 +250,7 @@ def match_rating_effect(*, match: Match) -> RatingEffect | None:
         return None
     rating_list = RatingList.objects.filter(
         system=match.tournament.rating_system,
-        variant=match.tournament.variant,
-        pairs=match.tournament.pairs,
+        discipline=match.tournament.discipline,
     ).first()
     current = {} if rating_list is None else {
         rating.player_id: history.Standing(rating.rating, rating.experience)

@@ -212,27 +212,25 @@ def _entry_ratings(tournament_ids: list[int]) -> dict[int, float]:
     with the list compared column by column, it read every rating for every entry)."""
     entries = list(
         Entry.objects.filter(tournament_id__in=tournament_ids).values_list(
-            "pk", "player_id", "tournament__rating_system", "tournament__variant",
-            "tournament__pairs",
+            "pk", "player_id", "tournament__rating_system", "tournament__discipline"
         )
     )  # fmt: skip
     players = Entry.objects.filter(tournament_id__in=tournament_ids).values("player_id")
     ratings = {
-        (player, system, variant, pairs): rating
-        for player, system, variant, pairs, rating in Rating.objects.filter(
+        (player, system, discipline): rating
+        for player, system, discipline, rating in Rating.objects.filter(
             player_id__in=players
         ).values_list(
             "player_id",
             "rating_list__system",
-            "rating_list__variant",
-            "rating_list__pairs",
+            "rating_list__discipline",
             "rating",
         )  # fmt: skip
     }
     found = {}
-    for entry, player, system, variant, pairs in entries:
-        if (player, system, variant, pairs) in ratings:
-            found[entry] = ratings[player, system, variant, pairs]
+    for entry, player, system, discipline in entries:
+        if (player, system, discipline) in ratings:
+            found[entry] = ratings[player, system, discipline]
     return found
 
 

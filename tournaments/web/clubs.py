@@ -43,17 +43,20 @@ def club_list_page(request: HttpRequest) -> HttpResponse:
     return render(request, "clubs/club_list.html", {"clubs": selectors.club_list()})
 
 
-@shared_page(_club_version)
+@shared_page(_club_version, params={"discipline": Tournament.Discipline.values})
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_of(slug)
+    discipline = request.GET.get("discipline", "")
     leaders = selectors.CLUB_LEADERS
     ratings = [
         (
-            variant,
+            discipline,
             label,
-            selectors.club_rating_list(club=club, system="fibs", variant=variant, size=leaders),
+            selectors.club_rating_list(
+                club=club, system="fibs", discipline=discipline, size=leaders
+            ),
         )
-        for variant, label in Tournament.Variant.choices
+        for discipline, label in Tournament.Discipline.choices
     ]
     runs = may(request.user, "club.events", club)
     return render(
@@ -63,7 +66,11 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "runs": runs,
             "role": club_role(club, request.user),
-            "tournaments": selectors.club_tournaments(club=club, drafts=runs),
+            "tournaments": selectors.club_tournaments(
+                club=club, drafts=runs, discipline=discipline
+            ),
+            "discipline": discipline,
+            "disciplines": Tournament.Discipline.choices,
             "members": selectors.club_members(club=club)[: selectors.CLUB_MEMBERS_SHOWN],
             "member_count": club.memberships.count(),
             "seasons": club.seasons.all(),

@@ -63,7 +63,7 @@ def tournament_header(request: HttpRequest, tournament: Tournament, tab: str) ->
             inbox_count(user=request.user, tournament=tournament) if organizer else None
         ),
         "ratings_revision": rating_selectors.rating_list_revision(
-            system=tournament.rating_system, variant=tournament.variant, pairs=tournament.pairs
+            system=tournament.rating_system, discipline=tournament.discipline
         ),
     }
 

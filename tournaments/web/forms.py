@@ -30,9 +30,10 @@ from tournaments.models import (
 from tournaments.players.selectors import players_found
 from tournaments.scoring import MAX_MATCH_LENGTH
 from tournaments.scoring.clock import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, PRESETS
+from tournaments.scoring.events import EVENT_PRESET_NAMES, event_preset
 from tournaments.seasons.models import Season
 from tournaments.services import PASTE_MAX_CHARS, SEED_MAX, NewEntry
-from tournaments.web.clocks import preset_choices, preset_of
+from tournaments.web.clocks import event_preset_choices, preset_choices, preset_of
 from tournaments.words import TIEBREAK_NAMES
 
 CLOCK_CUSTOM = "custom"
@@ -111,6 +112,48 @@ class OrderedChoicesField(forms.MultipleChoiceField):
         super().validate(value)
         if len(set(value)) != len(value):
             raise forms.ValidationError(_("Name each tie-break once."), code="repeated")
+
+
+def event_preset_values(name: str) -> dict[str, Any]:
+    """The organizer's form's fields as the event preset ``name`` fills them
+    (``tournaments.scoring.events``): its game, clock, match length, format and elimination."""
+    preset = event_preset(name)
+    settings = preset.settings()
+    return {
+        "variant": settings["variant"],
+        "pairs": settings["pairs"],
+        "match_kind": MATCH_TO_POINTS,
+        "match_size": settings["match_length"],
+        "clock": preset.name,  # each event's clock is the clock's preset of the same name
+        "format": settings["format"],
+        "first_stage": settings["first_stage"],
+        "swiss_out_after_losses": settings["swiss_out_after_losses"],
+    }
+
+
+class EventPresetForm(forms.Form):
+    """The preset of a whole event, above the organizer's form: chosen, it fills the form's
+    fields (the page's script at once; without it, the page comes back filled, ``?preset=``),
+    and the organizer may change any of them before saving."""
+
+    preset = forms.ChoiceField(
+        label=_("Start from a federation event"),
+        choices=lambda: [("", _("None: set each rule yourself")), *event_preset_choices()],
+        required=False,
+        help_text=_(
+            "Fills the game, the clock, the match length, the format and the elimination as "
+            "that event had them. Each stays yours to change."
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        values = {name: event_preset_values(name) for name in EVENT_PRESET_NAMES}
+        self.fields["preset"].widget.attrs["data-presets"] = json.dumps(values)
+
+    def chosen(self) -> str:
+        """The preset asked for (empty: none, or not one of them)."""
+        return self.cleaned_data.get("preset", "") if self.is_valid() else ""
 
 
 class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
@@ -258,9 +301,12 @@ class TournamentForm(QuotingAtMostTheLimit, forms.ModelForm):
         *args: Any,
         locked: bool = False,
         clubs: Sequence[Club] = (),
+        preset: str = "",
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        if preset and not locked:  # an event preset fills what it sets (``EventPresetForm``)
+            self.initial.update(event_preset_values(preset))
         if not self.instance.pk:  # new: of one of the clubs its creator runs, maybe a season
             self.fields["club_season"] = forms.ChoiceField(
                 label=_("Club and season"),

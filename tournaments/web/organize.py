@@ -32,6 +32,7 @@ from tournaments.web.forms import (
     EntriesPasteForm,
     EntryAddForm,
     EntryWithdrawForm,
+    EventPresetForm,
     PairAddForm,
     TournamentForm,
 )
@@ -53,18 +54,23 @@ def _require_organizer_to_view(request: HttpRequest, tournament: Tournament) -> 
 @login_required
 def tournament_create_page(request: HttpRequest) -> HttpResponse:
     clubs = clubs_run_by(request.user)
+    presets = EventPresetForm(request.GET if request.method != "POST" else None)
     if request.method != "POST":
-        form = TournamentForm(clubs=clubs, initial={"club_season": request.GET.get("club", "")})
-        return render(request, FORM_TEMPLATE, {"form": form})
+        form = TournamentForm(
+            clubs=clubs,
+            initial={"club_season": request.GET.get("club", "")},
+            preset=presets.chosen(),
+        )
+        return render(request, FORM_TEMPLATE, {"form": form, "presets": presets})
     form = TournamentForm(request.POST, clubs=clubs)
     if not form.is_valid():
-        return render(request, FORM_TEMPLATE, {"form": form}, status=400)
+        return render(request, FORM_TEMPLATE, {"form": form, "presets": presets}, status=400)
     try:
         tournament = services.tournament_create(
             organizer=request.user, **form.tournament_settings()
         )
     except TournamentError as error:
-        return refused(request, FORM_TEMPLATE, {"form": form}, error)
+        return refused(request, FORM_TEMPLATE, {"form": form, "presets": presets}, error)
     messages.success(request, _("The tournament is created as a draft."))
     return redirect(reverse("tournament", args=[tournament.slug]))
 
@@ -75,10 +81,15 @@ def tournament_edit_page(request: HttpRequest, slug: str) -> HttpResponse:
     refused by the service (409)."""
     tournament = tournament_of(request, slug)
     locked = tournament.status not in services.EDITABLE_STATUSES
-    context = {**tournament_header(request, tournament, ""), "locked": locked}
+    presets = EventPresetForm(request.GET if request.method != "POST" else None)
+    context = {
+        **tournament_header(request, tournament, ""),
+        "locked": locked,
+        "presets": presets,
+    }
     if request.method != "POST":
         _require_organizer_to_view(request, tournament)
-        form = TournamentForm(instance=tournament, locked=locked)
+        form = TournamentForm(instance=tournament, locked=locked, preset=presets.chosen())
         return render(request, FORM_TEMPLATE, {**context, "form": form})
     # The form writes what was posted into its instance: keep the page's tournament as stored.
     form = TournamentForm(request.POST, instance=copy.copy(tournament), locked=locked)

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db.models import Count, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -27,7 +27,7 @@ from nardy_site.page_cache import (
     shared_page,
 )
 from nardy_site.paging import page_of, pager
-from tournaments import selectors, versions
+from tournaments import disciplines, selectors, versions
 from tournaments.analysis.selectors import match_analysis, player_pr_history, verdicts_of
 from tournaments.brackets.view import bracket_drawings
 from tournaments.charts import responsive_chart
@@ -72,6 +72,7 @@ def _tournament_version(slug: str) -> str:
     params={
         "status": Tournament.Status.values,
         "variant": Tournament.Variant.values,
+        "discipline": Tournament.Discipline.values,
         "club": is_slug,
         "page": page_number,
     },
@@ -81,17 +82,20 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
     first; then every tournament, newest first, a page at a time; ``?club=<slug>``: a club's."""
     status = request.GET.get("status", "")
     variant = request.GET.get("variant", "")
+    discipline = request.GET.get("discipline", "")
     club = Club.objects.filter(slug=request.GET.get("club", "")).first()
     tournaments = selectors.tournament_list()
     if status in Tournament.Status.values:
         tournaments = tournaments.filter(status=status)
     if variant in Tournament.Variant.values:
         tournaments = tournaments.filter(variant=variant)
+    if discipline in Tournament.Discipline.values:
+        tournaments = tournaments.filter(discipline=discipline)
     if club is not None:
         tournaments = tournaments.filter(club=club)
     page = pager(request.GET, total=tournaments.count(), size=selectors.TOURNAMENTS_PAGE)
     running = []
-    if page.number == 1 and not status and not variant and club is None:
+    if page.number == 1 and not status and not variant and not discipline and club is None:
         now = (Tournament.Status.RUNNING, Tournament.Status.REGISTRATION)
         running = list(
             selectors.with_entry_counts(tournaments.filter(status__in=now))[
@@ -108,8 +112,10 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
             "club": club,
             "statuses": Tournament.Status.choices,
             "variants": Tournament.Variant.choices,
+            "disciplines": Tournament.Discipline.choices,
             "status": status,
             "variant": variant,
+            "discipline": discipline,
         },
     )
 
@@ -424,15 +430,23 @@ def _player_part_context(
 ) -> dict[str, Any]:
     """What the parts of a player's page read, each computed only when its part is drawn: the
     parts are kept per their own version for every reader, signed in or not. The matches come a
-    page at a time (``?page=N``), with the player's record counted whole."""
-    matches = selectors.player_matches_count(player_id=pk)
+    page at a time (``?page=N``; ``?discipline=``: in its tournaments only), with the player's
+    record counted whole."""
+    discipline = query.get("discipline", "")
+    if discipline not in Tournament.Discipline.values:
+        discipline = ""
+    matches = selectors.player_matches_count(player_id=pk, discipline=discipline)
     page = pager(query, total=matches, size=selectors.PLAYER_MATCHES_PAGE)
     return {
         "player_id": pk,
         "version": parts,
         "pager": page,
+        "discipline": discipline,
+        "disciplines": Tournament.Discipline.choices,
         "record": cached_part(lambda: selectors.player_record(player_id=pk)),
-        "matches": cached_part(lambda: selectors.player_matches(player_id=pk, page=page.number)),
+        "matches": cached_part(
+            lambda: selectors.player_matches(player_id=pk, page=page.number, discipline=discipline)
+        ),
         "histories": cached_part(lambda: _rating_histories(pk)),
         "pr_chart": cached_part(lambda: _pr_chart(pk) if parts.analyses else None),
     }
@@ -440,7 +454,7 @@ def _player_part_context(
 
 @shared_page(
     lambda pk: _found(versions.player_version(pk=pk)),
-    params={"page": page_number},
+    params={"page": page_number, "discipline": Tournament.Discipline.values},
     reader=_player_reader,
     parts=_player_parts,
 )
@@ -486,14 +500,14 @@ def player_search_page(request: HttpRequest) -> HttpResponse:
 def _rating_histories(player_id: int) -> list[dict[str, Any]]:
     """Each rating list of the player: its chart, the rating now and every change, newest first."""
     histories = []
-    for (system, variant), changes in rating_selectors.player_histories(
+    for (system, discipline), changes in rating_selectors.player_histories(
         player_id=player_id
     ).items():
         histories.append(
             {
-                "id": f"rating-{system}-{variant}",
+                "id": f"rating-{system}-{discipline}",
                 "title": f"{Tournament.RatingSystem(system).label} · "
-                f"{Tournament.Variant(variant).label}",
+                f"{Tournament.Discipline(discipline).label}",
                 "chart": responsive_chart(
                     [(change.finished_at, change.after) for change in changes]
                 ),
@@ -513,42 +527,57 @@ def _pr_chart(player_id: int) -> Any:
     return charts or None
 
 
-def _list_of(request: HttpRequest, variant: str) -> tuple[str, bool]:
-    """The rating system and whether it is the pairs' list, as the page's query asks."""
-    if variant not in Tournament.Variant.values:
-        raise Http404(_("There is no such game."))
+def _system_of(request: HttpRequest, discipline: str) -> str:
+    """The rating system the page's query asks for (FIBS by default)."""
+    if discipline not in Tournament.Discipline.values:
+        raise Http404(_("There is no such discipline."))
     system = request.GET.get("system", Tournament.RatingSystem.FIBS)
     if system not in Tournament.RatingSystem.values:
         system = Tournament.RatingSystem.FIBS
-    pairs = request.GET.get("pairs") == "1" and variant == Tournament.Variant.SHORT
-    return system, pairs
+    return system
 
 
-def _own_position(request: HttpRequest, variant: str) -> str:
+def _own_position(request: HttpRequest, discipline: str) -> str:
     """The signed-in reader's own rows in the list (their linked players'), with their rank:
     drawn for them into the shared page."""
-    system, pairs = _list_of(request, variant)
-    ratings = rating_selectors.list_ratings(system=system, variant=variant, pairs=pairs)
+    system = _system_of(request, discipline)
+    ratings = rating_selectors.list_ratings(system=system, discipline=discipline)
     own = ratings.filter(player__user=request.user)  # a user links a player or two
     rows = rating_selectors.rating_rows(list(rating_selectors.ordered_ratings(own)), of=ratings)
     size = rating_selectors.RATING_LIST_PAGE
-    where = f"?system={system}" + ("&pairs=1" if pairs else "")
-    shown = [(row, f"{where}&page={page_of(row.rank - 1, size)}") for row in rows]
+    shown = [(row, f"?system={system}&page={page_of(row.rank - 1, size)}") for row in rows]
     return render_to_string("tournaments/_rating_own.html", {"rows": shown}, request=request)
 
 
+def _lists_version(discipline: str) -> str:
+    if discipline not in Tournament.Discipline.values:
+        raise Http404(_("There is no such discipline."))
+    return versions.rating_lists_version(discipline=discipline)
+
+
+def rating_list_address(request: HttpRequest, discipline: str) -> HttpResponse:
+    """``/ratings/<discipline>/``. The pairs' list had the address ``/ratings/short/?pairs=1``
+    before the disciplines had lists of their own: it is sent on to ``/ratings/short-pairs/``."""
+    if discipline == disciplines.SHORT and request.GET.get("pairs") == "1":
+        kept = request.GET.copy()
+        del kept["pairs"]
+        target = reverse("rating-list", args=[disciplines.SHORT_PAIRS])
+        return redirect(f"{target}?{kept.urlencode()}" if kept else target, permanent=True)
+    return rating_list_page(request, discipline=discipline)
+
+
 @shared_page(
-    lambda variant: versions.rating_lists_version(variant=variant),
-    params={"system": Tournament.RatingSystem.values, "pairs": ["1"], "page": page_number},
+    _lists_version,
+    params={"system": Tournament.RatingSystem.values, "page": page_number},
     fresh=["q"],
-    reader=lambda request, variant: True,  # the page is everyone's; their own rows are drawn
+    reader=lambda request, discipline: True,  # the page is everyone's; their own rows are drawn
     own={"position": _own_position},
 )
-def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
-    """A rating list a page at a time (``RATING_LIST_PAGE`` rows), or the rows whose player's
-    name has the words of ``?q=``, each with their rank in the whole list."""
-    system, pairs = _list_of(request, variant)
-    ratings = rating_selectors.list_ratings(system=system, variant=variant, pairs=pairs)
+def rating_list_page(request: HttpRequest, discipline: str) -> HttpResponse:
+    """A discipline's rating list a page at a time (``RATING_LIST_PAGE`` rows), or the rows
+    whose player's name has the words of ``?q=``, each with their rank in the whole list."""
+    system = _system_of(request, discipline)
+    ratings = rating_selectors.list_ratings(system=system, discipline=discipline)
     query = request.GET.get("q", "").strip()
     size = rating_selectors.RATING_LIST_PAGE
     if query:
@@ -559,7 +588,7 @@ def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
     else:
         page = pager(request.GET, total=ratings.count(), size=size)
         rows = rating_selectors.rating_list(
-            system=system, variant=variant, pairs=pairs, offset=page.offset, size=size
+            system=system, discipline=discipline, offset=page.offset, size=size
         )
     return render(
         request,
@@ -568,11 +597,10 @@ def rating_list_page(request: HttpRequest, variant: str) -> HttpResponse:
             "rows": rows,
             "pager": page,
             "query": query,
-            "pairs": pairs,
-            "variant": variant,
-            "variant_name": Tournament.Variant(variant).label,
+            "discipline": discipline,
+            "discipline_name": Tournament.Discipline(discipline).label,
             "system": system,
-            "variants": Tournament.Variant.choices,
+            "disciplines": Tournament.Discipline.choices,
             "systems": Tournament.RatingSystem.choices,
         },
     )
@@ -621,8 +649,24 @@ def standing_lines(standings: list[selectors.Standing]) -> StandingLines:
 
 def rules_summary(tournament: Tournament) -> list[tuple[str, str]]:
     """The tournament's rules in plain words, one fact a line, for its page and its print: what
-    each setting's declaration says (``tournaments.declarations``), and whether it is rated."""
-    return [*summary_of(tournament), (str(_("Rated")), str(rated_summary(tournament)))]
+    each setting's declaration says (``tournaments.declarations``), its discipline, and whether
+    it is rated."""
+    return [
+        (str(_("Discipline")), discipline_summary(tournament)),
+        *summary_of(tournament),
+        (str(_("Rated")), str(rated_summary(tournament))),
+    ]
+
+
+def discipline_summary(tournament: Tournament) -> str:
+    """The tournament's discipline in words, with its code in the register of sports where it
+    is known, and the rating list it counts on."""
+    name = tournament.get_discipline_display()
+    code = disciplines.CODES.get(tournament.discipline)
+    said = _("%(name)s (code %(code)s)") % {"name": name, "code": code} if code else str(name)
+    return _("%(discipline)s: rated on its own list, apart from the other disciplines") % {
+        "discipline": said
+    }
 
 
 def rated_summary(tournament: Tournament) -> str:

@@ -19,6 +19,7 @@ from nardy_site.paging import page_of, pager
 from tournaments.charts import ResponsiveChart, responsive_chart
 from tournaments.clubs.models import Club
 from tournaments.errors import InvalidInput, TournamentError
+from tournaments.models import Tournament
 from tournaments.policy import may
 from tournaments.seasons import selectors, services
 from tournaments.seasons.models import Season
@@ -82,7 +83,11 @@ def _own_line(request: HttpRequest, slug: str, season: str) -> str:
 
 @shared_page(
     _season_version,
-    params={"page": page_number, "event": is_slug},
+    params={
+        "page": page_number,
+        "event": is_slug,
+        "discipline": Tournament.Discipline.values,
+    },
     reader=lambda request, slug, season: True,  # the table is everyone's; their own line drawn
     own={"line": _own_line},
 )
@@ -98,6 +103,8 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
         asked = request.GET.get("event", "")
         columns = [n for n, event in enumerate(table.events) if event.slug == asked]
     shown = [(line, [line.row.events[n] for n in columns]) for line in lines]
+    discipline = request.GET.get("discipline", "")
+    events = [event for event in table.events if discipline in ("", event.discipline)]
     return render(
         request,
         "seasons/season.html",
@@ -105,6 +112,9 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
             "club": found.club,
             "season": found,
             "table": table,
+            "events": events,
+            "discipline": discipline,
+            "disciplines": Tournament.Discipline.choices,
             "lines": shown,
             "columns": [(n + 1, table.events[n]) for n in columns],
             "by_event": len(table.events) > SEASON_EVENT_COLUMNS,
