@@ -401,6 +401,8 @@ SPECTACULAR_SETTINGS = {
         "KindEnum": "tournaments.api.inbox.KINDS",
         "LiveFrameKindEnum": "tournaments.api.live_schema.FRAME_KINDS",
         "TimeControlKindEnum": "tournaments.scoring.clock.KINDS",
+        "JudgeRoleEnum": "tournaments.officials.models.Judge.Role",
+        "RoleEnum": "tournaments.clubs.models.Membership.Role",
         # {"double": true}, {"take": true}, {"drop": true}: one name for the three.
         "TrueEnum": [(True, True)],
     },

@@ -89,8 +89,8 @@ def test_blitz_results_never_move_a_classical_rating(commit):
     assert ledger.ratings_verify() == {}
 
 
-BEFORE = ("tournaments", "0035_official_events")
-AFTER = ("tournaments", "0036_disc_rating_lists_by_discipline")
+BEFORE = ("tournaments", "0036_protocol_example_rank_norms")
+AFTER = ("tournaments", "0037_rating_lists_by_discipline")
 
 
 @pytest.mark.django_db(transaction=True)
