@@ -263,6 +263,8 @@ def _says_accepted(tournament: "Tournament") -> str:
 def _says_opening_roll(tournament: "Tournament") -> str:
     if tournament.plays_opening_roll:
         return gettext("one die each; the higher moves first, with both numbers")
+    if tournament.variant == Tournament.Variant.SHORT:
+        return gettext("the first to move plays White; the first roll is never a double")
     return gettext("White moves first; the first roll may be a double")
 
 
@@ -845,7 +847,8 @@ class Tournament(models.Model):
     )
     #: The opening roll of the sport rules (art. 26.3): one die each, the higher moves first with
     #: both numbers, so the first roll is never a double and the first mover may be Black. Empty:
-    #: as the event is, on in an official event (Short Nardy always plays it).
+    #: as the event is, on in an official event. Short Nardy's first roll is never a double in any
+    #: case; off, its recorder asks who moves first, and that player plays White.
     opening_roll = declared(
         models.BooleanField(
             _("opening roll: one die each"),
@@ -855,14 +858,12 @@ class Tournament(models.Model):
             help_text=_(
                 "Each player throws one die; the higher moves first with both numbers, so the "
                 "first roll of a game is never a double and Black may move first (the sport "
-                "rules, art. 26.3). Empty: on in official events. Short Nardy always plays it."
+                "rules, art. 26.3). Empty: on in official events. Short Nardy never opens with a "
+                "double in any case; off, its recorder asks who moves first, and they play White."
             ),
         ),
         Setting(
-            Section.TABLE,
-            applies={"variant": ("long",)},
-            stages=Stages.EVERY,
-            says=Says(_("Opening roll"), _says_opening_roll),
+            Section.TABLE, stages=Stages.EVERY, says=Says(_("Opening roll"), _says_opening_roll)
         ),
     )
 
@@ -1357,9 +1358,7 @@ class Tournament(models.Model):
     @property
     def plays_opening_roll(self) -> bool:
         """Whether a game opens with one die each (``opening_roll``; empty: on in an official
-        event). Short Nardy always plays it, whatever the setting."""
-        if self.variant == self.Variant.SHORT:
-            return True
+        event)."""
         if self.opening_roll is not None:
             return self.opening_roll
         return self.official

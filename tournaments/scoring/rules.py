@@ -110,8 +110,9 @@ class MatchRules:
     max_stake: int | None = None
     crawford: bool = True
     accepted_moves: bool = False
-    #: Long Nardy's opening roll (art. 26.3): one die each, the higher moves first with both
-    #: numbers, never a double, and the first mover may be Black. Short Nardy always plays it.
+    #: The opening roll (art. 26.3): one die each, the higher moves first with both numbers, never
+    #: a double, and the first mover may be Black. Short Nardy's engine refuses a double first
+    #: roll either way; off, the recorder asks who moves first, and that player plays White.
     opening_roll: bool = False
 
     def __post_init__(self) -> None:

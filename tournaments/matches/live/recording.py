@@ -532,7 +532,7 @@ def state_json(recording: Recording) -> dict[str, Any]:
         "holder": holder,
         "offered": recording.variant.dave.next_stake(game.stake) if game.offered else None,
         "first": game.first.value,
-        "opening_roll": recording.rules.variant == "long" and recording.rules.opening_roll,
+        "opening_roll": recording.rules.opening_roll,
         "may": {
             "first": live and not recording.game_entries,
             "opening": live and game.opens_refusal() is None and dice is None,

@@ -54,9 +54,13 @@ def test_an_official_long_nardy_event_plays_the_opening_roll_and_says_so():
     assert dict(summary_of(tournament))["Opening roll"].startswith("White moves first")
     tournament.opening_roll, tournament.official = None, False
     assert not tournament.plays_opening_roll
-    # Short Nardy always plays it.
+    # Short Nardy never opens with a double; off, the first to move plays White, and an official
+    # event plays the throw in Short Nardy too.
     tournament.variant = Tournament.Variant.SHORT
-    assert tournament.plays_opening_roll
+    assert not tournament.plays_opening_roll
+    assert dict(summary_of(tournament))["Opening roll"].startswith("the first to move plays White")
+    tournament.official = True
+    assert tournament.plays_opening_roll and tournament.match_rules().opening_roll
 
 
 def test_black_wins_the_opening_throw_and_moves_first_with_both_numbers():
@@ -124,7 +128,7 @@ def test_without_the_opening_roll_the_recorder_is_as_it_was():
     match = site.match("Anna", "Boris")
     client = client_of(site.organizer)
     state = client.get(api(match)).json()
-    assert state["opening_roll"] is False and state["may"]["opening"] is False
+    assert state["opening_roll"] is False  # (the API still takes a throw: the engine plays it)
     refused = post(client, match, 0, {"opening": {"white": 2, "black": 5}})
     assert refused.status_code == 422
     assert "this game has no opening throw" in refused.json()["error"]["message"]
@@ -182,3 +186,23 @@ def test_an_uploaded_mat_file_where_black_opens_is_stored_as_played():
     # Player 1 (home) played White; Black (away) rolled first and won (White resigned).
     assert (game.white, game.winner) == (1, 2)
     assert game.actions[0] == {"opens": "black"} and game.actions[-1]["resign"] == "white"
+
+
+def test_an_official_short_nardy_event_asks_for_the_throw_and_black_may_open():
+    site = make_site(variant="short", official=True, match_length=1)
+    match = site.match("Anna", "Boris")
+    client = client_of(site.organizer)
+    state = client.get(api(match)).json()
+    assert state["opening_roll"] is True and state["may"]["opening"] is True
+
+    thrown = post(client, match, 0, {"opening": {"white": 1, "black": 6}})
+    assert thrown.status_code == 200, thrown.content
+    state = thrown.json()
+    assert (state["on_roll"], state["dice"], state["first"]) == ("black", "61", "black")
+    assert state["white"] == 1  # Anna (home) keeps White: the throw decided only who starts
+
+
+def test_an_unofficial_short_nardy_recorder_asks_who_moves_first():
+    site = make_site(variant="short", match_length=1)
+    state = client_of(site.organizer).get(api(site.match("Anna", "Boris"))).json()
+    assert state["opening_roll"] is False  # (the API still takes a throw: the engine plays it)
