@@ -44,6 +44,12 @@ def judge_name(user: AbstractBaseUser | None) -> str:
     return full or user.get_username()
 
 
+def role_in_sentence(judge: Judge) -> str:
+    """A judge's role as it is said inside a sentence, in lower case ("Decided by Gleb (chief
+    judge)"); a heading or a label keeps the capital of ``get_role_display``."""
+    return str(judge.get_role_display()).lower()
+
+
 def officials_of(tournament: Tournament) -> dict[int, str]:
     """The accounts that may not play in an official event, each with what they are: its
     organizer, co-organizers, its club's owners and organizers (``"organizer"``), and its
@@ -132,7 +138,7 @@ def decider(match: Any) -> tuple[str, str] | None:
     user = match.decided_by
     tournament = match.tournament
     judge = Judge.objects.filter(tournament_id=panel_of(tournament), user_id=user.pk).first()
-    role = str(judge.get_role_display()) if judge is not None and tournament.official else ""
+    role = role_in_sentence(judge) if judge is not None and tournament.official else ""
     return judge_name(user), role
 
 
@@ -149,7 +155,7 @@ def clock_actions(*, match: Any) -> list[str]:
     roles = {}
     if match.tournament.official:
         panel = Judge.objects.filter(tournament_id=panel_of(match.tournament))
-        roles = {judge.user_id: str(judge.get_role_display()) for judge in panel}
+        roles = {judge.user_id: role_in_sentence(judge) for judge in panel}
     players = {"home": match.home, "away": match.away}
     said = []
     for action in actions:

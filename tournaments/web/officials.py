@@ -91,7 +91,7 @@ def _judge_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     messages.success(
         request,
         _("%(user)s is on the panel: %(role)s.")
-        % {"user": judge.user.get_username(), "role": judge.get_role_display()},
+        % {"user": judge.user.get_username(), "role": selectors.role_in_sentence(judge)},
     )
     return redirect(reverse("tournament-judges", args=[tournament.slug]))
 
