@@ -24,7 +24,7 @@ from tournaments.declarations import (
     when_set,
     yes_no,
 )
-from tournaments.fields import country_field
+from tournaments.fields import age_field, country_field
 from tournaments.formats import elimination
 from tournaments.formats.swiss import MAX_OUT_AFTER_LOSSES
 from tournaments.names import search_key
@@ -1163,15 +1163,9 @@ class Tournament(models.Model):
         Setting(Section.WHO, stages=Stages.EVERY, says=Says(_("Category"), _says_category)),
     )
     min_age = declared(
-        models.PositiveSmallIntegerField(
+        age_field(
             _("minimum age"),
-            null=True,
-            blank=True,
-            validators=[
-                MinValueValidator(eligibility.MIN_AGE_LOWEST),
-                MaxValueValidator(eligibility.MIN_AGE_HIGHEST),
-            ],
-            help_text=_(
+            _(
                 "The youngest age that may play (the sport rules: 10), counted in the calendar "
                 "year: the year of the start, or this year without one. A player whose profile "
                 "has no birth year is refused. Empty: any age. An official event takes 10 "
@@ -1187,15 +1181,9 @@ class Tournament(models.Model):
     )
 
     max_age = declared(
-        models.PositiveSmallIntegerField(
+        age_field(
             _("maximum age"),
-            null=True,
-            blank=True,
-            validators=[
-                MinValueValidator(eligibility.MIN_AGE_LOWEST),
-                MaxValueValidator(eligibility.MIN_AGE_HIGHEST),
-            ],
-            help_text=_(
+            _(
                 "The oldest age that may play (a youth group), counted as the minimum age is. "
                 "Under 18, the event is a youth event: its men and women are called boys and "
                 "girls. Empty: any age."
