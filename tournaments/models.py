@@ -24,7 +24,7 @@ from tournaments.declarations import (
     when_set,
     yes_no,
 )
-from tournaments.fields import age_field, country_field
+from tournaments.fields import country_field
 from tournaments.formats import elimination
 from tournaments.formats.swiss import MAX_OUT_AFTER_LOSSES
 from tournaments.names import search_key
@@ -47,6 +47,21 @@ MATCH_CAN_BE_DRAWN = {
 }
 #: The lowest "fewest players" a tournament may name: two play a match.
 MIN_PARTICIPANTS_LOWEST = 2
+
+
+def age_field(verbose_name: Any, help_text: Any) -> models.PositiveSmallIntegerField:  # type: ignore[type-arg]
+    """An optional age a tournament asks for (its youngest or its oldest), counted as the sport
+    rules count it (``tournaments.eligibility``)."""
+    return models.PositiveSmallIntegerField(
+        verbose_name,
+        null=True,
+        blank=True,
+        validators=[
+            MinValueValidator(eligibility.MIN_AGE_LOWEST),
+            MaxValueValidator(eligibility.MIN_AGE_HIGHEST),
+        ],
+        help_text=help_text,
+    )
 
 
 def birth_year_not_ahead(year: int) -> None:
