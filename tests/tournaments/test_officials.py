@@ -517,10 +517,13 @@ def test_the_panel_page_is_the_organizers_and_the_judges():
 
 def test_the_organizer_names_and_takes_off_a_judge_on_the_panel_page():
     event = Event(start=False)
-    User.objects.create_user("zoya")
+    User.objects.create_user("zoya", first_name="Zoya", last_name="Belova")
     olga = client_of(event.olga)
     made = olga.post("/t/championship/judges/", {"action": "add", "user": "zoya", "role": "judge"})
     assert made.status_code == 302
+    # The message names the judge as the panel does (not by the username).
+    said = text_of(olga.get("/t/championship/judges/"))
+    assert "Zoya Belova is on the panel: judge." in said
     zoya = Judge.objects.get(user__username="zoya")
     refused = olga.post(
         "/t/championship/judges/", {"action": "add", "user": "anna", "role": "judge"}
@@ -528,6 +531,7 @@ def test_the_organizer_names_and_takes_off_a_judge_on_the_panel_page():
     assert refused.status_code == 409 and "anna plays in this event" in text_of(refused)
     gone = olga.post("/t/championship/judges/", {"action": "remove", "judge": zoya.pk})
     assert gone.status_code == 302 and not Judge.objects.filter(pk=zoya.pk).exists()
+    assert "Zoya Belova is off the panel." in text_of(olga.get("/t/championship/judges/"))
 
 
 def test_the_tournament_page_shows_the_panel_and_the_chief_judge_closes_from_it():

@@ -91,7 +91,7 @@ def _judge_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     messages.success(
         request,
         _("%(user)s is on the panel: %(role)s.")
-        % {"user": judge.user.get_username(), "role": selectors.role_in_sentence(judge)},
+        % {"user": selectors.judge_name(judge.user), "role": selectors.role_in_sentence(judge)},
     )
     return redirect(reverse("tournament-judges", args=[tournament.slug]))
 
@@ -106,7 +106,8 @@ def _judge_remove(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         services.judge_remove(judge=judge, by=request.user)
     except TournamentError as error:
         return _page(request, tournament, error=error)
-    messages.success(request, _("%(user)s is off the panel.") % {"user": judge.user})
+    name = selectors.judge_name(judge.user)
+    messages.success(request, _("%(user)s is off the panel.") % {"user": name})
     return redirect(reverse("tournament-judges", args=[tournament.slug]))
 
 
