@@ -160,6 +160,7 @@ def test_the_regions_page_is_linked_and_shows_the_medals(client, olga, people):
     assert "2 regions counted" in text
     russian = text_of(client.get(url, HTTP_ACCEPT_LANGUAGE="ru"))
     assert "Республика Татарстан" in russian and "Москва" in russian
+    assert "Учтено 2 региона" in russian  # it begins the line
     assert client.post(url).status_code == 405
 
 
