@@ -303,5 +303,10 @@ def test_an_official_long_blitz_event_on_a_phone(new_page, log_in, shoot):
     reader.goto(f"/t/{slug}/regions/")
     regions = reader.locator("[data-role=regions]").inner_text()
     assert "Москва" in regions and "Руслан Мамедов" in regions and "Арсен Смирнов" in regions
+    # The medal table fits the phone's screen: nothing scrolls sideways, "Всего" is seen.
+    table = reader.locator("[data-role=medal-table]")
+    assert table.evaluate("table => table.scrollWidth <= table.parentElement.clientWidth")
+    assert table.evaluate("table => table.getBoundingClientRect().right <= innerWidth")
+    assert "Всего" in table.locator("thead").inner_text()
     shoot(reader, "phone-official-regions")
     shoot(reader, "desktop-official-regions-1920", size=DESKTOP)
