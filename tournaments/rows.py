@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from anyascii import anyascii
 from django.db import models
 from django.db.models import F, QuerySet
 from django.utils.text import slugify
@@ -25,9 +26,10 @@ def locked(model: type[M], pk: int, *related: str) -> M:
 
 
 def free_slug(taken: QuerySet[M], name: str, *, fallback: str, limit: int) -> str:
-    """The name's slug (at most ``limit`` characters, ``fallback`` when the name has none),
-    with -2, -3 … added until no row of ``taken`` has it."""
-    base = slugify(name)[:limit] or fallback
+    """The name's slug, made from its transliteration ("Кубок ФНР" is ``kubok-fnr``; at most
+    ``limit`` characters, ``fallback`` when the name has none), with -2, -3 … added until no row
+    of ``taken`` has it."""
+    base = slugify(anyascii(name))[:limit].strip("-") or fallback
     slug, number = base, 1
     while taken.filter(slug=slug).exists():
         number += 1

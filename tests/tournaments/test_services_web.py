@@ -57,6 +57,16 @@ def test_an_organizer_changes_the_rules_of_a_draft(draft, olga):
     assert draft.slug == "spring-open"  # links stay valid
 
 
+def test_a_name_in_cyrillic_gives_a_transliterated_slug_kept_unique(olga):
+    made = [tournament_create(organizer=olga, name="Кубок ФНР", variant="long") for _n in (1, 2)]
+    assert [tournament.slug for tournament in made] == ["kubok-fnr", "kubok-fnr-2"]
+    dashed = tournament_create(
+        organizer=olga, name="Кубок ФНР, длинные нарды — блиц", variant="long"
+    )
+    assert dashed.slug == "kubok-fnr-dlinnye-nardy-blits"
+    assert tournament_create(organizer=olga, name="★", variant="long").slug == "tournament"
+
+
 def test_an_outsider_cannot_change_the_rules(draft, outsider):
     with pytest.raises(NotAllowed):
         tournament_update(tournament=draft, by=outsider, name="Mine")
