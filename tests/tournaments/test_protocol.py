@@ -182,6 +182,7 @@ def test_the_page_the_pdf_and_the_spreadsheet_answer():
     text = page.content.decode()
     assert "Final protocol" in text and "Player B" in text and "Moscow" in text
     assert "norm met: KMS" in text
+    assert '<th class="num">Points</th>' in text
     assert "Ivan Petrov" in text
     tournament_page = client.get(f"/t/{tournament.slug}/").content.decode()
     assert f"/t/{tournament.slug}/protocol/" in tournament_page
@@ -204,6 +205,7 @@ def test_the_page_the_pdf_and_the_spreadsheet_answer():
     book = load_workbook(BytesIO(xlsx.content))
     rows = [row for row in book.worksheets[0].iter_rows(values_only=True)]
     header = rows.index(next(row for row in rows if row[:2] == ("Place", "Player")))
+    assert "Points" in rows[header]
     assert [row[:2] for row in rows[header + 1 : header + 5]] == [
         (1, "Player A"), (2, "Player B"), (3, "Player D"), (4, "Player C"),
     ]  # fmt: skip
@@ -281,3 +283,12 @@ def test_a_bracket_protocol_has_its_places_and_bracket_rounds():
         line.name for line in protocol.lines
     ] == ["K2", "K1"]
     assert Client().get("/t/ko/protocol.pdf").status_code == 200
+    # A knockout event's places come from its bracket, not points: the page and the spreadsheet
+    # leave the points out, as the PDF does.
+    assert not protocol.with_points
+    page = Client().get("/t/ko/protocol/").content.decode()
+    assert '<th class="num">Points</th>' not in page
+    book = load_workbook(BytesIO(Client().get("/t/ko/protocol.xlsx").content))
+    rows = list(book.worksheets[0].iter_rows(values_only=True))
+    header = next(row for row in rows if row[:2] == ("Place", "Player"))
+    assert "Points" not in header and "Club" in header

@@ -97,6 +97,12 @@ class Protocol:
     def with_norms(self) -> bool:
         return any(line.norm for line in self.lines)
 
+    @property
+    def with_points(self) -> bool:
+        """Whether the standings have points (not a knockout event's, placed by its bracket):
+        the page, the PDF and the spreadsheet leave the column out otherwise."""
+        return any(line.points for line in self.lines)
+
 
 def tiebreak_cells(
     columns: Sequence[str], values: Mapping[str, str], deciding: Sequence[str]

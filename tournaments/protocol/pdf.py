@@ -119,7 +119,7 @@ def _standings(pdf: _Document, protocol: Protocol) -> None:
     if protocol.personal:
         headings += [(_("Born"), 11, "C"), (_("Region"), 36, "L"), (_("Rank"), 15, "C")]
     headings += [(_("Club"), 32, "L")]
-    if any(line.points for line in protocol.lines):
+    if protocol.with_points:
         headings += [(_("Points"), 12, "C")]
     headings += [(name, 20, "C") for name in protocol.tiebreak_names]
     if protocol.with_norms:
@@ -151,7 +151,7 @@ def _standings(pdf: _Document, protocol: Protocol) -> None:
                 row.cell(line.region)
                 row.cell(line.rank)
             row.cell(line.club)
-            if any(entry.points for entry in protocol.lines):
+            if protocol.with_points:
                 row.cell(line.points)
             for value in line.tiebreaks:
                 row.cell(value)

@@ -22,7 +22,10 @@ def standings_header(protocol: Protocol) -> list[str]:
     header = [_("Place"), _("Player")]
     if protocol.personal:
         header += [_("Born"), _("Region"), _("Rank")]
-    header += [_("Club"), _("Points"), *protocol.tiebreak_names, _("Norm met"), _("Note")]
+    header += [_("Club")]
+    if protocol.with_points:
+        header += [_("Points")]
+    header += [*protocol.tiebreak_names, _("Norm met"), _("Note")]
     return header
 
 
@@ -51,7 +54,10 @@ def protocol_xlsx(protocol: Protocol) -> bytes:
         row: list[object] = [line.place, spreadsheet_safe(line.name)]
         if protocol.personal:
             row += [int(line.birth_year) if line.birth_year else "", line.region, line.rank]
-        row += [spreadsheet_safe(line.club), line.points, *line.tiebreaks]
+        row += [spreadsheet_safe(line.club)]
+        if protocol.with_points:
+            row += [line.points]
+        row += [*line.tiebreaks]
         row += [line.norm, line.note]
         sheet.append(row)
     sheet.append([])
