@@ -3,6 +3,8 @@ places, the tie-breaks that decided, the rounds, the panel's signatures and the 
 may see it, and what a non-official event's protocol leaves out; in the reader's language."""
 
 import doctest
+import html
+import re
 import shutil
 import subprocess
 from decimal import Decimal
@@ -236,6 +238,35 @@ def test_it_speaks_the_readers_language():
     with translation.override("ru"):
         protocol = tournament_protocol(tournament=tournament)
     assert protocol.rounds[0].title == "Тур 1"
+
+
+@pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs poppler's pdftotext")
+def test_the_pdfs_fact_labels_stand_clear_of_their_values_in_russian():
+    tournament = event()
+    tournament.venue = "Казань, " + "Дворец шахмат и нард на улице Баумана, " * 3 + "зал 2"
+    tournament.save(update_fields=["venue"])
+    pdf = Client().get(f"/t/{tournament.slug}/protocol.pdf", HTTP_ACCEPT_LANGUAGE="ru").content
+    boxes = subprocess.run(
+        ["pdftotext", "-bbox", "-l", "1", "-", "-"], input=pdf, capture_output=True, check=True
+    ).stdout.decode()
+    words = [
+        (float(x_min), float(y_min), float(x_max), html.unescape(text))
+        for x_min, y_min, x_max, text in re.findall(
+            r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<', boxes
+        )
+    ]
+
+    def gap_after(label: str) -> float:
+        """The space between the label's last word and the next word on its line, in points."""
+        end = next(word for word in words if word[3] == label)
+        after = [w for w in words if abs(w[1] - end[1]) < 1 and w[0] > end[0]]
+        return min(w[0] for w in after) - end[2]
+
+    for label in ("соревнования:", "проведения:", "группа:", "дисциплины:"):
+        assert gap_after(label) > 3, label
+    # A value too long for its column wraps rather than running into the next one.
+    text = " ".join(word[3] for word in words)
+    assert "зал 2" in text and text.count("Баумана") == 3
 
 
 def test_the_public_sees_it_once_the_event_has_started():

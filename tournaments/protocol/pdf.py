@@ -18,6 +18,8 @@ FONT = "DejaVu"
 #: A4 landscape's printable width with 12 mm margins, in mm.
 MARGIN = 12
 WIDTH = 297 - 2 * MARGIN
+#: The space a fact's label keeps after it (the cell's margins and a gap), in mm.
+LABEL_GAP = 3
 
 
 class _Document(FPDF):
@@ -68,21 +70,30 @@ def _title_block(pdf: _Document, protocol: Protocol) -> None:
     pdf.set_font(FONT, "B", 12)
     pdf.multi_cell(WIDTH, 6, protocol.title, align="C", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(2)
-    # The facts in two columns of label and value.
+    # The facts in two columns of label and value; a label as wide as the longest needs in the
+    # language, a value too long for its column wraps (the row grows).
     pdf.set_font(FONT, "", 8.5)
     half = (len(protocol.facts) + 1) // 2
     columns = (protocol.facts[:half], protocol.facts[half:])
-    label_w, value_w = 36, WIDTH / 2 - 36
-    top = pdf.get_y()
-    for index, facts in enumerate(columns):
-        pdf.set_y(top)
-        for fact in facts:
-            pdf.set_x(MARGIN + index * WIDTH / 2)
+    label_w = fact_label_width(pdf, protocol)
+    value_w = WIDTH / 2 - label_w - 2
+    for row in range(half):
+        top = pdf.get_y()
+        bottom = top + 4.6
+        for index, facts in enumerate(columns):
+            if row >= len(facts):
+                continue
+            x = MARGIN + index * WIDTH / 2
+            pdf.set_xy(x, top)
             pdf.set_font(FONT, "B", 8.5)
-            pdf.cell(label_w, 4.6, fact.label + ":")
+            pdf.multi_cell(label_w, 4.6, facts[row].label + ":")
+            bottom = max(bottom, pdf.get_y())
+            pdf.set_xy(x + label_w, top)
             pdf.set_font(FONT, "", 8.5)
-            pdf.cell(value_w, 4.6, fact.value, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-    pdf.set_y(top + 4.6 * half + 2)
+            pdf.multi_cell(value_w, 4.6, facts[row].value)
+            bottom = max(bottom, pdf.get_y())
+        pdf.set_y(bottom)
+    pdf.ln(2)
     if protocol.norms_example:
         _note(pdf, _("Rank norms: example table: the official one could not be found."))
     if not protocol.finished:
@@ -95,6 +106,15 @@ def _title_block(pdf: _Document, protocol: Protocol) -> None:
                 "its protocol."
             ),
         )
+
+
+def fact_label_width(pdf: _Document, protocol: Protocol) -> float:
+    """The width of the title block's label column: its longest label (bold, with its colon)
+    in the protocol's language and a gap, at least 36 mm and at most half a column."""
+    pdf.set_font(FONT, "B", 8.5)
+    longest = max((pdf.get_string_width(fact.label + ":") for fact in protocol.facts), default=0)
+    pdf.set_font(FONT, "", 8.5)
+    return min(max(36.0, longest + LABEL_GAP), WIDTH / 4)
 
 
 def _note(pdf: _Document, text: str) -> None:
