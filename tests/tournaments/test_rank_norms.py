@@ -9,12 +9,17 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.utils import translation
 
+from tournaments.declarations import summary_of
 from tournaments.models import Entry, Match, Player, Round, Tournament
 from tournaments.norms import matching
 from tournaments.norms.matching import Norm, best_norm, norms_met
 from tournaments.norms.models import EventStatus, RankNorm
 from tournaments.norms.selectors import norms_met as tournament_norms_met
+from tournaments.protocol.selectors import tournament_protocol
+from tournaments.services import tournament_create
+from tournaments.web.forms import TournamentForm
 
 CHAMPIONSHIP = "championship-of-russia"
 
@@ -72,6 +77,29 @@ def test_the_example_table_is_shipped_and_marked(db):
     page = Client().get("/norms/").content.decode()
     assert "example table: the official one could not be found" in page
     assert "Championship of Russia" in page and "Candidate Master of Sport (KMS)" in page
+
+
+def test_the_example_statuses_speak_the_pages_language(db):
+    page = Client().get("/norms/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Чемпионат России" in page and "Всероссийские соревнования" in page
+    assert "Championship of Russia" not in page
+    assert EventStatus.objects.get(code=CHAMPIONSHIP).name == "Championship of Russia"  # data
+    organizer = User.objects.create_user("olga")
+    event = tournament_create(
+        organizer=organizer, name="Cup", variant="long", official=True,
+        event_status=EventStatus.objects.get(code=CHAMPIONSHIP),
+    )  # fmt: skip
+    with translation.override("ru"):
+        assert dict(summary_of(event))["Статус соревнования"] == "Чемпионат России"
+        facts = {fact.label: fact.value for fact in tournament_protocol(tournament=event).facts}
+        assert facts["Статус соревнования"] == "Чемпионат России"
+        form = TournamentForm(instance=event)
+        assert "Всероссийские соревнования" in [
+            label for _value, label in form.fields["event_status"].choices
+        ]
+        # A table loaded later in Russian shows its names as given.
+        given = EventStatus.objects.create(code="kubok", name="Кубок федерации", order=5)
+        assert str(given) == "Кубок федерации"
 
 
 def test_load_rank_norms_replaces_the_table(db, tmp_path: Path):

@@ -2,6 +2,7 @@
 
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Player, Tournament
@@ -23,7 +24,9 @@ class EventStatus(models.Model):
         verbose_name_plural = _("event statuses")
 
     def __str__(self) -> str:
-        return self.name
+        # The example table's names are marked for translation (``tournaments.norms``); any
+        # other name has no translation and shows as given.
+        return gettext(self.name)
 
 
 class RankNorm(models.Model):
