@@ -2,10 +2,19 @@
 
 from django.core.validators import MinValueValidator
 from django.db import models
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Player, Tournament
+
+#: The names of the example table's statuses (``example_norms.csv``): data in English, shown
+#: in the page's language (``EventStatus.__str__``); a real table loaded in another language
+#: shows its names as given.
+EXAMPLE_STATUS_NAMES = (
+    gettext_noop("Championship of Russia"),
+    gettext_noop("All-Russian event"),
+    gettext_noop("Regional championship"),
+)
 
 
 class EventStatus(models.Model):
