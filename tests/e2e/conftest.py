@@ -27,8 +27,9 @@ CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOTS = Path(os.environ.get("SCREENSHOTS_DIR", PROJECT_ROOT / "build" / "screenshots"))
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
-#: Words that stay Latin in the Russian pages: the interface's and the charts' (SVG, PR, mEMG).
-LATIN_ALLOWED = SYSTEM_NAMES | {"SVG", "PR", "mEMG"}
+#: Words that stay Latin in the Russian pages: the interface's and the charts' (SVG, PR, mEMG), the
+#: protocol's files (PDF, XLSX) and the Roman numerals of the adult ranks (II, III).
+LATIN_ALLOWED = SYSTEM_NAMES | {"SVG", "PR", "mEMG", "PDF", "XLSX", "II", "III"}
 
 
 #: The text of a page as a reader sees it, without what is marked translate="no" (user data).

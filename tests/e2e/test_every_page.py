@@ -268,6 +268,7 @@ PAGES: dict[str, Callable[[World], Addresses]] = {
     "tournament-signup": _tournaments("tournament-signup", DEMO_SIGNUP_SLUG),
     "tournament-pr": _tournaments("tournament-pr", ROUND_ROBIN),
     "tournament-regions": _tournaments("tournament-regions", "demo-evening-1", TWO_STAGES),
+    "tournament-judges": _tournaments("tournament-judges", "demo-evening-1"),
     "match": _matches("match", "played", "played_long", "disputed"),
     "match-record": _matches("match-record", "scheduled"),
     "match-report": _matches("match-report", "scheduled"),

@@ -154,7 +154,7 @@ def test_first_player_resignation_and_taking_it_back_on_a_phone(new_page, log_in
         }""",
         [f"/api/v1/matches/{match.pk}/live/undo", ply + 1],
     )
-    assert refused[0] == 403 and "only an organizer" in refused[1], refused
+    assert refused[0] == 403 and "only who decides for this tournament" in refused[1], refused
 
     organizer = new_page(width=PHONE["width"], height=PHONE["height"])
     log_in(organizer, "olga", "pw-olga-123")

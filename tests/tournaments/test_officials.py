@@ -582,7 +582,7 @@ def test_organizers_remove_a_player_on_the_players_page_of_an_event_that_is_not_
 def test_the_match_page_names_the_judge_who_decided():
     event = Event()
     match = match_result_record(match=event.match(), by=event.ivan, forfeit="away")
-    assert "Decided by ivan (judge)" in text_of(Client().get(f"/m/{match.pk}/"))
+    assert "Decided by: ivan (judge)" in text_of(Client().get(f"/m/{match.pk}/"))
     # Inside a sentence the role is in lower case; as the panel's label it keeps its capital.
     russian = text_of(Client().get(f"/m/{match.pk}/", HTTP_ACCEPT_LANGUAGE="ru"))
     assert "Решение: ivan (судья)" in russian
@@ -669,7 +669,7 @@ def test_the_match_page_lists_the_judges_clock_actions_once_decided():
     assert "3 clock actions" in page
     assert "ivan (judge) paused the clocks" in page
     assert "ivan (judge) took 3600 s from Anna" in page
-    assert "Decided by ivan (judge)" in page
+    assert "Decided by: ivan (judge)" in page
 
 
 def test_a_dispute_of_an_official_event_waits_in_the_judges_inbox_not_the_organizers():

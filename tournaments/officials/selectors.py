@@ -11,6 +11,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.models import Membership
@@ -142,7 +144,7 @@ def decider(match: Any) -> tuple[str, str] | None:
     return judge_name(user), role
 
 
-def clock_actions(*, match: Any) -> list[str]:
+def clock_actions(*, match: Any) -> list[SafeString]:
     """What the judges did to a recorded match's clocks, in order, each with who did it (as the
     pages name a judge, with their role on the panel). Three queries."""
     actions = list(
@@ -159,15 +161,18 @@ def clock_actions(*, match: Any) -> list[str]:
     players = {"home": match.home, "away": match.away}
     said = []
     for action in actions:
-        name = judge_name(action.made_by) or _("someone")
+        name = judge_name(action.made_by)
+        who = format_html('<span translate="no">{}</span>', name) if name else _("someone")
         role = roles.get(action.made_by_id)
-        who = f"{name} ({role})" if role else name
+        if role:
+            who = format_html("{} ({})", who, role)
         side = players.get(action.side)
-        given = {
+        player = side.player.display_name if side is not None else ""
+        given = {  # the names are the users' own words: not for a page's translator
             "who": who,
             "time": timezone.localtime(action.made_at).strftime("%H:%M:%S"),
             "seconds": abs(action.seconds),
-            "player": side.player.display_name if side is not None else "",
+            "player": format_html('<span translate="no">{}</span>', player),
         }
         if action.kind == ClockAction.Kind.PAUSE:
             text = _("%(time)s: %(who)s paused the clocks") % given
@@ -177,5 +182,5 @@ def clock_actions(*, match: Any) -> list[str]:
             text = _("%(time)s: %(who)s gave %(player)s %(seconds)s s") % given
         else:
             text = _("%(time)s: %(who)s took %(seconds)s s from %(player)s") % given
-        said.append(text)
+        said.append(mark_safe(text))  # noqa: S308 - a catalogue sentence of escaped values
     return said
