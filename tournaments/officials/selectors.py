@@ -34,16 +34,31 @@ def judges(*, tournament: Tournament) -> list[Judge]:
     return sorted(found, key=lambda judge: order.get(judge.role, 3))  # type: ignore[call-overload]
 
 
+def named_judges(*, tournament: Tournament) -> list[tuple[Judge, str]]:
+    """The panel (``judges``), each judge with the name the pages give them. Two queries."""
+    panel = judges(tournament=tournament)
+    names = judge_names(judge.user for judge in panel)
+    return [(judge, names[judge.user_id]) for judge in panel]
+
+
 def judge_name(user: AbstractBaseUser | None) -> str:
-    """How a judge (or whoever decided) is named on the pages: their player's name when their
-    account has one, else the full name, else the username."""
-    if user is None:
-        return ""
-    player = Player.objects.filter(user_id=user.pk, pair__isnull=True).first()
-    if player is not None:
-        return player.display_name
-    full = getattr(user, "get_full_name", lambda: "")()
-    return full or user.get_username()
+    """How a judge (or whoever decided) is named on the pages and in the protocol: their
+    player's name when their account has one, else the full name, else the username."""
+    return "" if user is None else judge_names([user])[user.pk]
+
+
+def judge_names(users: Iterable[AbstractBaseUser]) -> dict[int, str]:
+    """``judge_name`` of each of ``users``, by account id, in one query."""
+    by_id = {user.pk: user for user in users}
+    players = dict(
+        Player.objects.filter(user_id__in=by_id, pair__isnull=True)
+        .order_by("pk")
+        .values_list("user_id", "display_name")
+    )
+    return {
+        pk: players.get(pk) or getattr(user, "get_full_name", lambda: "")() or user.get_username()
+        for pk, user in by_id.items()
+    }
 
 
 def role_in_sentence(judge: Judge) -> str:
@@ -70,14 +85,6 @@ def officials_of(tournament: Tournament) -> dict[int, str]:
     for user_id in Judge.objects.filter(tournament_id=event.pk).values_list("user_id", flat=True):
         found[user_id] = "judge"
     return found
-
-
-def accounts_of(player: Player) -> list[int]:
-    """The accounts a player plays as: its own, or a pair's two players'."""
-    pair = Pair.objects.filter(player=player).values_list("first__user", "second__user").first()
-    if pair is not None:
-        return [user_id for user_id in pair if user_id is not None]
-    return [player.user_id] if player.user_id is not None else []
 
 
 def members(player: Player) -> list[Player]:
@@ -159,9 +166,10 @@ def clock_actions(*, match: Any) -> list[SafeString]:
         panel = Judge.objects.filter(tournament_id=panel_of(match.tournament))
         roles = {judge.user_id: role_in_sentence(judge) for judge in panel}
     players = {"home": match.home, "away": match.away}
+    names = judge_names(action.made_by for action in actions if action.made_by is not None)
     said = []
     for action in actions:
-        name = judge_name(action.made_by)
+        name = names.get(action.made_by_id, "") if action.made_by_id is not None else ""
         who = format_html('<span translate="no">{}</span>', name) if name else _("someone")
         role = roles.get(action.made_by_id)
         if role:

@@ -17,6 +17,7 @@ from tournaments import disciplines, selectors
 from tournaments.models import Entry, Match, Tournament, forfeit_marks
 from tournaments.norms import selectors as norms
 from tournaments.officials.models import Judge
+from tournaments.officials.selectors import judge_names
 from tournaments.protocol.document import (
     UNKNOWN,
     Fact,
@@ -283,18 +284,14 @@ def _rounds(tournament: Tournament, matches: list[Match]) -> list[RoundResults]:
     return [RoundResults(titles[key], tuple(groups[key])) for key in sorted(groups)]
 
 
-def judge_name(user: Any) -> str:
-    """A judge's name as the protocol signs it: the user's full name, else the username."""
-    return user.get_full_name() or user.get_username()
-
-
 def _signatures(tournament: Tournament) -> list[Signature]:
     panel = list(
         Judge.objects.filter(tournament=tournament).select_related("user").order_by("added_at")
     )
+    names = judge_names(judge.user for judge in panel)
     by_role: dict[str, list[str]] = {}
     for judge in panel:
-        by_role.setdefault(judge.role, []).append(judge_name(judge.user))
+        by_role.setdefault(judge.role, []).append(names[judge.user_id])
     labels = dict(Judge.Role.choices)
     lines = []
     for role in (Judge.Role.CHIEF, Judge.Role.SECRETARY):  # always signed, blank if not set

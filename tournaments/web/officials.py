@@ -150,10 +150,7 @@ def _page(
     )
     context = {
         **tournament_header(request, tournament, ""),
-        "panel": [
-            (judge, selectors.judge_name(judge.user))
-            for judge in selectors.judges(tournament=tournament)
-        ],
+        "panel": selectors.named_judges(tournament=tournament),
         "manages": may(request.user, "tournament.judges", tournament),
         "add_form": add_form or JudgeAddForm(),
         "removes": removes,

@@ -162,10 +162,7 @@ def _panel(tournament: Tournament) -> list[tuple[Any, str]]:
     """An official event's judges with the names the pages give them (none: not official)."""
     if not tournament.official:
         return []
-    return [
-        (judge, officials.judge_name(judge.user))
-        for judge in officials.judges(tournament=tournament)
-    ]
+    return officials.named_judges(tournament=tournament)
 
 
 def _rounds_complete(tournament: Tournament) -> str:
