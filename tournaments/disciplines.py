@@ -6,8 +6,6 @@ played in pairs, and whether its clock is a blitz clock (``tournaments.scoring.c
 'long-blitz'
 >>> discipline_of(variant="short", pairs=True, blitz=False)
 'short-pairs'
->>> variant_of("short-blitz")
-'short'
 """
 
 from __future__ import annotations
@@ -37,8 +35,3 @@ def discipline_of(*, variant: str, pairs: bool, blitz: bool) -> str:
     if pairs:
         return SHORT_PAIRS
     return SHORT_BLITZ if blitz else SHORT
-
-
-def variant_of(discipline: str) -> str:
-    """The game a discipline plays: "long" or "short"."""
-    return "long" if discipline in (LONG, LONG_BLITZ) else "short"
