@@ -119,6 +119,11 @@ class Database:
         #: The chance of needing at least k rolls, for each home and k.
         self.at_least = np.cumsum(table[:, ::-1], axis=1)[:, ::-1]
 
+    def distribution(self, home: tuple[int, ...]) -> npt.NDArray[np.float64]:
+        """The chance of bearing ``home`` off in exactly k rolls, for k = 0 … ROLLS − 1."""
+        found: npt.NDArray[np.float64] = self.table[self.index[tuple(home)]]
+        return found
+
     def rolls(self, home: tuple[int, ...]) -> float:
         """Expected rolls to bear off ``home`` (counts on points 1..6)."""
         return float(self.mean[self.index[tuple(home)]])

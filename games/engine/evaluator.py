@@ -1,8 +1,9 @@
 """The evaluator: for the side on roll, the probabilities of winning, of winning a mars and of
 losing a mars, and the cubeless equity they make (oyn 1, mars 2).
 
-The network answers for positions still in play; a finished game is answered exactly, and so is a
-pure race of two bear-offs where the one-sided database knows both sides (``games.engine.bearoff``).
+The network answers for positions still in play; what the rules already decide is answered
+exactly (``games.engine.exact``): a finished game, a pure race of two bear-offs (the one-sided
+database, ``games.engine.bearoff``, mars included), and a win, loss or mars the pips settle.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ import numpy as np
 import numpy.typing as npt
 
 from games.engine.bearoff import Database
+from games.engine.exact import known
 from games.engine.features import Boards, boards_of, encode
 from games.engine.network import Array, Network
 from games.rules.moves import LegalPlay
 from games.rules.position import Position
 
-CHECKERS = 15
 WIN, WIN_MARS, LOSE_MARS = 0, 1, 2
 
 
@@ -63,9 +64,8 @@ def coherent(raw: Array) -> Array:
 
 
 class Evaluator:
-    """0-ply evaluation of positions: the network, with the exact answers where there are some:
-    a finished game, and the chance to win a pure race of two bear-offs (the mars chances stay
-    the network's while a side has borne off none)."""
+    """0-ply evaluation of positions: the network, with the exact answers where the rules decide
+    (``games.engine.exact``)."""
 
     def __init__(self, network: Network, database: Database | None = None) -> None:
         self.network = network
@@ -73,28 +73,11 @@ class Evaluator:
 
     def boards(self, boards: Boards) -> Array:
         """Probabilities of each position (rows of ``boards``), for its side on roll."""
-        found = coherent(self.network.forward(encode(boards)))
-        lost = boards[:, 1, 0] == CHECKERS  # the other side has borne off all: the game is over
-        if lost.any():
-            found[lost] = np.stack(
-                [np.zeros(lost.sum()), np.zeros(lost.sum()), boards[lost, 0, 0] == 0], axis=1
-            )
-        if self.database is not None:
-            for row in np.flatnonzero(bear_offs(boards) & ~lost):
-                found[row] = self._race(boards[row], found[row])
-        won = boards[:, 0, 0] == CHECKERS
-        if won.any():
-            found[won] = np.stack(
-                [np.ones(won.sum()), boards[won, 1, 0] == 0, np.zeros(won.sum())], axis=1
-            )
-        return found
+        return known(boards, self.database).over(coherent(self.network.forward(encode(boards))))
 
-    def _race(self, board: Boards, raw: Array) -> Array:
-        assert self.database is not None
-        win = self.database.win(tuple(board[0, 1:7]), tuple(board[1, 1:7]))
-        win_mars = min(raw[WIN_MARS], win) if board[1, 0] == 0 else 0.0
-        lose_mars = min(raw[LOSE_MARS], 1.0 - win) if board[0, 0] == 0 else 0.0
-        return np.array([win, win_mars, lose_mars], np.float32)
+    def exact(self, boards: Boards) -> npt.NDArray[np.bool_]:
+        """The rows whose probabilities are certain: a rollout may stop there."""
+        return known(boards, self.database).exact
 
     def positions(self, positions: Sequence[Position]) -> Array:
         return self.boards(boards_of(positions))
@@ -105,11 +88,3 @@ class Evaluator:
     def after(self, plays: Sequence[LegalPlay]) -> Array:
         """The probabilities each play leaves, for the side that plays it."""
         return flipped(self.positions([play.position for play in plays]))
-
-
-def bear_offs(boards: Boards) -> npt.NDArray[np.bool_]:
-    """Rows where both sides have every checker still on the board in their home: a pure race
-    of two bear-offs (in Long Nardy the homes face each other, so nothing can block)."""
-    outside = boards[:, :, 7:25].sum(axis=2).sum(axis=1)
-    pure: npt.NDArray[np.bool_] = outside == 0
-    return pure

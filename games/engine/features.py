@@ -58,6 +58,8 @@ _PIPS = np.arange(26, dtype=np.float32)
 _PIPS[25] = 0.0
 PER_SIDE = 4 * POINTS + 8
 SIZE = 2 * PER_SIDE + 2
+#: The input that says race (1) or contact (0): the network routes each row by it.
+RACE = 2 * PER_SIDE
 
 
 def boards_of(positions: Sequence[Position]) -> Boards:

@@ -1,9 +1,15 @@
-"""The evaluator's network: features → one hidden layer → three probabilities, numpy only.
+"""The evaluator's networks: features → one hidden layer → three probabilities, numpy only.
 
 The outputs are, for the side on roll, the probabilities of winning, of winning a mars and of
-losing a mars (``Probabilities``). The weights ship in the repository as a small ``.npz`` file
-with the network's version and the size of its inputs, so that weights made for other features
-are refused when loaded rather than read wrong.
+losing a mars. As gnubg does, positions of contact and of the race may have networks of their
+own (``Network.race``): a race is a simpler game, and a network of its own spends none of the
+contact network's units on it. Each row goes to one of them by its race input
+(``features.RACE``).
+
+The weights ship in the repository as a small ``.npz`` file with their version and the size of
+their inputs, so that weights made for other features are refused when loaded rather than read
+wrong. Version 1 files (``v1-60k``) hold one network for every position; version 2 files may add
+the race network's arrays (``race_w1`` …).
 """
 
 from __future__ import annotations
@@ -17,36 +23,34 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from games.engine.features import SIZE, Features
+from games.engine.features import RACE, SIZE, Features
 
-#: The format of the weights file; a file of another version is refused.
-VERSION = 1
+#: The format this engine writes; it reads ``READS``.
+VERSION = 2
+READS = (1, 2)
 OUTPUTS = 3
 WEIGHTS = Path(__file__).with_name("weights") / "long.npz"
 Array = npt.NDArray[np.floating[Any]]
+_ARRAYS = ("w1", "b1", "w2", "b2")
 
 
 @dataclass(slots=True)
-class Network:
+class Layers:
     """``hidden = sigmoid(x W1 + b1)``, ``outputs = sigmoid(hidden W2 + b2)``."""
 
     w1: Array
     b1: Array
     w2: Array
     b2: Array
-    #: How the weights were made (games of self-play, seed, ...), for the README and the page.
-    info: dict[str, Any]
 
     @classmethod
-    def initial(cls, hidden: int, seed: int) -> Network:
+    def initial(cls, hidden: int, rng: np.random.Generator) -> Layers:
         """Small random weights, as training starts from."""
-        rng = np.random.default_rng(seed)
         return cls(
             (rng.standard_normal((SIZE, hidden)) * np.sqrt(1.0 / SIZE)).astype(np.float32),
             np.zeros(hidden, np.float32),
             (rng.standard_normal((hidden, OUTPUTS)) * np.sqrt(1.0 / hidden)).astype(np.float32),
             np.zeros(OUTPUTS, np.float32),
-            {"games": 0, "seed": seed},
         )
 
     @property
@@ -54,13 +58,12 @@ class Network:
         return int(self.w1.shape[1])
 
     def forward(self, x: Features) -> Array:
-        """The raw outputs, one row of three a position (not yet made coherent)."""
         return _sigmoid(_sigmoid(x @ self.w1 + self.b1) @ self.w2 + self.b2)
 
     def learn(self, x: Features, targets: Array, rate: float) -> float:
         """One step of gradient descent on the cross-entropy between the outputs and
-        ``targets`` (soft, in [0, 1]) over the rows of ``x``; returns the mean squared error
-        before the step."""
+        ``targets`` (soft, in [0, 1]) over the rows of ``x``, in place (so that workers sharing
+        the arrays learn together); returns the mean squared error before the step."""
         hidden = _sigmoid(x @ self.w1 + self.b1)
         out = _sigmoid(hidden @ self.w2 + self.b2)
         delta_out = out - targets
@@ -71,17 +74,95 @@ class Network:
         self.b1 -= rate * delta_hidden.sum(axis=0)
         return float((delta_out**2).mean())
 
+    def widened(self, hidden: int, rng: np.random.Generator) -> Layers:
+        """The same function with ``hidden`` units: the new units' outputs weigh nothing yet,
+        so training goes on from what the network knows (Net2Net's widening)."""
+        more = hidden - self.hidden
+        if more < 0:
+            raise ValueError(f"cannot narrow {self.hidden} hidden units to {hidden}")
+        fresh = (rng.standard_normal((SIZE, more)) * np.sqrt(1.0 / SIZE)).astype(np.float32)
+        return Layers(
+            np.concatenate([self.w1, fresh], axis=1),
+            np.concatenate([self.b1, np.zeros(more, np.float32)]),
+            np.concatenate([self.w2, np.zeros((more, OUTPUTS), np.float32)]),
+            self.b2.copy(),
+        )
+
+    def arrays(self) -> tuple[Array, Array, Array, Array]:
+        return self.w1, self.b1, self.w2, self.b2
+
+
+@dataclass(slots=True)
+class Network:
+    """The contact network, and the race network if the weights have one (else the contact
+    network answers races too)."""
+
+    contact: Layers
+    race: Layers | None
+    #: How the weights were made (games of self-play, seed, ...), for the README and the page.
+    info: dict[str, Any]
+
+    @classmethod
+    def initial(cls, hidden: int, seed: int, *, race: bool = False) -> Network:
+        rng = np.random.default_rng(seed)
+        contact = Layers.initial(hidden, rng)
+        return cls(
+            contact, Layers.initial(hidden, rng) if race else None, {"games": 0, "seed": seed}
+        )
+
+    @property
+    def hidden(self) -> int:
+        return self.contact.hidden
+
+    def layers(self) -> tuple[Layers, ...]:
+        return (self.contact,) if self.race is None else (self.contact, self.race)
+
+    def forward(self, x: Features) -> Array:
+        """The raw outputs, one row of three a position (not yet made coherent)."""
+        if self.race is None:
+            return self.contact.forward(x)
+        race = x[:, RACE] > 0.5
+        if race.all():
+            return self.race.forward(x)
+        if not race.any():
+            return self.contact.forward(x)
+        out = np.empty((len(x), OUTPUTS), np.float32)
+        out[race] = self.race.forward(x[race])
+        out[~race] = self.contact.forward(x[~race])
+        return out
+
+    def learn(self, x: Features, targets: Array, rate: float) -> float:
+        """One step toward ``targets`` for each row, by the network that answers it."""
+        if self.race is None:
+            return self.contact.learn(x, targets, rate)
+        race = x[:, RACE] > 0.5
+        errors = [
+            layers.learn(x[rows], targets[rows], rate) * int(rows.sum())
+            for layers, rows in ((self.race, race), (self.contact, ~race))
+            if rows.any()
+        ]
+        return sum(errors) / max(len(x), 1)
+
+    def widened(self, hidden: int, seed: int, *, race: bool) -> Network:
+        """These weights with ``hidden`` units a network, and a race network (a copy of the
+        contact one, to begin with) when ``race``: the same answers, more room to learn."""
+        rng = np.random.default_rng(seed)
+        contact = self.contact.widened(hidden, rng)
+        raced = self.race or (self.contact if race else None)
+        return Network(
+            contact, None if raced is None else raced.widened(hidden, rng), dict(self.info)
+        )
+
     def save(self, path: Path) -> None:
         """Write the weights as float32 in a compressed ``.npz``, atomically."""
+        arrays = dict(zip(_ARRAYS, self.contact.arrays(), strict=True))
+        if self.race is not None:
+            arrays |= {
+                f"race_{name}": a for name, a in zip(_ARRAYS, self.race.arrays(), strict=True)
+            }
+        arrays["meta"] = np.array(json.dumps({"version": VERSION, "inputs": SIZE, **self.info}))
         buffer = io.BytesIO()
-        np.savez_compressed(
-            buffer,
-            w1=self.w1,
-            b1=self.b1,
-            w2=self.w2,
-            b2=self.b2,
-            meta=np.array(json.dumps({"version": VERSION, "inputs": SIZE, **self.info})),
-        )
+        np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
         path.parent.mkdir(parents=True, exist_ok=True)
         scratch = path.with_suffix(".tmp")
         scratch.write_bytes(buffer.getvalue())
@@ -92,18 +173,23 @@ class Network:
         """Read a weights file; ``WeightsError`` if it is of another version or shape."""
         with np.load(path) as found:
             meta = json.loads(str(found["meta"]))
-            if meta.get("version") != VERSION or meta.get("inputs") != SIZE:
+            if meta.get("version") not in READS or meta.get("inputs") != SIZE:
                 raise WeightsError(
                     f"{path}: weights of version {meta.get('version')} for "
-                    f"{meta.get('inputs')} inputs; this engine reads version {VERSION}, "
-                    f"{SIZE} inputs"
+                    f"{meta.get('inputs')} inputs; this engine reads versions "
+                    f"{', '.join(map(str, READS))}, {SIZE} inputs"
                 )
-            arrays = [found[name].astype(np.float32) for name in ("w1", "b1", "w2", "b2")]
-        w1, b1, w2, b2 = arrays
-        if w1.shape[0] != SIZE or w2.shape != (w1.shape[1], OUTPUTS) or b1.shape != (w1.shape[1],):
-            raise WeightsError(f"{path}: the arrays do not fit together")
+            contact = _layers(found, "", path)
+            race = _layers(found, "race_", path) if "race_w1" in found.files else None
         info = {k: v for k, v in meta.items() if k not in ("version", "inputs")}
-        return cls(w1, b1, w2, b2, info)
+        return cls(contact, race, info)
+
+
+def _layers(found: Any, prefix: str, path: Path) -> Layers:
+    w1, b1, w2, b2 = (found[prefix + name].astype(np.float32) for name in _ARRAYS)
+    if w1.shape[0] != SIZE or w2.shape != (w1.shape[1], OUTPUTS) or b1.shape != (w1.shape[1],):
+        raise WeightsError(f"{path}: the arrays do not fit together")
+    return Layers(w1, b1, w2, b2)
 
 
 class WeightsError(Exception):

@@ -17,7 +17,8 @@ from functools import lru_cache
 import numpy as np
 
 from games.engine.bearoff import Database, database
-from games.engine.evaluator import Evaluator, Probabilities, bear_offs, equity_of, flipped
+from games.engine.evaluator import Evaluator, Probabilities, equity_of, flipped
+from games.engine.exact import bear_offs
 from games.engine.features import boards_of
 from games.engine.network import Array, Network
 from games.rules.moves import LegalPlay, legal_plays
@@ -58,7 +59,7 @@ class Engine:
         """The position for its side on roll: 0-ply, or 1-ply (the average over its 21 rolls of
         the 0-ply value its best play leaves)."""
         _check_plies(plies)
-        if plies == 0 or _over(position):
+        if plies == 0 or self._exact(position):
             return self.evaluator.probabilities(position)
         averaged = np.zeros(3)
         for weight, dice in zip(WEIGHTS, ROLLS, strict=True):
@@ -97,7 +98,7 @@ class Engine:
     def _one_ply(self, after: Position) -> Array:
         """The probabilities ``after`` holds for the side that just played, over the opponent's
         21 rolls, each answered with the opponent's 0-ply best."""
-        if _over(after):
+        if self._exact(after):
             exact: Array = flipped(self.evaluator.positions([after]))[0]
             return exact
         boards, ends = [], []
@@ -113,6 +114,10 @@ class Engine:
         ]
         averaged: Array = (WEIGHTS[:, None] * values[worst]).sum(axis=0)
         return averaged
+
+    def _exact(self, position: Position) -> bool:
+        """Whether the evaluator knows the position for certain: no search can add to it."""
+        return bool(self.evaluator.exact(boards_of([position]))[0])
 
     def _rolls_decide(self, position: Position) -> bool:
         """A pure bear-off with no mars at stake: the fewest expected rolls is the best play."""

@@ -17,9 +17,10 @@ from .conftest import played_positions
 def test_the_shipped_weights_are_small_and_of_this_version():
     assert WEIGHTS.stat().st_size <= 2 * 1024 * 1024
     network = Network.load()
-    assert network.w1.shape == (SIZE, network.hidden) and network.w2.shape == (network.hidden, 3)
+    for layers in network.layers():
+        assert layers.w1.shape == (SIZE, network.hidden) and layers.w2.shape == (network.hidden, 3)
     assert network.info["games"] > 0 and network.info["name"]
-    assert VERSION == 1
+    assert VERSION == 2
 
 
 def test_weights_of_another_version_are_refused(tmp_path):

@@ -20,9 +20,9 @@ def test_a_short_run_resumes_from_its_checkpoint_and_ships(tmp_path, capsys):
     assert main(["--games", "6", "--resume", "--check-every", "6", *common]) == 0
     assert "resumed at 4 games" in capsys.readouterr().out
     again = Network.load(out / "checkpoint.npz")
-    assert again.info["games"] == 6 and not np.array_equal(again.w1, first.w1)
-    assert ship(out / "checkpoint.npz", tmp_path / "long.npz") == "v1-0k"
-    assert Network.load(tmp_path / "long.npz").info["name"] == "v1-0k"
+    assert again.info["games"] == 6 and not np.array_equal(again.contact.w1, first.contact.w1)
+    assert ship(out / "checkpoint.npz", tmp_path / "long.npz") == "v2-0k"
+    assert Network.load(tmp_path / "long.npz").info["name"] == "v2-0k"
 
 
 def test_the_same_seed_trains_the_same_weights(tmp_path):
@@ -30,4 +30,4 @@ def test_the_same_seed_trains_the_same_weights(tmp_path):
         main(["--games", "2", "--out", str(tmp_path / name), "--hidden", "8", "--seed", "5",
               "--check-games", "2"])  # fmt: skip
     a, b = (Network.load(tmp_path / name / "checkpoint.npz") for name in ("a", "b"))
-    assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
+    assert np.array_equal(a.contact.w1, b.contact.w1) and np.array_equal(a.contact.w2, b.contact.w2)
