@@ -3,11 +3,12 @@
 
     .venv/bin/python tests/games/engine/cube_match.py
 
-Three games of an 11-point match (a game that meets no such turn is played again), the engine playing both sides at 0-ply with seeded dice. In
-each, at the first turn of a pure bear-off where both sides have borne off a checker (the bear-off
-database decides it, no mars is left) and the side on roll's dave decision is "double-drop" with
-at least ``CLEAR`` chances to win: game 1 offers and the other side drops (right), game 2 offers
-and the other side takes (wrong), game 3 does not offer (a missed double).
+Three games of an 11-point match, the engine playing both sides at 0-ply with seeded dice (a
+game that meets no such turn is played again). In each, at the first turn of a pure bear-off
+where both sides have borne off a checker (the bear-off database decides it, no mars is left)
+and the side on roll's dave decision is "double-drop" with at least ``CLEAR`` chances to win:
+game 1 offers and the other side drops (right), game 2 offers and the other side takes (wrong),
+game 3 does not offer (a missed double).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def game(
     found = engine()
     position = Position.initial(LongNardy())
     actions: list[Action] = []
-    stake, white_on_roll, done = 1, True, False
+    white_on_roll, done = True, False
     while True:
         if not done and pure_bear_off(position):
             own, other = score if white_on_roll else score[::-1]  # player 1 plays White
@@ -59,7 +60,6 @@ def game(
                     return (*actions, Double(), Drop())
                 if answer == "take":
                     actions += [Double(), Take()]
-                    stake = 2
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         played = found.best(position, dice, plies=0).play
         actions.append(Turn(dice, played.play))
