@@ -64,7 +64,6 @@ from games.engine.cube import CubeDecision, MatchState, Owner, cube_efficiency, 
 from games.engine.search import Engine, engine
 from games.rules.game import Double, Drop, GameState, MatchScore, Take, Turn, replay_game
 from games.rules.matfile import GameRecord, MatchRecord, read_match
-from games.rules.position import Position
 from games.rules.variants import LongNardy
 
 NAME = "nardy-long"
@@ -185,8 +184,16 @@ def _cube_decisions(
         position = state.position
         doubler = game.player(position.turn)
         judged: tuple[int, str, str, float] | None = None  # side, played, best, loss
-        if isinstance(action, Turn | Double) and state.double_refusal() is None:
-            decided = _judged(chosen, record, game, state, position, plies)
+        # A turn is a dave decision when the side may offer and could gain by it (gnubg's
+        # ``GetDPEq``: no decision with a dead dave); an offer made is always one.
+        match = None
+        if isinstance(action, Double) or (
+            isinstance(action, Turn) and state.double_refusal() is None
+        ):
+            match = _match_state(record, game, state)
+        if match is not None and (isinstance(action, Double) or not match.dead_dave):
+            probabilities = chosen.evaluate(position, plies)
+            decided = decide(probabilities, match, efficiency=cube_efficiency(position))
             offered = decided.double_mwc
             assert offered is not None  # the side may offer
             best = "double" if offered > decided.no_double_mwc else "no double"
@@ -217,26 +224,18 @@ def _cube_decisions(
     return found, close
 
 
-def _judged(
-    chosen: Engine,
-    record: MatchRecord,
-    game: GameRecord,
-    state: GameState,
-    position: Position,
-    plies: int,
-) -> CubeDecision:
-    """The dave decision of the side on roll, at the game's score, stake and holder."""
+def _match_state(record: MatchRecord, game: GameRecord, state: GameState) -> MatchState:
+    """The match as the side on roll sees it: the game's score, stake and who holds the dave."""
     assert record.length is not None
-    player = game.player(position.turn)
+    mover = state.position.turn
+    player = game.player(mover)
     own, other = game.score[player - 1], game.score[2 - player]
     owner: Owner = "centered" if len(state.holders) == 2 else "own"
-    if owner == "own" and position.turn not in state.holders:
+    if owner == "own" and mover not in state.holders:
         owner = "other"
-    match = MatchState(
+    return MatchState(
         record.length, (own, other), state.stake, state.crawford, owner, record.variant.dave
     )
-    probabilities = chosen.evaluate(position, plies)
-    return decide(probabilities, match, efficiency=cube_efficiency(position))
 
 
 def _is_crawford(record: MatchRecord, number: int) -> bool:

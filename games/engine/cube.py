@@ -215,6 +215,12 @@ class MatchState:
         Crawford game, or a side is 1-away and this is not it (it has been played)."""
         return self.crawford or 1 in self.aways
 
+    @property
+    def dead_dave(self) -> bool:
+        """Whether the side on roll cannot gain from a higher stake: a win at this stake
+        already wins it the match."""
+        return self.aways[0] <= self.stake
+
     def offer_refusal(self) -> str | None:
         """Why the side on roll may not offer dave (None: it may)."""
         if not self.dave.enabled:
