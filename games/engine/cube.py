@@ -52,7 +52,6 @@ drop (playing for mars), else "no-double".
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -336,7 +335,8 @@ class _Model:
         self.win_mars = min(probabilities.win_mars / win, 1.0) if win > 0 else 0.0
         self.lose_mars = min(probabilities.lose_mars / (1 - win), 1.0) if win < 1 else 0.0
         self.own_away, self.other_away = state.aways
-        self._points: dict[tuple[int, str], tuple[float | None, float | None]] = {}
+        self.post_crawford = state.post_crawford
+        self._corners: dict[tuple[int, Owner], list[tuple[float, float]]] = {}
 
     def points(self, gained: int) -> float:
         """The MWC once the side on roll has won (``gained`` > 0) or lost that many points."""
@@ -344,7 +344,7 @@ class _Model:
             own, other = self.own_away - gained, self.other_away
         else:
             own, other = self.own_away, self.other_away + gained
-        return self.table.mwc(own, other, post_crawford=self.state.post_crawford)
+        return self.table.mwc(own, other, post_crawford=self.post_crawford)
 
     def win(self, stake: int) -> float:
         m = self.win_mars
@@ -368,51 +368,45 @@ class _Model:
 
     def cubeful(self, stake: int, owner: Owner, p: float) -> float:
         """The MWC at ``p`` with the dave held by ``owner`` at ``stake``."""
-        return self.x * self.live(stake, owner, p) + (1 - self.x) * self.dead(stake, p)
+        return self.x * _between(self.corners(stake, owner), p) + (1 - self.x) * self.dead(stake, p)
 
-    def live(self, stake: int, owner: Owner, p: float) -> float:
-        take_point, cash_point = self.market(stake, owner)
-        corners = [(0.0, self.lose(stake))]
-        if take_point is not None and 0.0 < take_point < 1.0:
-            corners.append((take_point, self.points(-stake)))
-        if cash_point is not None and 0.0 < cash_point < 1.0:
-            corners.append((cash_point, self.points(stake)))
-        corners.append((1.0, self.win(stake)))
-        for (p0, e0), (p1, e1) in zip(corners, corners[1:], strict=False):
-            if p <= p1 and p1 > p0:
-                return e0 + (e1 - e0) * (p - p0) / (p1 - p0)
-        return corners[-1][1]
-
-    def market(self, stake: int, owner: Owner) -> tuple[float | None, float | None]:
-        """Our take point of the other side's offer (None: it may not offer) and its take
-        point of ours, our cash point (None: we may not offer), at ``stake``."""
+    def corners(self, stake: int, owner: Owner) -> list[tuple[float, float]]:
+        """The live cube's corners (p, MWC), p rising from 0 to 1: the loss, the other side's
+        cash at our take point of its offer (if it may offer), our cash at its take point of
+        ours (if we may offer), the win. Between them the live MWC is linear."""
         key = (stake, owner)
-        if key not in self._points:
+        if key not in self._corners:
             raised = self.state.dave.next_stake(stake)
-            take_point = cash_point = None
+            found = [(0.0, self.lose(stake)), (1.0, self.win(stake))]
             if owner != "own" and self.may_offer(stake, "other"):
                 # We take when taking is worth at least the drop's loss of ``stake``.
-                drop = self.points(-stake)
-                take_point = _root(lambda p: self.cubeful(raised, "own", p) - drop)
+                dropped = self.points(-stake)
+                found.append((self._reaches(raised, "own", dropped), dropped))
             if owner != "other" and self.may_offer(stake, "own"):
                 # It drops once its take gives us more than its drop.
-                cash = self.points(stake)
-                cash_point = _root(lambda p: self.cubeful(raised, "other", p) - cash)
-            self._points[key] = (take_point, cash_point)
-        return self._points[key]
+                cashed = self.points(stake)
+                found.append((self._reaches(raised, "other", cashed), cashed))
+            ends = found[:2]
+            inner = sorted(corner for corner in found[2:] if 0.0 < corner[0] < 1.0)
+            self._corners[key] = [ends[0], *inner, ends[1]]
+        return self._corners[key]
+
+    def _reaches(self, stake: int, owner: Owner, level: float) -> float:
+        """The least p where the cubeful MWC at ``stake`` with ``owner`` holding the dave
+        reaches ``level`` (0 or 1 when it is always or never there): it is piecewise linear
+        and rising, so the crossing is found exactly on its corners."""
+        cubeful = [(p, self.cubeful(stake, owner, p)) for p, _ in self.corners(stake, owner)]
+        if cubeful[0][1] >= level:
+            return 0.0
+        for (p0, e0), (p1, e1) in zip(cubeful, cubeful[1:], strict=False):
+            if e1 >= level:
+                return p0 + (level - e0) * (p1 - p0) / (e1 - e0)
+        return 1.0
 
 
-def _root(rising: Callable[[float], float]) -> float:
-    """Where a rising function of p crosses 0 in [0, 1] (0 or 1 when it does not)."""
-    low, high = 0.0, 1.0
-    if rising(low) >= 0:
-        return low
-    if rising(high) <= 0:
-        return high
-    for _ in range(50):
-        middle = (low + high) / 2
-        if rising(middle) < 0:
-            low = middle
-        else:
-            high = middle
-    return (low + high) / 2
+def _between(corners: list[tuple[float, float]], p: float) -> float:
+    """The piecewise-linear function through ``corners`` at ``p``."""
+    for (p0, e0), (p1, e1) in zip(corners, corners[1:], strict=False):
+        if p <= p1 and p1 > p0:
+            return e0 + (e1 - e0) * (p - p0) / (p1 - p0)
+    return corners[-1][1]
