@@ -117,6 +117,25 @@ def test_a_bear_off_doubles_and_the_take_point_decides_take_or_drop(shipped):
     assert seen == {"double-take", "double-drop"}
 
 
+@pytest.mark.parametrize("efficiency", [0.0, 0.68, 1.0])
+def test_far_from_the_end_of_a_match_the_take_point_is_janowskis_money_one(efficiency):
+    """Without mars, 0-0 in a long match is nearly money play: the taker's take point is
+    Janowski's (L − 1/2) / (W + L + x/2) with W = L = 1 (dead cube 1/4, fully live 1/5)."""
+    table = match_equity_table(41, mars_rate=0.0)
+    state = MatchState(41, (0, 0))
+
+    def take_is_right(win: float) -> bool:
+        return decide(
+            Probabilities(win, 0, 0), state, efficiency=efficiency, table=table
+        ).take_is_right
+
+    low, high = 0.5, 1.0
+    for _ in range(40):
+        middle = (low + high) / 2
+        low, high = (middle, high) if take_is_right(middle) else (low, middle)
+    assert 1 - low == pytest.approx(0.5 / (2 + efficiency / 2), abs=0.005)
+
+
 def test_an_even_position_is_no_double():
     decision = decide(Probabilities(0.5, 0.1, 0.1), MatchState(LENGTH, (0, 0)), efficiency=0.65)
     assert decision.action == "no-double"
