@@ -13,8 +13,11 @@ position's probabilities at ``plies``: each offer (its error: the best choice's 
 offer's, answered at its best), each take or drop (the taker's: the better answer's less the one
 made), and each missed offer: a turn where the side on roll held the dave and could legally
 offer, before its roll, and did not, when the offer was right (the error is what the offer would
-have gained). Errors are in gnubg's normalised equity (EMG) of the game's stake. A match of a
-fixed number of games, where no score table applies, gets no dave analysis.
+have gained). A turn where the side's dave is dead (a win at the stake already wins it the
+match, as for the leader after the Crawford game) is no decision, as in gnubg. Errors are in
+gnubg's normalised equity (EMG) of the game's stake. A match of a fixed number of games, where no
+score table applies, gets no dave analysis; a match without the Crawford rule is judged with the
+table's Crawford entries all the same (they differ little).
 
 Close cube decisions, which gnubg counts beside the unforced moves in the error rate: every
 offer, take and drop, and every turn that could have offered where the offer was not a clear
