@@ -4,15 +4,17 @@ double missed in a bear-off the database decides."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from games.analysis.runner import AWAY, HOME
-from games.engine.analysis import analyse_text
+from games.engine.analysis import analyse_record, analyse_text
 from games.rules import LongNardy, replay_game
-from games.rules.game import Double, Drop, Take, Turn
-from games.rules.matfile import read_match
+from games.rules.game import Double, Drop, Take, Turn, replay_match
+from games.rules.matfile import match_record, read_match
+from games.rules.selfplay import random_match
 
 from .cube_match import CLEAR, pure_bear_off
 
@@ -78,3 +80,20 @@ def test_a_missed_double_in_a_bear_off_the_database_decides_is_an_error(analysed
     for side in (HOME, AWAY):
         mine = [d.loss for d in analysed.games[2].decisions if d.side == side and d.kind == "cube"]
         assert analysed.games[2].figures[side].cube_error == pytest.approx(sum(mine))
+
+
+def test_the_crawford_game_and_a_dead_dave_have_no_dave_decisions(shipped):
+    """A 3-point match of random play (seed 0): its second game is the Crawford game, where no
+    dave may be offered; in the third the leader, 1-away, gains nothing from a higher stake."""
+    games = random_match(LongNardy(), 3, random.Random(0))
+    assert replay_match(LongNardy(), games, length=3).crawford_game == 2
+    record = match_record(LongNardy(), ("Home", "Away"), games, length=3)
+    analysis = analyse_record(record, plies=0, found=shipped)
+    crawford = analysis.games[1]
+    assert all(d.kind == "move" for d in crawford.decisions)
+    assert all(f.close_cube_decisions == f.cube_error == 0 for f in crawford.figures.values())
+    after = record.games[2]
+    leader = 1 if after.score[0] == 2 else 2
+    assert after.score[leader - 1] == 2 and after.score[2 - leader] < 2
+    assert analysis.games[2].figures[leader].close_cube_decisions == 0
+    assert not [d for d in analysis.games[2].decisions if d.kind == "cube" and d.side == leader]
