@@ -78,9 +78,8 @@ def print_table(length: int, mars_rate: float) -> None:
     from games.engine.cube import match_equity_table
 
     table = match_equity_table(length, mars_rate)
-    print(
-        f"\nmatch equity table to {length}, mars rate {mars_rate:.4f} (row: own away, column: other away)"
-    )
+    print(f"\nmatch equity table to {length}, mars rate {mars_rate:.4f}")
+    print("(rows: own away, columns: other away)")
     print("      " + "".join(f"{away:>7}" for away in range(1, length + 1)))
     for own in range(1, length + 1):
         row = "".join(f"{table.pre[own][other]:7.3f}" for other in range(1, length + 1))
