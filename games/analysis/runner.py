@@ -119,8 +119,13 @@ ZERO = Figures(0.0, 0.0, 0.0, 0, 0)
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A checker play that lost equity: where, which side, what was played, gnubg's best, the
-    loss."""
+    """A checker play or a dave (cube) decision that lost equity: where, which side, what was
+    played, the best, the loss.
+
+    A dave decision (``kind`` "cube", the Long Nardy engine's: ``games.engine.analysis``) comes
+    before a roll: its ``dice`` are (0, 0), ``move`` counts the checker plays before it, and
+    ``played`` and ``best`` are "double", "no double", "take" or "drop"; its loss is in EMG.
+    """
 
     game: int
     #: Its place among the game's actions, and among its checker plays (the board viewer's turns).
@@ -132,6 +137,8 @@ class Decision:
     played: str
     best: str
     loss: float
+    #: "move" (a checker play) or "cube" (a dave decision: to offer, or to take or drop).
+    kind: str = "move"
 
     @property
     def mark(self) -> str:

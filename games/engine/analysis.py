@@ -3,9 +3,27 @@ the figures gnubg gives for Short Nardy (``games.analysis.runner``'s ``MatchAnal
 the pages, the API and the PR table read both alike.
 
 A decision is a turn with more than one legal play; its error is the equity the best play (at
-``plies``) keeps and the play made loses. Dave (doubling) decisions are not analysed in this first
-version (their cube error is 0 and none is counted), and neither is luck; a play the opponent
-accepted as made at the table, legal or not, is not a decision.
+``plies``) keeps and the play made loses. Luck is not measured; a play the opponent accepted as
+made at the table, legal or not, is not a decision.
+
+Dave (cube) decisions are judged in a match to a number of points (``_cube_decisions``), by
+``games.engine.cube`` at the match's score (the score line before each game; the Crawford game
+known by ``games.rules.game.MatchScore``), the game's stake and who holds the dave, from the
+position's probabilities at ``plies``: each offer (its error: the best choice's equity less the
+offer's, answered at its best), each take or drop (the taker's: the better answer's less the one
+made), and each missed offer: a turn where the side on roll held the dave and could legally
+offer, before its roll, and did not, when the offer was right (the error is what the offer would
+have gained). A turn where the side's dave is dead (a win at the stake already wins it the
+match, as for the leader after the Crawford game) is no decision, as in gnubg. Errors are in
+gnubg's normalised equity (EMG) of the game's stake. A match of a fixed number of games, where no
+score table applies, gets no dave analysis; a match without the Crawford rule is judged with the
+table's Crawford entries all the same (they differ little).
+
+Close cube decisions, which gnubg counts beside the unforced moves in the error rate: every
+offer, take and drop, and every turn that could have offered where the offer was not a clear
+no-double, that is, where the offer answered at its best loses less than ``CLOSE_CUBE`` (0.16
+EMG, gnubg's ``isCloseCubedecision``) against the best choice. A dave decision is marked with the
+checker plays' thresholds (``long_mark_of``) and counted in the blunders and errors.
 
 A play is an error when it loses more than ``ERROR`` (0.08 points of a game), a blunder more than
 ``BLUNDER`` (0.16): gnubg's own defaults for a bad and a very bad play (``arSkillLevel`` in
@@ -45,15 +63,24 @@ from games.analysis.runner import (
     MatchAnalysis,
     mark_of,
 )
+from games.engine.cube import CubeDecision, MatchState, Owner, cube_efficiency, decide
 from games.engine.search import Engine, engine
-from games.rules.game import Turn, replay_game
+from games.rules.game import Double, Drop, GameState, MatchScore, Take, Turn, replay_game
 from games.rules.matfile import GameRecord, MatchRecord, read_match
+from games.rules.position import Position
 from games.rules.variants import LongNardy
 
 NAME = "nardy-long"
 #: The equity lost (points of a game) over which a play is a blunder, and an error: see above.
 BLUNDER = 0.16
 ERROR = 0.08
+#: A dave decision is close (gnubg's ``isCloseCubedecision``) when the offer loses less than
+#: this (EMG) against the best choice.
+CLOSE_CUBE = 0.16
+#: At 1-ply a turn where the offer loses more than this (EMG) at 0-ply is a clear no-double and
+#: is not evaluated deeper: on the recorded match of the tests (254 turns that could offer),
+#: 142 were screened so and not one of them was within ``CLOSE_CUBE`` of doubling at 1-ply.
+SCREEN = 0.3
 
 
 def long_mark_of(loss: float) -> str:
@@ -128,18 +155,116 @@ def _game(
                     number, ply, moves, side, action.dice, str(made), str(ranked[0].play), loss
                 )
             )
-    figures = {side: _figures(decisions, side, unforced[side]) for side in (HOME, AWAY)}
+    cube, close = _cube_decisions(chosen, record, game, number, plies)
+    decisions = sorted(decisions + cube, key=lambda decision: decision.ply)
+    figures = {
+        side: _figures(decisions, side, unforced[side], close[side]) for side in (HOME, AWAY)
+    }
     return GameAnalysis(number, figures, decisions)
 
 
-def _figures(decisions: Sequence[Decision], side: int, unforced: int) -> Figures:
+def _figures(decisions: Sequence[Decision], side: int, unforced: int, close: int) -> Figures:
     mine = [d for d in decisions if d.side == side]
     return Figures(
-        checker_error=sum(d.loss for d in mine),
-        cube_error=0.0,
+        checker_error=sum(d.loss for d in mine if d.kind == "move"),
+        cube_error=sum(d.loss for d in mine if d.kind == "cube"),
         luck=0.0,
         unforced_moves=unforced,
-        close_cube_decisions=0,
+        close_cube_decisions=close,
         blunders=sum(1 for d in mine if long_mark_of(d.loss) == "blunder"),
         errors=sum(1 for d in mine if long_mark_of(d.loss) == "error"),
     )
+
+
+def _cube_decisions(
+    chosen: Engine, record: MatchRecord, game: GameRecord, number: int, plies: int
+) -> tuple[list[Decision], dict[int, int]]:
+    """The dave decisions of game ``number`` that lost equity, and the close ones by side (see
+    the module's docstring)."""
+    close = {HOME: 0, AWAY: 0}
+    found: list[Decision] = []
+    if record.length is None or not record.variant.dave.enabled:
+        return found, close
+    state = GameState.new(record.variant, crawford=_is_crawford(record, number))
+    offer: CubeDecision | None = None
+    moves = 0
+    for index, action in enumerate(game.actions):
+        position = state.position
+        doubler = game.player(position.turn)
+        judged: tuple[int, str, str, float] | None = None  # side, played, best, loss
+        # A turn is a dave decision when the side may offer and could gain by it (gnubg's
+        # ``GetDPEq``: no decision with a dead dave); an offer made is always one.
+        match = None
+        if isinstance(action, Double) or (
+            isinstance(action, Turn) and state.double_refusal() is None
+        ):
+            match = _match_state(record, game, state)
+        if match is not None and (isinstance(action, Double) or not match.dead_dave):
+            decided = _decided(chosen, position, match, plies, screen=isinstance(action, Turn))
+            offered = decided.double_mwc
+            assert offered is not None  # the side may offer
+            best = "double" if offered > decided.no_double_mwc else "no double"
+            if isinstance(action, Double):
+                offer = decided
+                close[doubler] += 1
+                judged = doubler, "double", best, decided.emg_loss(decided.best_mwc - offered)
+            else:
+                lost = decided.emg_loss(offered - decided.no_double_mwc)
+                close[doubler] += lost > -CLOSE_CUBE
+                judged = doubler, "no double", best, lost
+        elif isinstance(action, Take | Drop) and offer is not None:
+            assert offer.double_take_mwc is not None and offer.double_drop_mwc is not None
+            close[3 - doubler] += 1
+            right = "take" if offer.take_is_right else "drop"
+            by_taking = offer.double_take_mwc - offer.double_drop_mwc  # the taker's loss
+            made = "take" if isinstance(action, Take) else "drop"
+            lost = by_taking if made == "take" else -by_taking
+            judged = 3 - doubler, made, right, offer.emg_loss(lost)
+            offer = None
+        if judged is not None and judged[3] > 1e-9:
+            side, played, best, loss = judged
+            found.append(
+                Decision(number, index + 1, moves, side, (0, 0), played, best, loss, "cube")
+            )
+        state.apply(action, index)
+        moves += isinstance(action, Turn)
+    return found, close
+
+
+def _decided(
+    chosen: Engine, position: Position, match: MatchState, plies: int, *, screen: bool
+) -> CubeDecision:
+    """The dave decision at ``plies``; with ``screen``, a clear no-double at 0-ply (the offer
+    loses more than ``SCREEN``) is not looked at deeper."""
+    efficiency = cube_efficiency(position)
+    if screen and plies > 0:
+        shallow = decide(chosen.evaluate(position, 0), match, efficiency=efficiency)
+        offered = shallow.double_mwc
+        assert offered is not None
+        if shallow.emg_loss(shallow.no_double_mwc - offered) > SCREEN:
+            return shallow
+    return decide(chosen.evaluate(position, plies), match, efficiency=efficiency)
+
+
+def _match_state(record: MatchRecord, game: GameRecord, state: GameState) -> MatchState:
+    """The match as the side on roll sees it: the game's score, stake and who holds the dave."""
+    assert record.length is not None
+    mover = state.position.turn
+    player = game.player(mover)
+    own, other = game.score[player - 1], game.score[2 - player]
+    owner: Owner = "centered" if len(state.holders) == 2 else "own"
+    if owner == "own" and mover not in state.holders:
+        owner = "other"
+    return MatchState(
+        record.length, (own, other), state.stake, state.crawford, owner, record.variant.dave
+    )
+
+
+def _is_crawford(record: MatchRecord, number: int) -> bool:
+    """Whether game ``number`` is the match's Crawford game, from the scores before each game."""
+    score = MatchScore(record.length, record.crawford)
+    crawford = False
+    for game in record.games[:number]:
+        score.points = list(game.score)
+        crawford = score.start_game()
+    return crawford

@@ -1,11 +1,25 @@
-"""The engine's answers to JSON lines, for ``python -m games.rules best`` and ``... eval``.
+"""The engine's answers to JSON lines, for ``python -m games.rules best``, ``... eval`` and
+``... cube``.
 
 ``best`` reads ``{"position_id": ..., "dice": [d1, d2]}`` (the side on roll to play) and answers
 ``{"position_id": <after the play, the opponent on roll>, "play": "24/18 13/9", "equity": ...}``;
 ``eval`` reads ``{"position_id": ...}`` and answers the probabilities of the side on roll and its
 cubeless equity: ``{"win": ..., "win_mars": ..., "lose_mars": ..., "equity": ...}`` (a finished
-game exactly: the side that has borne off all its checkers has won). Each line is
-answered at once and flushed; a bad line gets ``{"error": ...}``.
+game exactly: the side that has borne off all its checkers has won).
+
+``cube`` reads ``{"position_id", "match_length", "score": [own, other], "stake", "crawford",
+"dave_owner"}`` (``own``: the side on roll's score; ``dave_owner``: "centered" or null, both hold
+the dave, as at stake 1; "own", the side on roll; "other", its opponent), and optionally
+``"plies"`` (0 or 1, else the command's ``--plies``), ``"progression"`` ("geometric", the
+default, or "arithmetic") and ``"max_stake"`` (the most stake, default none). It answers the dave
+decision of the side on roll before its roll (``games.engine.cube``): ``{"action": "no-double" |
+"double-take" | "double-drop" | "too-good", "equities": {"no_double", "double_take",
+"double_drop": gnubg's normalised equity (EMG) at the stake, "no_double_mwc", "double_take_mwc",
+"double_drop_mwc": the match-winning chances}, "no_offer": null}``; when the side may not offer
+(it does not hold the dave, the Crawford game, the most stake), ``no_offer`` says why, the action
+is "no-double" and the double's equities are null.
+
+Each line is answered at once and flushed; a bad line gets ``{"error": ...}``.
 """
 
 from __future__ import annotations
@@ -16,11 +30,19 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from games.engine.cube import (
+    CubeDecision,
+    CubeError,
+    MatchState,
+    Owner,
+    cube_efficiency,
+    decide,
+)
 from games.engine.search import PLIES, Engine, engine
 from games.rules.errors import RulesError
 from games.rules.notation import parse_dice
 from games.rules.position import CHECKERS, OFF, Position
-from games.rules.variants import LongNardy
+from games.rules.variants import DaveRules, LongNardy
 
 #: Equities and probabilities are given to this many decimals.
 DECIMALS = 6
@@ -52,6 +74,79 @@ def eval_json(request: Any, plies: int, found: Engine | None = None) -> dict[str
     }
 
 
+def cube_json(request: Any, plies: int, found: Engine | None = None) -> dict[str, Any]:
+    """The answer of ``cube`` for one request."""
+    position = _position(request)
+    if CHECKERS in (position.mover[OFF], position.opponent[OFF]):
+        raise RulesError("the game is over: a side has borne off all its checkers")
+    state = _match_state(request)
+    plies = request.get("plies", plies)
+    if type(plies) is not int or plies not in PLIES:
+        raise CubeError(f"plies is one of {list(PLIES)}, not {plies!r}")
+    probabilities = (found or engine()).evaluate(position, plies)
+    decision = decide(probabilities, state, efficiency=cube_efficiency(position))
+    return {
+        "action": decision.action,
+        "equities": _equities(decision),
+        "no_offer": decision.refusal,
+    }
+
+
+def _equities(decision: CubeDecision) -> dict[str, float | None]:
+    found: dict[str, float | None] = {}
+    for name, mwc in (
+        ("no_double", decision.no_double_mwc),
+        ("double_take", decision.double_take_mwc),
+        ("double_drop", decision.double_drop_mwc),
+    ):
+        found[name] = None if mwc is None else round(decision.emg(mwc), DECIMALS)
+        found[f"{name}_mwc"] = None if mwc is None else round(mwc, DECIMALS)
+    return found
+
+
+#: What ``dave_owner`` may say, as ``games.engine.cube.MatchState`` names it.
+DAVE_OWNERS: dict[str | None, Owner] = {
+    None: "centered",
+    "centered": "centered",
+    "own": "own",
+    "other": "other",
+}
+
+
+def _match_state(request: dict[str, Any]) -> MatchState:
+    """The match of a ``cube`` request; ``CubeError`` says what is wrong with it."""
+
+    def integer(name: str, value: Any) -> int:
+        if type(value) is not int:
+            raise CubeError(f"{name} is a whole number, not {value!r}")
+        return value
+
+    length = integer("match_length", request["match_length"])
+    score = request["score"]
+    if not isinstance(score, list) or len(score) != 2:
+        raise CubeError(f"score is [own, other], not {score!r}")
+    own, other = (integer("score", points) for points in score)
+    crawford = request["crawford"]
+    if type(crawford) is not bool:
+        raise CubeError(f"crawford is true or false, not {crawford!r}")
+    owner = request["dave_owner"]
+    if not (owner is None or isinstance(owner, str)) or owner not in DAVE_OWNERS:
+        raise CubeError(f"dave_owner is 'centered' (or null), 'own' or 'other', not {owner!r}")
+    max_stake = request.get("max_stake")
+    dave = DaveRules(
+        progression=request.get("progression", "geometric"),
+        max_stake=None if max_stake is None else integer("max_stake", max_stake),
+    )
+    return MatchState(
+        length,
+        (own, other),
+        stake=integer("stake", request["stake"]),
+        crawford=crawford,
+        owner=DAVE_OWNERS[owner],
+        dave=dave,
+    )
+
+
 def _position(request: Any) -> Position:
     if not isinstance(request, dict):
         raise RulesError("each line is a JSON object with position_id")
@@ -78,12 +173,13 @@ def answer_lines(answer: Callable[[Any], dict[str, Any]], source: TextIO, out: T
 
 def main(argv: Sequence[str] | None = None, source: TextIO | None = None,
          out: TextIO | None = None) -> int:  # fmt: skip
-    """``python -m games.rules best|eval --variant long [--plies 0|1]``."""
+    """``python -m games.rules best|eval|cube --variant long [--plies 0|1]``."""
     parser = argparse.ArgumentParser(prog="python -m games.rules", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text, plies in (
         ("best", "the engine's best play of JSON lines {position_id, dice}", 1),
         ("eval", "the engine's probabilities of JSON lines {position_id}", 0),
+        ("cube", "the dave decision of JSON lines {position_id, match_length, score, ...}", 0),
     ):
         command = commands.add_parser(name, help=text)
         command.add_argument(
@@ -94,7 +190,7 @@ def main(argv: Sequence[str] | None = None, source: TextIO | None = None,
         )
         command.add_argument("--plies", type=int, choices=PLIES, default=plies)
     args = parser.parse_args(argv)
-    answer = best_json if args.command == "best" else eval_json
+    answer = {"best": best_json, "eval": eval_json, "cube": cube_json}[args.command]
     answer_lines(
         lambda request: answer(request, args.plies), source or sys.stdin, out or sys.stdout
     )

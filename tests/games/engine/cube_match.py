@@ -1,0 +1,92 @@
+"""Writes ``cube_match.mat``, the recorded Long Nardy match with dave offers that
+``test_cube_analysis.py`` analyses (run once; the file is kept):
+
+    .venv/bin/python tests/games/engine/cube_match.py
+
+Three games of an 11-point match, the engine playing both sides at 0-ply with seeded dice (a
+game that meets no such turn is played again). In each, at the first turn of a pure bear-off
+where both sides have borne off a checker (the bear-off database decides it, no mars is left)
+and the side on roll's dave decision is "double-drop" with at least ``CLEAR`` chances to win:
+game 1 offers and the other side drops (right), game 2 offers and the other side takes (wrong),
+game 3 does not offer (a missed double).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from games.engine.cube import MatchState, cube_efficiency, decide  # noqa: E402
+from games.engine.search import engine  # noqa: E402
+from games.rules.game import Action, Double, Drop, MatchGame, Take, Turn  # noqa: E402
+from games.rules.matfile import match_record, write_match  # noqa: E402
+from games.rules.position import CHECKERS, OFF, Position  # noqa: E402
+from games.rules.variants import LongNardy  # noqa: E402
+
+FILE = Path(__file__).with_name("cube_match.mat")
+LENGTH = 11
+SEED = 49
+CLEAR = 0.9
+
+
+def pure_bear_off(position: Position) -> bool:
+    """Both sides in their homes and both with a checker off: the database decides it all."""
+    sides = (position.mover, position.opponent)
+    return all(not any(side[7:25]) and side[OFF] > 0 for side in sides)
+
+
+def game(
+    answer: str | None, score: tuple[int, int], rng: random.Random
+) -> tuple[Action, ...] | None:
+    """A self-play game; at the first clear double-drop of a pure bear-off the side on roll
+    offers and ``answer`` is made ("take", "drop"), or (None) it rolls on. None: the game met
+    none (a mars ended it first)."""
+    found = engine()
+    position = Position.initial(LongNardy())
+    actions: list[Action] = []
+    white_on_roll, done = True, False
+    while True:
+        if not done and pure_bear_off(position):
+            own, other = score if white_on_roll else score[::-1]  # player 1 plays White
+            state = MatchState(LENGTH, (own, other))
+            probabilities = found.evaluate(position, 0)
+            decision = decide(probabilities, state, efficiency=cube_efficiency(position))
+            if decision.action == "double-drop" and probabilities.win >= CLEAR:
+                done = True
+                if answer == "drop":
+                    return (*actions, Double(), Drop())
+                if answer == "take":
+                    actions += [Double(), Take()]
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        played = found.best(position, dice, plies=0).play
+        actions.append(Turn(dice, played.play))
+        position = played.position
+        white_on_roll = not white_on_roll
+        if position.opponent[OFF] == CHECKERS:
+            return tuple(actions) if done else None
+
+
+def main() -> None:
+    rng = random.Random(SEED)
+    games: list[MatchGame] = []
+    score = (0, 0)
+    for answer in ("drop", "take", None):
+        actions = None
+        while actions is None:
+            actions = game(answer, score, rng)
+        games.append(MatchGame(1, actions))
+        record = match_record(LongNardy(), ("Home", "Away"), games, length=LENGTH)
+        last = record.games[-1]
+        assert last.claim is not None
+        points = [*score]
+        points[last.claim.player - 1] += last.claim.points
+        score = (points[0], points[1])
+    FILE.write_text(write_match(record), encoding="utf-8")
+    print(f"wrote {FILE}: score {score}")
+
+
+if __name__ == "__main__":
+    main()
