@@ -1,0 +1,102 @@
+"""Two sets of Long Nardy weights head to head (issue 49: the new weights against ``v1-60k``).
+
+    .venv/bin/python bench/engine_versus.py NEW.npz OLD.npz [--games 2000] [--plies 0]
+
+The games are played in pairs with the same dice and the colours swapped (mirrored dice: each
+pair's luck cancels out, as in duplicate bridge); both players are deterministic, so a pair's two
+games see the same rolls. Reported: the first weights' share of all points, with a 95% bootstrap
+interval over the pairs, and of the games won; and the time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import random
+import sys
+import time
+from functools import lru_cache
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np  # noqa: E402
+
+from games.engine.bearoff import database  # noqa: E402
+from games.engine.evaluator import Evaluator  # noqa: E402
+from games.engine.network import Network  # noqa: E402
+from games.engine.play import Player, play_game  # noqa: E402
+from games.engine.search import Engine  # noqa: E402
+from games.rules import LegalPlay  # noqa: E402
+
+
+@lru_cache(maxsize=4)
+def engine_of(path: str) -> Engine:
+    return Engine(Evaluator(Network.load(Path(path)), database()))
+
+
+def player(path: str, plies: int) -> Player:
+    found = engine_of(path)
+
+    def choose(plays: list[LegalPlay], dice: tuple[int, int], rng: random.Random) -> LegalPlay:
+        return found.best(plays[0][1], dice, plies).play  # a LegalPlay holds the position before
+
+    return choose
+
+
+def pairs(task: tuple[str, str, int, int, int, int]) -> np.ndarray:
+    """Points of ``count`` pairs of games from pair ``start``: one row a game, (first, second)."""
+    first, second, plies, seed, start, count = task
+    one, two = player(first, plies), player(second, plies)
+    rows = []
+    for number in range(start, start + count):
+        for swap in (False, True):
+            rng = random.Random(seed * 1_000_003 + number)  # the same dice for both games
+            result = play_game(two, one, rng) if swap else play_game(one, two, rng)
+            row = [0, 0]
+            row[result.winner ^ swap] = result.points
+            rows.append(row)
+    return np.array(rows, dtype=float)
+
+
+def share_with_interval(points: np.ndarray, seed: int = 1) -> tuple[float, float, float]:
+    """The first player's share of all points, and a 95% bootstrap interval over the pairs."""
+    by_pair = points.reshape(-1, 2, 2).sum(axis=1)
+    share = by_pair[:, 0].sum() / by_pair.sum()
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(by_pair), size=(4000, len(by_pair)))
+    sampled = by_pair[picks]
+    shares = sampled[:, :, 0].sum(axis=1) / sampled.sum(axis=(1, 2))
+    low, high = np.percentile(shares, [2.5, 97.5])
+    return float(share), float(low), float(high)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("first", type=Path)
+    parser.add_argument("second", type=Path)
+    parser.add_argument("--games", type=int, default=2000, help="games in all (pairs × 2)")
+    parser.add_argument("--plies", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=49)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    names = [Network.load(path).info.get("name", path.name) for path in (args.first, args.second)]
+    count = args.games // 2
+    per = -(-count // args.workers)
+    tasks = [(str(args.first), str(args.second), args.plies, args.seed, start,
+              min(per, count - start)) for start in range(0, count, per)]  # fmt: skip
+    started = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        points = np.concatenate(pool.map(pairs, tasks))
+    share, low, high = share_with_interval(points)
+    wins = (points[:, 0] > 0).mean()
+    print(
+        f"{names[0]} against {names[1]} at {args.plies}-ply, {len(points)} games in pairs with "
+        f"mirrored dice: {share:.1%} of points (95% CI {low:.1%}–{high:.1%}), {wins:.1%} of "
+        f"games, {time.perf_counter() - started:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
