@@ -84,6 +84,12 @@ class Figures:
     close_cube_decisions: int
     blunders: int = 0
     errors: int = 0
+    #: The points the side won (a loss counts negative), and the same with luck taken out:
+    #: its own luck less the opponent's, each roll's at the stake it was rolled at (gnubg's
+    #: "luck adjusted result", in points). None where the analysis does not give them (gnubg
+    #: gives them in match-winning chances, not points).
+    result: float | None = None
+    luck_adjusted: float | None = None
 
     @property
     def decisions(self) -> int:
@@ -111,10 +117,17 @@ class Figures:
             self.close_cube_decisions + other.close_cube_decisions,
             self.blunders + other.blunders,
             self.errors + other.errors,
+            _added(self.result, other.result),
+            _added(self.luck_adjusted, other.luck_adjusted),
         )
 
 
-ZERO = Figures(0.0, 0.0, 0.0, 0, 0)
+def _added(one: float | None, other: float | None) -> float | None:
+    """A sum that is unknown (None) when a part is."""
+    return None if one is None or other is None else one + other
+
+
+ZERO = Figures(0.0, 0.0, 0.0, 0, 0, result=0.0, luck_adjusted=0.0)
 
 
 @dataclass(frozen=True, slots=True)
