@@ -132,8 +132,9 @@ ZERO = Figures(0.0, 0.0, 0.0, 0, 0, result=0.0, luck_adjusted=0.0)
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A checker play that lost equity: where, which side, what was played, gnubg's best, the
-    loss."""
+    """A decision that lost equity: where, which side, what was played, gnubg's best, the
+    loss. ``kind`` "move" is a checker play; "cube" a dave (doubling) decision, whose ``played``
+    and ``best`` are actions ("double", "no double", "take", "drop") and ``dice`` (0, 0)."""
 
     game: int
     #: Its place among the game's actions, and among its checker plays (the board viewer's turns).
@@ -145,6 +146,7 @@ class Decision:
     played: str
     best: str
     loss: float
+    kind: str = "move"
 
     @property
     def mark(self) -> str:

@@ -77,6 +77,10 @@ class PlayerFigures(models.Model):
     close_cube_decisions = models.PositiveIntegerField(_("close cube decisions"))
     blunders = models.PositiveIntegerField(_("blunders"))
     errors = models.PositiveIntegerField(_("errors"))
+    #: The points won (a loss negative) and the same with luck taken out (``Figures``): given
+    #: by the Long Nardy engine; empty for gnubg and for analyses made before luck was measured.
+    result = models.FloatField(_("result"), null=True, blank=True)
+    luck_adjusted = models.FloatField(_("result with luck taken out"), null=True, blank=True)
 
     class Meta:
         app_label = "tournaments"
@@ -93,7 +97,8 @@ class PlayerFigures(models.Model):
     def figures(self) -> Figures:
         return Figures(
             self.checker_error, self.cube_error, self.luck, self.unforced_moves,
-            self.close_cube_decisions, self.blunders, self.errors,
+            self.close_cube_decisions, self.blunders, self.errors, self.result,
+            self.luck_adjusted,
         )  # fmt: skip
 
     @property
@@ -106,8 +111,13 @@ class PlayerFigures(models.Model):
 
 
 class Mistake(models.Model):
-    """A checker play that lost equity, with the engine's best play (what it is called depends
-    on the engine: ``AnalysisView.thresholds``)."""
+    """A decision that lost equity, with the engine's best (what it is called depends on the
+    engine: ``AnalysisView.thresholds``): a checker play, or a dave (cube) decision, whose
+    ``played`` and ``best`` are actions ("double", "no double", "take", "drop")."""
+
+    class Kind(models.TextChoices):
+        MOVE = "move", _("checker play")
+        CUBE = "cube", _("dave decision")
 
     analysis = models.ForeignKey(
         MatchAnalysis, on_delete=models.CASCADE, related_name="mistakes", verbose_name=_("analysis")
@@ -121,6 +131,7 @@ class Mistake(models.Model):
     played = models.CharField(_("played"), max_length=60)
     best = models.CharField(_("best play"), max_length=60)
     loss = models.FloatField(_("equity lost"))
+    kind = models.CharField(_("kind"), max_length=4, choices=Kind.choices, default=Kind.MOVE)
 
     class Meta:
         app_label = "tournaments"

@@ -314,7 +314,7 @@ def _stored(match_id: int, digest: str, plies: int, engine: str,
         Mistake.objects.bulk_create(
             Mistake(analysis=found, game=d.game, ply=d.ply, move=d.move, side=d.side,
                     dice=f"{d.dice[0]}{d.dice[1]}", played=d.played[:60], best=d.best[:60],
-                    loss=d.loss)
+                    loss=d.loss, kind=d.kind)
             for game in result.games
             for d in game.decisions
         )  # fmt: skip
@@ -335,7 +335,8 @@ def _copied(match_id: int, digest: str, plies: int, engine: str, donor: MatchAna
         )
         Mistake.objects.bulk_create(
             Mistake(analysis=found, game=row.game, ply=row.ply, move=row.move, side=row.side,
-                    dice=row.dice, played=row.played, best=row.best, loss=row.loss)
+                    dice=row.dice, played=row.played, best=row.best, loss=row.loss,
+                    kind=row.kind)
             for row in donor.mistakes.all()
         )  # fmt: skip
         _done(found, games=donor.games)
@@ -366,5 +367,5 @@ def _match(match_id: int) -> Match:
 
 def _fields(figures: Figures | PlayerFigures) -> dict[str, object]:
     names = ("checker_error", "cube_error", "luck", "unforced_moves", "close_cube_decisions",
-             "blunders", "errors")  # fmt: skip
+             "blunders", "errors", "result", "luck_adjusted")  # fmt: skip
     return {name: getattr(figures, name) for name in names}

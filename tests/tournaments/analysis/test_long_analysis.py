@@ -56,9 +56,21 @@ def test_the_page_the_api_and_the_pr_table_show_it(client, analysis_on, eager_ta
     assert 'data-state="done"' in page and 'data-role="analysis-totals"' in page
     assert "our Long Nardy engine, trained by playing against itself" in page
     assert "0-ply search" in page
-    assert "Doubling (dave) decisions are not analysed yet" in page
+    assert 'data-role="summary-luck"' in page and 'data-role="summary-luck-adjusted"' in page
+    assert 'data-role="cube-note"' not in page and 'data-role="no-cube-errors"' in page
     data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
     assert data["state"] == "done" and data["engine"] == engine_name() and data["plies"] == 0
+    assert data["luck_measured"] is True and data["cube_analysed"] is True
+    assert data["cube_note"] == ""
+    rows = data["totals"] + data["per_game"]
+    for row in rows:
+        assert row["result"] in (-2, -1, 1, 2)  # one game: an oyn or a mars, won or lost
+    home, away = sorted(data["totals"], key=lambda row: row["side"])
+    assert home["result"] == -away["result"] and home["result"] != 0
+    # With luck taken out, a side keeps its result less its own luck plus the opponent's.
+    assert home["luck_adjusted"] == pytest.approx(home["result"] - home["luck"] + away["luck"])
+    assert away["luck_adjusted"] == pytest.approx(-home["luck_adjusted"])
+    assert all(m["kind"] == "move" for m in data["mistakes"])
     assert sorted(row["side"] for row in data["totals"]) == [1, 2]
     assert all(row["pr"] == pytest.approx(row["error_rate"] / 2) for row in data["totals"])
     blunders = sum(row["blunders"] for row in data["totals"])
@@ -69,6 +81,41 @@ def test_the_page_the_api_and_the_pr_table_show_it(client, analysis_on, eager_ta
     assert 'data-role="pr-table"' in pr_page and "our Long Nardy engine" in pr_page
     player = client.get(reverse("player", args=[match.home.player.pk])).content.decode()
     assert 'id="pr-history-long-title"' in player and "pr-history-short" not in player
+
+
+@override_settings(LONG_ANALYSIS_PLIES=0)
+def test_a_match_without_dave_says_it_has_no_doubling_decisions(
+    client, analysis_on, eager_tasks, django_capture_on_commit_callbacks
+):
+    site = make_site(variant="long", rated=False, match_length=1, dave=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = decided(site)
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert "No dave in this match: there are no doubling decisions to judge." in page
+    assert 'data-role="no-cube-errors"' not in page and ">Cube error<" not in page
+    assert 'data-role="summary-luck"' in page  # luck is measured all the same
+    data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
+    assert data["cube_analysed"] is False and data["luck_measured"] is True
+    assert data["cube_note"] == "No dave in this match: there are no doubling decisions to judge."
+    pr_page = client.get(reverse("tournament-pr", args=[site.tournament.slug])).content.decode()
+    assert "No dave in this tournament" in pr_page and ">Cube error<" not in pr_page
+
+
+@override_settings(LONG_ANALYSIS_PLIES=0)
+def test_an_analysis_made_before_luck_was_measured_says_so(
+    client, analysis_on, eager_tasks, django_capture_on_commit_callbacks
+):
+    site = make_site(variant="long", rated=False, match_length=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = decided(site)
+    PlayerFigures.objects.filter(analysis__match=match).update(
+        luck=0.0, result=None, luck_adjusted=None
+    )
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    assert "Made before doubling (dave) decisions and luck were analysed" in page
+    assert 'data-role="summary-luck"' not in page and ">Luck<" not in page
+    data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
+    assert data["luck_measured"] is False and data["cube_analysed"] is False
 
 
 @override_settings(LONG_ANALYSIS_PLIES=1)
