@@ -12,6 +12,7 @@ from games.engine.analysis import long_mark_of
 from games.engine.search import engine_name
 from tests.web.conftest import make_site
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
+from tournaments.analysis.selectors import match_analysis, verdicts_of
 from tournaments.analysis.tasks import analysis_run
 from tournaments.matches.results import match_result_correct, match_result_record
 
@@ -139,3 +140,29 @@ def test_with_analysis_off_nothing_is_queued_and_the_page_says_so(client):
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     assert "Analysis is not available on this server." in page
     assert client.get(f"/api/v1/matches/{match.pk}/analysis").json()["state"] == "unavailable"
+
+
+@override_settings(LONG_ANALYSIS_PLIES=0)
+def test_a_dave_decision_that_lost_equity_is_shown_beside_the_plays_not_on_the_board(
+    client, analysis_on, eager_tasks, django_capture_on_commit_callbacks
+):
+    site = make_site(variant="long", rated=False, match_length=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = decided(site)
+    analysis = MatchAnalysis.objects.get(match=match)
+    # As the analysis stores one (``runner.Decision`` of kind "cube"): a take that should
+    # have been a drop, after the second side's 12th move.
+    Mistake.objects.create(analysis=analysis, game=1, ply=30, move=12, side=2, dice="00",
+                           played="take", best="drop", loss=0.314, kind="cube")  # fmt: skip
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    cube = page.split('data-role="cube-decisions"', 1)[1].split("</ul>", 1)[0]
+    assert "Game 1, after move 12: gave away 0.31" in cube
+    assert "chose take; the engine’s best: drop" in cube and 'data-mark="blunder"' in cube
+    assert 'data-board-step="30"' not in cube  # no board position of its own
+    data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
+    (taken,) = [m for m in data["mistakes"] if m["kind"] == "cube"]
+    assert taken["played"] == "take" and taken["best"] == "drop" and taken["mark"] == "blunder"
+    verdicts, _ = verdicts_of(match_analysis(match=match))
+    moves = Mistake.objects.filter(analysis=analysis, kind="move")
+    assert set(verdicts) == {(m.game, m.move) for m in moves}
+    assert all(verdict.best != "drop" for verdict in verdicts.values())
