@@ -19,6 +19,12 @@ Only transient failures are tried again (``ATTEMPTS`` runs in all): gnubg missin
 (``AnalysisUnavailable``, raised for the task to retry) and a worker lost mid-run. A run that
 took too long would take as long again: it is stored failed with its reason, as is a record gnubg
 cannot read.
+
+- ``lost_analyses_requeue`` (Celery beat: ``tasks.analyses_catch_up``) queues again the analyses
+  whose message was lost: queued longer than ``lost_after`` (the broker was down when the result
+  committed, or lost its data), or running that long (its worker is gone and no message comes
+  back). Each is sent once per ``lost_after``; the claim keeps two messages of one record from
+  running it twice at once, and a record analysed already is skipped.
 """
 
 from __future__ import annotations
@@ -185,6 +191,45 @@ def match_analyse(match_id: int, record: str | None = None, *, task: str = "") -
                                   f"{match.games.count()} games")  # fmt: skip
         return "incomplete"
     return _stored(match_id, digest, plies, engine, result)
+
+
+def lost_analyses_requeue() -> list[tuple[int, str]]:
+    """The analyses whose task was lost, queued again (the periodic ``tasks.analyses_catch_up``):
+    returns each one's match and record, for the caller to enqueue once this commits.
+
+    Queued longer than ``lost_after``: its message never reached a worker. Running that long:
+    the task's hard time limit has passed, its worker is gone, and its message did not come
+    back (a broker that lost its data); it is queued again while attempts are left, else given
+    up as the redelivered message would be. Each is marked queued now, so that the next beat
+    sends it again only after another ``lost_after`` (a queue that is merely long gets one more
+    message per ``lost_after``, which finds the analysis done or running and does nothing)."""
+    Status = MatchAnalysis.Status
+    if settings.ANALYSIS == "off":
+        return []
+    lost = timezone.now() - lost_after()
+    found: list[tuple[int, str]] = []
+    with transaction.atomic():
+        # Two beats (there should be one) or a worker claiming meanwhile: a row is taken by one.
+        stale = (
+            MatchAnalysis.objects.select_for_update(skip_locked=True)
+            .filter(status__in=(Status.QUEUED, Status.RUNNING), started_at__lt=lost)
+            .order_by("started_at")
+        )
+        for analysis in stale:
+            if analysis.status == Status.RUNNING:
+                error = _("the worker running it was lost")
+                if not retried(None, analysis.attempts):
+                    analysis.status = Status.FAILED
+                    analysis.error = f"{_gave_up()}: {error}"
+                    analysis.finished_at = timezone.now()
+                    analysis.save(update_fields=["status", "error", "finished_at"])
+                    continue
+                analysis.error = error
+            analysis.status = Status.QUEUED
+            analysis.started_at = timezone.now()
+            analysis.save(update_fields=["status", "error", "started_at"])
+            found.append((analysis.match_id, analysis.record))
+    return found
 
 
 def _analysed(variant: str, text: str, plies: int,
