@@ -90,6 +90,9 @@ class Figures:
     #: gives them in match-winning chances, not points).
     result: float | None = None
     luck_adjusted: float | None = None
+    #: How many of the side's rolls were very lucky, lucky, unlucky and very unlucky (gnubg's
+    #: marks, ``LUCK_MARKS``); None where the analysis does not give them (gnubg).
+    rolls_marked: tuple[int, int, int, int] | None = None
 
     @property
     def decisions(self) -> int:
@@ -119,6 +122,7 @@ class Figures:
             self.errors + other.errors,
             _added(self.result, other.result),
             _added(self.luck_adjusted, other.luck_adjusted),
+            _counted(self.rolls_marked, other.rolls_marked),
         )
 
 
@@ -127,7 +131,17 @@ def _added(one: float | None, other: float | None) -> float | None:
     return None if one is None or other is None else one + other
 
 
-ZERO = Figures(0.0, 0.0, 0.0, 0, 0, result=0.0, luck_adjusted=0.0)
+def _counted(
+    one: tuple[int, int, int, int] | None, other: tuple[int, int, int, int] | None
+) -> tuple[int, int, int, int] | None:
+    if one is None or other is None:
+        return None
+    return (one[0] + other[0], one[1] + other[1], one[2] + other[2], one[3] + other[3])
+
+
+#: What a roll is called by its luck, from the luckiest (``Figures.rolls_marked``'s order).
+LUCK_MARKS = ("very lucky", "lucky", "unlucky", "very unlucky")
+ZERO = Figures(0.0, 0.0, 0.0, 0, 0, result=0.0, luck_adjusted=0.0, rolls_marked=(0, 0, 0, 0))
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,7 @@ import numpy as np
 from games.analysis.runner import (
     AWAY,
     HOME,
+    LUCK_MARKS,
     ZERO,
     Decision,
     Figures,
@@ -201,8 +202,14 @@ class GameLuck:
         """``figures`` with the side's luck, its result and its result with luck taken out."""
         other = AWAY if side == HOME else HOME
         adjusted = self.result[side] - self.at_stake[side] + self.at_stake[other]
+        marks = [luck_mark(luck) for luck in self.rolls[side]]
+        very_lucky, lucky, unlucky, very_unlucky = (marks.count(mark) for mark in LUCK_MARKS)
         return replace(
-            figures, luck=self.total(side), result=self.result[side], luck_adjusted=adjusted
+            figures,
+            luck=self.total(side),
+            result=self.result[side],
+            luck_adjusted=adjusted,
+            rolls_marked=(very_lucky, lucky, unlucky, very_unlucky),
         )
 
 

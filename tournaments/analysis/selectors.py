@@ -122,6 +122,7 @@ class AnalysisView:
                     luck=row.luck if self.luck_measured else None,
                     result=row.result,
                     luck_adjusted=row.luck_adjusted,
+                    rolls_marked=row.rolls_marked,
                 )
             )
         return found
@@ -194,6 +195,8 @@ class PlayerSummary:
     luck: float | None
     result: float | None
     luck_adjusted: float | None
+    #: The side's rolls by gnubg's luck marks (``models.ROLL_MARKS``), None: not given.
+    rolls_marked: dict[str, int] | None
 
 
 def match_analysis(*, match: Match) -> AnalysisView:

@@ -413,4 +413,9 @@ def _match(match_id: int) -> Match:
 def _fields(figures: Figures | PlayerFigures) -> dict[str, object]:
     names = ("checker_error", "cube_error", "luck", "unforced_moves", "close_cube_decisions",
              "blunders", "errors", "result", "luck_adjusted")  # fmt: skip
-    return {name: getattr(figures, name) for name in names}
+    found = {name: getattr(figures, name) for name in names}
+    if isinstance(figures, PlayerFigures):
+        found["rolls_marked"] = figures.rolls_marked
+    else:
+        found["rolls_marked"] = PlayerFigures.marked_from(figures.rolls_marked)
+    return found

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nardy_site.api_errors import ApiSchema
-from tournaments.analysis.models import Mistake, PlayerFigures
+from tournaments.analysis.models import ROLL_MARKS, Mistake, PlayerFigures
 from tournaments.analysis.reading import LONG, SHORT
 from tournaments.analysis.selectors import match_analysis, pr_table
 from tournaments.api.views import visible_tournaments
@@ -38,11 +38,20 @@ class FiguresSerializer(serializers.ModelSerializer[PlayerFigures]):
         "the opponent's, each roll's at its stake (gnubg's luck-adjusted result)",
     )
 
+    rolls_marked = inline_serializer(
+        "RollsMarked",
+        {mark: serializers.IntegerField() for mark in ROLL_MARKS},
+        allow_null=True,
+        help_text="The side's rolls by GNU Backgammon's luck marks: very lucky (luck above "
+        "0.6), lucky (above 0.3), unlucky (below -0.3), very unlucky (below -0.6); null: not "
+        "given (gnubg, or an analysis made before luck was measured)",
+    )
+
     class Meta:
         model = PlayerFigures
         fields = ["game", "side", "pr", "error_rate", "checker_error", "cube_error", "luck",
                   "unforced_moves", "close_cube_decisions", "blunders", "errors", "result",
-                  "luck_adjusted"]  # fmt: skip
+                  "luck_adjusted", "rolls_marked"]  # fmt: skip
 
 
 class MistakeSerializer(serializers.ModelSerializer[Mistake]):

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from games.analysis.runner import AWAY, HOME
+from games.analysis.runner import AWAY, HOME, LUCK_MARKS
 from games.engine.analysis import analyse_record, luck_mark, roll_luck
 from games.engine.search import ROLLS, WEIGHTS
 from games.rules import LongNardy, Position, Turn, legal_plays, replay_game
@@ -64,19 +64,26 @@ def test_each_side_has_the_luck_of_its_rolls_and_its_result_without_it(shipped):
         replay = replay_game(LongNardy(), game.actions)
         turns = [a for a in game.actions if isinstance(a, Turn)]
         luck = {HOME: 0.0, AWAY: 0.0}
+        marks: dict[int, list[str]] = {HOME: [], AWAY: []}
         for before, turn in zip(replay.positions, turns, strict=False):
-            luck[game.player(before.turn)] += roll_luck(shipped, before, turn.dice)
+            rolled = roll_luck(shipped, before, turn.dice)
+            luck[game.player(before.turn)] += rolled
+            marks[game.player(before.turn)].append(luck_mark(rolled))
         winner = game.player(replay.outcome.winner)
         points = replay.outcome.points
         for side, figures in analysed.figures.items():
             other = AWAY if side == HOME else HOME
             assert figures.luck == pytest.approx(luck[side])
+            assert figures.rolls_marked == tuple(marks[side].count(mark) for mark in LUCK_MARKS)
             assert figures.result == (points if side == winner else -points)
             assert figures.luck_adjusted == pytest.approx(figures.result - luck[side] + luck[other])
     for side in (HOME, AWAY):
         total = analysis.totals[side]
         assert total.luck == pytest.approx(sum(g.figures[side].luck for g in analysis.games))
         assert total.result == sum(g.figures[side].result for g in analysis.games)
+        assert total.rolls_marked == tuple(
+            sum(g.figures[side].rolls_marked[i] for g in analysis.games) for i in range(4)
+        )
     adjusted = [analysis.totals[side].luck_adjusted for side in (HOME, AWAY)]
     assert adjusted[0] == pytest.approx(-adjusted[1])
 

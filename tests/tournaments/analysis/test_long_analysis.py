@@ -72,6 +72,12 @@ def test_the_page_the_api_and_the_pr_table_show_it(client, analysis_on, eager_ta
     assert home["luck_adjusted"] == pytest.approx(home["result"] - home["luck"] + away["luck"])
     assert away["luck_adjusted"] == pytest.approx(-home["luck_adjusted"])
     assert all(m["kind"] == "move" for m in data["mistakes"])
+    for row in data["totals"]:
+        marked = row["rolls_marked"]
+        assert set(marked) == {"very_lucky", "lucky", "unlucky", "very_unlucky"}
+        games = [g["rolls_marked"] for g in data["per_game"] if g["side"] == row["side"]]
+        assert marked == {mark: sum(g[mark] for g in games) for mark in marked}
+    assert 'data-role="summary-rolls"' in page
     assert sorted(row["side"] for row in data["totals"]) == [1, 2]
     assert all(row["pr"] == pytest.approx(row["error_rate"] / 2) for row in data["totals"])
     blunders = sum(row["blunders"] for row in data["totals"])
@@ -110,7 +116,7 @@ def test_an_analysis_made_before_luck_was_measured_says_so(
     with django_capture_on_commit_callbacks(execute=True):
         match = decided(site)
     PlayerFigures.objects.filter(analysis__match=match).update(
-        luck=0.0, result=None, luck_adjusted=None
+        luck=0.0, result=None, luck_adjusted=None, rolls_marked=None
     )
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     assert "Made before doubling (dave) decisions and luck were analysed" in page
