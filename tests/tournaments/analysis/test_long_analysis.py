@@ -11,6 +11,7 @@ from django.urls import reverse
 from games.engine.analysis import long_mark_of
 from games.engine.search import engine_name
 from tests.web.conftest import make_site
+from tournaments.analysis import services
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
 from tournaments.analysis.selectors import match_analysis, verdicts_of
 from tournaments.analysis.tasks import analysis_run
@@ -172,3 +173,27 @@ def test_a_dave_decision_that_lost_equity_is_shown_beside_the_plays_not_on_the_b
     moves = Mistake.objects.filter(analysis=analysis, kind="move")
     assert set(verdicts) == {(m.game, m.move) for m in moves}
     assert all(verdict.best != "drop" for verdict in verdicts.values())
+
+
+@override_settings(LONG_ANALYSIS_PLIES=0)
+def test_the_same_games_in_another_match_are_copied_with_their_luck(
+    analysis_on, eager_tasks, django_capture_on_commit_callbacks, monkeypatch
+):
+    runs = []
+    real = services.engine_analyse
+    monkeypatch.setattr(services, "engine_analyse", lambda *a, **k: runs.append(1) or real(*a, **k))
+    site = make_site(variant="long", rated=False, match_length=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        first = decided(site)
+        second = match_result_record(
+            match=site.match("Carl", "Dina"), by=site.organizer, games=site.recorded_games(7)
+        )
+    assert analysis_run(second.pk) == "already analysed"
+    names = ("game", "side", "luck", "result", "luck_adjusted", "rolls_marked")
+
+    def figures(match):
+        rows = PlayerFigures.objects.filter(analysis__match=match).order_by("game", "side")
+        return list(rows.values_list(*names))
+
+    assert figures(second) == figures(first) and figures(first)[0][3] is not None
+    assert len(runs) == 1  # the second was copied
