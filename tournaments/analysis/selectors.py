@@ -11,6 +11,8 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from games.analysis.runner import ZERO, Figures
+from games.rules.game import Ending, Outcome
+from games.rules.position import Colour
 from games.viewer import Verdict
 from nardy_site.joined import Compiled
 from tournaments.analysis.engine import (
@@ -23,6 +25,7 @@ from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
 from tournaments.analysis.reading import Thresholds, band_of, thresholds
 from tournaments.matches.board import board_frames, match_for_board
 from tournaments.models import Entry, Match, Tournament
+from tournaments.scoring.match import PlayedGame, match_score
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,8 @@ class AnalysisView:
     #: Whether the match is played with dave (the tournament's rules): without, no dave
     #: decision is there to judge.
     dave: bool = True
+    #: The number of the match's Crawford game, where nobody may offer dave (None: none).
+    crawford_game: int | None = None
 
     @property
     def engine(self) -> str:
@@ -219,7 +224,28 @@ def match_analysis(*, match: Match) -> AnalysisView:
         else:
             games.setdefault(row.game, {})[row.side] = row
     mistakes = list(found.mistakes.all())
-    return AnalysisView("done", found, totals, sorted(games.items()), mistakes, dave=dave)
+    crawford = crawford_game(match=match)
+    return AnalysisView(
+        "done", found, totals, sorted(games.items()), mistakes, dave=dave, crawford_game=crawford
+    )
+
+
+def crawford_game(*, match: Match) -> int | None:
+    """The number of the match's Crawford game (no dave may be offered in it), from its games'
+    outcomes; None when its rules have no Crawford game, none was played, or the games do not
+    score (an unfinished one)."""
+    rules = match.tournament.match_rules()
+    if not rules.crawford_applies:
+        return None
+    played = []
+    rows = match.games.order_by("number").values_list("white", "winner", "ending", "value", "stake")
+    for white, winner, ending, value, stake in rows:
+        colour = None if winner is None else Colour.WHITE if winner == white else Colour.BLACK
+        played.append(PlayedGame(white, Outcome(colour, Ending(ending), value, stake)))
+    try:
+        return match_score(rules, played).crawford_game
+    except ValueError:  # RulesError is one
+        return None
 
 
 @dataclass(frozen=True)

@@ -102,6 +102,11 @@ AnalysisOut = inline_serializer(
             allow_null=True,
             help_text="Whether dave (cube) decisions are judged; null: not analysed",
         ),
+        "crawford_game": serializers.IntegerField(
+            allow_null=True,
+            help_text="The number of the Crawford game, where nobody may offer dave (so it has "
+            "no dave decision); null: none was played, or not analysed",
+        ),
         "cube_note": serializers.CharField(
             help_text='Why dave decisions are not judged ("" when they are): no dave in this '
             "match, or an analysis made before they were",
@@ -142,6 +147,7 @@ class MatchAnalysisView(APIView):
                 ).data,
                 "luck_measured": view.luck_measured if done else None,
                 "cube_analysed": view.cube_analysed if done else None,
+                "crawford_game": view.crawford_game,
                 "cube_note": str(view.cube_note) if done else "",
             }
         )

@@ -4,12 +4,16 @@ and the page says which engine and plies made them."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import override_settings
 from django.urls import reverse
 
 from games.engine.analysis import long_mark_of
 from games.engine.search import engine_name
+from games.rules import LongNardy, replay_game
+from games.rules.game import MatchScore
 from tests.web.conftest import make_site
 from tournaments.analysis import services
 from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
@@ -197,3 +201,29 @@ def test_the_same_games_in_another_match_are_copied_with_their_luck(
 
     assert figures(second) == figures(first) and figures(first)[0][3] is not None
     assert len(runs) == 1  # the second was copied
+
+
+@override_settings(LONG_ANALYSIS_PLIES=0)
+def test_the_crawford_game_is_said_to_have_no_dave(
+    client, analysis_on, eager_tasks, django_capture_on_commit_callbacks
+):
+    site = make_site(variant="long", rated=False, match_length=3)
+    assert site.tournament.dave and site.tournament.crawford
+
+    def crawford_of(games) -> int | None:
+        score = MatchScore(3, crawford=True)
+        for game in games:
+            score.start_game()
+            score.add(game.white, replay_game(LongNardy(), game.actions).outcome)
+        return score.crawford_game
+
+    seed = next(seed for seed in range(1, 50) if crawford_of(site.recorded_games(seed)))
+    expected = crawford_of(site.recorded_games(seed))
+    with django_capture_on_commit_callbacks(execute=True):
+        match = decided(site, seed=seed)
+    data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
+    assert data["crawford_game"] == expected
+    page = client.get(reverse("match", args=[match.pk])).content.decode()
+    rows = page.split('data-role="analysis-games"', 1)[1].split("</table>", 1)[0]
+    marked = re.findall(r'<td class="num">(\d+) <span class="muted" data-role="crawford">', rows)
+    assert marked == [str(expected)] * 2  # the game's row of each player
