@@ -9,6 +9,9 @@ the broker's fault settings and the beat schedule below, read from the environme
 - ``RATINGS_CATCH_UP_SECONDS`` (default 60): how often ``celery -A nardy_site beat`` sends
   ``tournaments.ratings.tasks.ratings_catch_up``, which rates the results whose rating task was
   lost (the broker was down when they were recorded).
+- ``ANALYSES_CATCH_UP_SECONDS`` (default 300): how often beat sends
+  ``tournaments.analysis.tasks.analyses_catch_up``, which queues again the analyses whose task
+  was lost (queued or running longer than ``ANALYSIS_TIMEOUT`` + 120 s).
 
 A ``CELERY_BROKER_TRANSPORT_OPTIONS`` or ``CELERY_BEAT_SCHEDULE`` in the Django settings adds to
 these and wins where both give a value.
@@ -27,6 +30,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nardy_site.settings")
 VISIBILITY_TIMEOUT_SECONDS = env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)
 BROKER_SOCKET_TIMEOUT_SECONDS = env_int("CELERY_BROKER_SOCKET_TIMEOUT", 5, minimum=1, maximum=300)
 RATINGS_CATCH_UP_SECONDS = env_int("RATINGS_CATCH_UP_SECONDS", 60, minimum=1)
+ANALYSES_CATCH_UP_SECONDS = env_int("ANALYSES_CATCH_UP_SECONDS", 300, minimum=1)
 
 BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": VISIBILITY_TIMEOUT_SECONDS,
@@ -39,6 +43,11 @@ BEAT_SCHEDULE = {
         "schedule": RATINGS_CATCH_UP_SECONDS,
         # Sent while no worker runs, the older ones expire: the newest one does all the work.
         "options": {"expires": RATINGS_CATCH_UP_SECONDS},
+    },
+    "analyses-catch-up": {
+        "task": "tournaments.analysis.tasks.analyses_catch_up",
+        "schedule": ANALYSES_CATCH_UP_SECONDS,
+        "options": {"expires": ANALYSES_CATCH_UP_SECONDS},
     },
 }
 

@@ -62,7 +62,8 @@ def _publish(task: Task, args: tuple[Any, ...]) -> None:
     except _broker_errors(task) as error:
         logger.warning(
             "%s%r may not be enqueued, the broker failed (%s: %s); "
-            "ratings_catch_up will rate what is missing once the broker is back",
+            "ratings_catch_up will rate what is missing once the broker is back "
+            "(analyses_catch_up will queue a lost analysis again)",
             task.name,
             args,
             type(error).__name__,

@@ -84,6 +84,15 @@ class Figures:
     close_cube_decisions: int
     blunders: int = 0
     errors: int = 0
+    #: The points the side won (a loss counts negative), and the same with luck taken out:
+    #: its own luck less the opponent's, each roll's at the stake it was rolled at (gnubg's
+    #: "luck adjusted result", in points). None where the analysis does not give them (gnubg
+    #: gives them in match-winning chances, not points).
+    result: float | None = None
+    luck_adjusted: float | None = None
+    #: How many of the side's rolls were very lucky, lucky, unlucky and very unlucky (gnubg's
+    #: marks, ``LUCK_MARKS``); None where the analysis does not give them (gnubg).
+    rolls_marked: tuple[int, int, int, int] | None = None
 
     @property
     def decisions(self) -> int:
@@ -111,10 +120,28 @@ class Figures:
             self.close_cube_decisions + other.close_cube_decisions,
             self.blunders + other.blunders,
             self.errors + other.errors,
+            _added(self.result, other.result),
+            _added(self.luck_adjusted, other.luck_adjusted),
+            _counted(self.rolls_marked, other.rolls_marked),
         )
 
 
-ZERO = Figures(0.0, 0.0, 0.0, 0, 0)
+def _added(one: float | None, other: float | None) -> float | None:
+    """A sum that is unknown (None) when a part is."""
+    return None if one is None or other is None else one + other
+
+
+def _counted(
+    one: tuple[int, int, int, int] | None, other: tuple[int, int, int, int] | None
+) -> tuple[int, int, int, int] | None:
+    if one is None or other is None:
+        return None
+    return (one[0] + other[0], one[1] + other[1], one[2] + other[2], one[3] + other[3])
+
+
+#: What a roll is called by its luck, from the luckiest (``Figures.rolls_marked``'s order).
+LUCK_MARKS = ("very lucky", "lucky", "unlucky", "very unlucky")
+ZERO = Figures(0.0, 0.0, 0.0, 0, 0, result=0.0, luck_adjusted=0.0, rolls_marked=(0, 0, 0, 0))
 
 
 @dataclass(frozen=True, slots=True)

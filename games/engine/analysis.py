@@ -3,8 +3,8 @@ the figures gnubg gives for Short Nardy (``games.analysis.runner``'s ``MatchAnal
 the pages, the API and the PR table read both alike.
 
 A decision is a turn with more than one legal play; its error is the equity the best play (at
-``plies``) keeps and the play made loses. Luck is not measured; a play the opponent accepted as
-made at the table, legal or not, is not a decision.
+``plies``) keeps and the play made loses. A play the opponent accepted as made at the
+table, legal or not, is not a decision.
 
 Dave (cube) decisions are judged in a match to a number of points (``_cube_decisions``), by
 ``games.engine.cube`` at the match's score (the score line before each game; the Crawford game
@@ -23,7 +23,20 @@ Close cube decisions, which gnubg counts beside the unforced moves in the error 
 offer, take and drop, and every turn that could have offered where the offer was not a clear
 no-double, that is, where the offer answered at its best loses less than ``CLOSE_CUBE`` (0.16
 EMG, gnubg's ``isCloseCubedecision``) against the best choice. A dave decision is marked with the
-checker plays' thresholds (``long_mark_of``) and counted in the blunders and errors.
+checker plays' thresholds (``long_mark_of``); the blunders and errors a side is counted are its
+checker plays', as the pages show them beside the cube error.
+
+The luck of a roll (``roll_luck``) is what the roll's best play keeps, less the average over the
+21 rolls of each one's best play (doubles weigh 1/36, the others 2/36), for the side that rolled:
+gnubg's luck analysis. It is measured at 0-ply whatever ``plies`` the plays are judged at (gnubg
+measures it at a ply of its own choosing): 21 rolls a turn would cost a 1-ply analysis 21 times
+over. Every roll counts, a roll with no legal play too, and the first: White's first roll is
+measured like any other, an opening throw over the 30 throws that are not doubles, half of them
+won by the other side (gnubg's ``LuckFirst``). A side's luck is the sum of its rolls'; with luck
+taken out, its result is the points it won less its own luck and plus the opponent's, each roll's
+at the stake it was rolled at (gnubg's "luck adjusted result", here in points). A roll is very
+lucky above ``VERY_LUCKY`` (0.6), lucky above ``LUCKY`` (0.3), and unlucky and very unlucky below
+their negatives: gnubg's ``arLuckLevel``.
 
 A play is an error when it loses more than ``ERROR`` (0.08 points of a game), a blunder more than
 ``BLUNDER`` (0.16): gnubg's own defaults for a bad and a very bad play (``arSkillLevel`` in
@@ -52,10 +65,14 @@ play read right, not a wrong scale.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
 
 from games.analysis.runner import (
     AWAY,
     HOME,
+    LUCK_MARKS,
     ZERO,
     Decision,
     Figures,
@@ -64,9 +81,22 @@ from games.analysis.runner import (
     mark_of,
 )
 from games.engine.cube import CubeDecision, MatchState, Owner, cube_efficiency, decide
-from games.engine.search import Engine, engine
-from games.rules.game import Double, Drop, GameState, MatchScore, Take, Turn, replay_game
+from games.engine.evaluator import equity_of
+from games.engine.features import boards_of
+from games.engine.network import Array
+from games.engine.search import ROLLS, WEIGHTS, Dice, Engine, engine
+from games.rules.game import (
+    Double,
+    Drop,
+    GameReplay,
+    GameState,
+    MatchScore,
+    Take,
+    Turn,
+    replay_game,
+)
 from games.rules.matfile import GameRecord, MatchRecord, read_match
+from games.rules.moves import legal_plays
 from games.rules.position import Position
 from games.rules.variants import LongNardy
 
@@ -81,6 +111,10 @@ CLOSE_CUBE = 0.16
 #: is not evaluated deeper: on the recorded match of the tests (254 turns that could offer),
 #: 142 were screened so and not one of them was within ``CLOSE_CUBE`` of doubling at 1-ply.
 SCREEN = 0.3
+#: The luck (points of a game) over which a roll is very lucky, and lucky (their negatives:
+#: unlucky, very unlucky): gnubg's ``arLuckLevel``.
+VERY_LUCKY = 0.6
+LUCKY = 0.3
 
 
 def long_mark_of(loss: float) -> str:
@@ -160,7 +194,10 @@ def _game(
     figures = {
         side: _figures(decisions, side, unforced[side], close[side]) for side in (HOME, AWAY)
     }
-    return GameAnalysis(number, figures, decisions)
+    luck = game_luck(chosen, record, game, replay)
+    return GameAnalysis(
+        number, {side: luck.figures(side, figures[side]) for side in figures}, decisions
+    )
 
 
 def _figures(decisions: Sequence[Decision], side: int, unforced: int, close: int) -> Figures:
@@ -171,8 +208,8 @@ def _figures(decisions: Sequence[Decision], side: int, unforced: int, close: int
         luck=0.0,
         unforced_moves=unforced,
         close_cube_decisions=close,
-        blunders=sum(1 for d in mine if long_mark_of(d.loss) == "blunder"),
-        errors=sum(1 for d in mine if long_mark_of(d.loss) == "error"),
+        blunders=sum(1 for d in mine if d.kind == "move" and long_mark_of(d.loss) == "blunder"),
+        errors=sum(1 for d in mine if d.kind == "move" and long_mark_of(d.loss) == "error"),
     )
 
 
@@ -268,3 +305,103 @@ def _is_crawford(record: MatchRecord, number: int) -> bool:
         score.points = list(game.score)
         crawford = score.start_game()
     return crawford
+
+
+def luck_mark(luck: float) -> str:
+    """What a roll of ``luck`` is called: "very lucky", "lucky", "unlucky", "very unlucky" or
+    "" (gnubg's ``Luck``)."""
+    if luck > VERY_LUCKY:
+        return "very lucky"
+    if luck > LUCKY:
+        return "lucky"
+    if luck < -VERY_LUCKY:
+        return "very unlucky"
+    if luck < -LUCKY:
+        return "unlucky"
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameLuck:
+    """A game's luck by side: each roll's (cubeless, points of a game), the points won, and the
+    luck in points at the stakes it was rolled at."""
+
+    rolls: dict[int, list[float]]
+    result: dict[int, float]
+    at_stake: dict[int, float]
+
+    def total(self, side: int) -> float:
+        return sum(self.rolls[side])
+
+    def figures(self, side: int, figures: Figures) -> Figures:
+        """``figures`` with the side's luck, its result and its result with luck taken out."""
+        other = AWAY if side == HOME else HOME
+        adjusted = self.result[side] - self.at_stake[side] + self.at_stake[other]
+        marks = [luck_mark(luck) for luck in self.rolls[side]]
+        very_lucky, lucky, unlucky, very_unlucky = (marks.count(mark) for mark in LUCK_MARKS)
+        return replace(
+            figures,
+            luck=self.total(side),
+            result=self.result[side],
+            luck_adjusted=adjusted,
+            rolls_marked=(very_lucky, lucky, unlucky, very_unlucky),
+        )
+
+
+def game_luck(
+    chosen: Engine, record: MatchRecord, game: GameRecord, replay: GameReplay
+) -> GameLuck:
+    """The luck of every roll of a game, at 0-ply, and its result by side."""
+    rolls: dict[int, list[float]] = {HOME: [], AWAY: []}
+    at_stake = {HOME: 0.0, AWAY: 0.0}
+    stake, moves = 1, 0
+    for action in game.actions:
+        if isinstance(action, Take):
+            stake = record.variant.dave.next_stake(stake)
+        if not isinstance(action, Turn):
+            continue
+        before = replay.positions[moves]
+        opening = moves == 0 and record.variant.opens_with_throw
+        moves += 1
+        luck = roll_luck(chosen, before, action.dice, opening=opening)
+        side = game.player(before.turn)
+        rolls[side].append(luck)
+        at_stake[side] += luck * stake
+    outcome = replay.outcome
+    result = {HOME: 0.0, AWAY: 0.0}
+    if outcome.winner is not None:
+        winner = game.player(outcome.winner)
+        result[winner] = float(outcome.points)
+        result[AWAY if winner == HOME else HOME] = -float(outcome.points)
+    return GameLuck(rolls, result, at_stake)
+
+
+def roll_luck(chosen: Engine, before: Position, dice: Dice, *, opening: bool = False) -> float:
+    """The luck of ``dice`` rolled in ``before``, for its side on roll, at 0-ply: what the roll's
+    best play keeps less the average over the rolls (``opening``: over the opening throws, which
+    are not doubles and half of which the other side wins)."""
+    rolled = ROLLS.index((min(dice), max(dice)))
+    mine = best_equities(chosen, before)
+    if not opening or dice[0] == dice[1]:  # an opening throw is never a double (gnubg alike)
+        return float(mine[rolled] - WEIGHTS @ mine)
+    swapped = Position(before.variant, before.opponent, before.mover, before.turn.other)
+    theirs = best_equities(chosen, swapped)
+    throws = np.array([a != b for a, b in ROLLS])
+    mean = (mine[throws].sum() - theirs[throws].sum()) / (2 * throws.sum())
+    return float(mine[rolled] - mean)
+
+
+def best_equities(chosen: Engine, position: Position) -> Array:
+    """For each of ``ROLLS``, the 0-ply equity of its best play for the side on roll: one
+    evaluation of every roll's plays at once."""
+    boards, ends = [], []
+    for dice in ROLLS:
+        after = [play.position for play in legal_plays(position, dice)]
+        boards.append(boards_of(after))
+        ends.append(len(after))
+    # Each play leaves the opponent on roll: its equity for the side that played is the negative.
+    equities = -equity_of(chosen.evaluator.boards(np.concatenate(boards)))
+    starts = np.concatenate([[0], np.cumsum(ends)[:-1]])
+    return np.array(
+        [equities[start : start + n].max() for start, n in zip(starts, ends, strict=True)]
+    )

@@ -2,7 +2,8 @@
 the engine in plain words and sums up each player's match in words, a worst play's link shows its
 position on the board, "next blunder" steps the board viewer to a blunder with the engine's play,
 shown on the board on demand; the recorder of a casual match says what the engine would have
-played. Screenshots on a phone and at 1920×1080, in English and Russian."""
+played; each player's luck and result with luck taken out, and a dave decision that gave points
+away. Screenshots on a phone and at 1920×1080, in English and Russian."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from games.rules import LongNardy, Position
 from tests.e2e.test_recorder_accepted_in_a_browser import type_play
 from tests.e2e.test_recorder_in_a_browser import PHONE, choose_first, recorder, roll, wait_ply
 from tests.web.conftest import make_site
-from tournaments.analysis.models import MatchAnalysis
+from tournaments.analysis.models import MatchAnalysis, Mistake
 from tournaments.matches.results import match_result_record
 
 from .conftest import SCREENSHOTS, blunder_frames, untranslated_words
@@ -71,6 +72,31 @@ def test_the_viewer_steps_to_a_blunder_and_shows_the_engines_play(new_page, anal
         assert page.locator("#pr-history-long-title").count() == 1
         page.locator('[data-role="pr-history"]').scroll_into_view_if_needed()
         screenshot(page, f"{name}-long-player-pr")
+
+
+def test_each_players_luck_and_dave_decisions_show(new_page, analysed, screenshot):
+    # A dave decision as the analysis stores one (``runner.Decision`` of kind "cube").
+    taken = {"dice": "00", "played": "take", "best": "drop", "loss": 0.314, "kind": "cube"}
+    Mistake.objects.create(analysis=analysed.analysis, game=1, ply=30, move=12, side=2, **taken)
+    for name, size in (("desktop", {"width": 1920, "height": 1080}), ("phone", PHONE)):
+        page = new_page(**size)
+        page.goto(f"/m/{analysed.pk}/")
+        summaries = page.locator('[data-role="player-summary"]')
+        for side in (0, 1):
+            luck = summaries.nth(side).locator('[data-role="summary-luck"]')
+            assert luck.inner_text().startswith("Luck: ")
+            assert "with luck taken out" in luck.inner_text()
+        cube = summaries.nth(1).locator('[data-role="cube-decisions"]')
+        assert "chose take; the engine’s best: drop" in cube.inner_text()
+        assert summaries.nth(0).locator('[data-role="no-cube-errors"]').is_visible()
+        for details in page.locator('[data-role="analysis"] details').all():
+            details.locator("summary").click()
+        headers = page.locator('[data-role="analysis-totals"] thead th').all_text_contents()
+        assert "Luck" in headers and "Cube error" in headers  # the last on a wide screen
+        section = page.locator('[data-role="analysis"]')
+        section.screenshot(path=str(SCREENSHOTS / f"{name}-long-analysis-luck.png"))
+        summaries.first.scroll_into_view_if_needed()
+        screenshot(page, f"{name}-long-analysis-luck-page")
 
 
 def test_in_russian_no_english_is_left(new_page, analysed, screenshot):

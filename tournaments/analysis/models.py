@@ -62,6 +62,10 @@ class MatchAnalysis(models.Model):
         return f"{self.match}: {self.get_status_display()}"
 
 
+#: The keys of ``PlayerFigures.rolls_marked``: gnubg's luck marks (``runner.LUCK_MARKS``).
+ROLL_MARKS = ("very_lucky", "lucky", "unlucky", "very_unlucky")
+
+
 class PlayerFigures(models.Model):
     """One player's figures in one game (``game`` 0: the whole match)."""
 
@@ -77,6 +81,13 @@ class PlayerFigures(models.Model):
     close_cube_decisions = models.PositiveIntegerField(_("close cube decisions"))
     blunders = models.PositiveIntegerField(_("blunders"))
     errors = models.PositiveIntegerField(_("errors"))
+    #: The points won (a loss negative) and the same with luck taken out (``Figures``): given
+    #: by the Long Nardy engine; empty for gnubg and for analyses made before luck was measured.
+    result = models.FloatField(_("result"), null=True, blank=True)
+    luck_adjusted = models.FloatField(_("result with luck taken out"), null=True, blank=True)
+    #: The side's rolls by gnubg's luck marks (``ROLL_MARKS``): {"very_lucky": n, "lucky": n,
+    #: "unlucky": n, "very_unlucky": n}; empty where not given.
+    rolls_marked = models.JSONField(_("rolls marked by luck"), null=True, blank=True)
 
     class Meta:
         app_label = "tournaments"
@@ -93,8 +104,23 @@ class PlayerFigures(models.Model):
     def figures(self) -> Figures:
         return Figures(
             self.checker_error, self.cube_error, self.luck, self.unforced_moves,
-            self.close_cube_decisions, self.blunders, self.errors,
+            self.close_cube_decisions, self.blunders, self.errors, self.result,
+            self.luck_adjusted, self.marked_counts,
         )  # fmt: skip
+
+    @property
+    def marked_counts(self) -> tuple[int, int, int, int] | None:
+        """``rolls_marked`` in ``ROLL_MARKS``' order, as ``Figures`` holds it."""
+        found = self.rolls_marked
+        if found is None:
+            return None
+        very_lucky, lucky, unlucky, very_unlucky = (int(found[mark]) for mark in ROLL_MARKS)
+        return (very_lucky, lucky, unlucky, very_unlucky)
+
+    @staticmethod
+    def marked_from(counts: tuple[int, int, int, int] | None) -> dict[str, int] | None:
+        """``Figures.rolls_marked`` as stored."""
+        return None if counts is None else dict(zip(ROLL_MARKS, counts, strict=True))
 
     @property
     def error_rate(self) -> float | None:
@@ -106,8 +132,13 @@ class PlayerFigures(models.Model):
 
 
 class Mistake(models.Model):
-    """A checker play that lost equity, with the engine's best play (what it is called depends
-    on the engine: ``AnalysisView.thresholds``)."""
+    """A decision that lost equity, with the engine's best (what it is called depends on the
+    engine: ``AnalysisView.thresholds``): a checker play, or a dave (cube) decision, whose
+    ``played`` and ``best`` are actions ("double", "no double", "take", "drop")."""
+
+    class Kind(models.TextChoices):
+        MOVE = "move", _("checker play")
+        CUBE = "cube", _("dave decision")
 
     analysis = models.ForeignKey(
         MatchAnalysis, on_delete=models.CASCADE, related_name="mistakes", verbose_name=_("analysis")
@@ -121,6 +152,7 @@ class Mistake(models.Model):
     played = models.CharField(_("played"), max_length=60)
     best = models.CharField(_("best play"), max_length=60)
     loss = models.FloatField(_("equity lost"))
+    kind = models.CharField(_("kind"), max_length=4, choices=Kind.choices, default=Kind.MOVE)
 
     class Meta:
         app_label = "tournaments"

@@ -11,6 +11,8 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from games.analysis.runner import ZERO, Figures
+from games.rules.game import Ending, Outcome
+from games.rules.position import Colour
 from games.viewer import Verdict
 from nardy_site.joined import Compiled
 from tournaments.analysis.engine import (
@@ -23,6 +25,7 @@ from tournaments.analysis.models import MatchAnalysis, Mistake, PlayerFigures
 from tournaments.analysis.reading import Thresholds, band_of, thresholds
 from tournaments.matches.board import board_frames, match_for_board
 from tournaments.models import Entry, Match, Tournament
+from tournaments.scoring.match import PlayedGame, match_score
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,11 @@ class AnalysisView:
     #: Per game: {side: figures}, in game order.
     games: list[tuple[int, dict[int, PlayerFigures]]] | None = None
     mistakes: list[Mistake] | None = None
+    #: Whether the match is played with dave (the tournament's rules): without, no dave
+    #: decision is there to judge.
+    dave: bool = True
+    #: The number of the match's Crawford game, where nobody may offer dave (None: none).
+    crawford_game: int | None = None
 
     @property
     def engine(self) -> str:
@@ -56,8 +64,36 @@ class AnalysisView:
 
     @property
     def long(self) -> bool:
-        """Made by the Long Nardy engine: no dave decisions and no luck in its figures."""
+        """Made by the Long Nardy engine (its own thresholds and scale)."""
         return self.analysis is not None and is_long_engine(self.analysis.engine)
+
+    @property
+    def luck_measured(self) -> bool:
+        """Whether the figures measure luck: gnubg's always do, the Long Nardy engine's since
+        it gives each side's result with luck taken out (an older analysis has none)."""
+        if not self.long:
+            return True
+        return bool(self.totals) and all(
+            row.result is not None for row in (self.totals or {}).values()
+        )
+
+    @property
+    def cube_note(self) -> Promise | str:
+        """Why the figures judge no dave (cube) decision, or "" when they judge them: the match
+        is played without dave, or a Long Nardy analysis made before dave decisions were
+        analysed (they came with luck)."""
+        if not self.dave:
+            return _("No dave in this match: there are no doubling decisions to judge.")
+        if not self.luck_measured:
+            return _(
+                "Made before doubling (dave) decisions and luck were analysed: the figures "
+                "are of checker moves only."
+            )
+        return ""
+
+    @property
+    def cube_analysed(self) -> bool:
+        return not self.cube_note
 
     @property
     def thresholds(self) -> Thresholds:
@@ -74,18 +110,24 @@ class AnalysisView:
         for side, row in sorted(self.totals.items()):
             mine = [m for m in self.mistakes or () if m.side == side]
             marked = [(m, marks.mark(m.loss)) for m in mine]
-            worst = sorted((pair for pair in marked if pair[1]), key=lambda p: -p[0].loss)
+            plays = [pair for pair in marked if pair[0].kind == Mistake.Kind.MOVE]
+            worst = sorted((pair for pair in plays if pair[1]), key=lambda p: -p[0].loss)
             band = band_of(row.pr)
             found.append(
                 PlayerSummary(
                     side=side,
                     decisions=row.unforced_moves + row.close_cube_decisions,
-                    blunders=sum(1 for _, mark in marked if mark == "blunder"),
-                    errors=sum(1 for _, mark in marked if mark == "error"),
+                    blunders=sum(1 for _, mark in plays if mark == "blunder"),
+                    errors=sum(1 for _, mark in plays if mark == "error"),
                     pr=row.pr,
                     band=band,
                     band_words=BAND_WORDS.get(band or "", ("", "")),
                     worst=[WorstPlay(m, mark) for m, mark in worst[:WORST]],
+                    cube=[WorstPlay(m, mark) for m, mark in marked if m.kind == Mistake.Kind.CUBE],
+                    luck=row.luck if self.luck_measured else None,
+                    result=row.result,
+                    luck_adjusted=row.luck_adjusted,
+                    rolls_marked=row.rolls_marked,
                 )
             )
         return found
@@ -107,18 +149,41 @@ BAND_WORDS: dict[str, tuple[Promise, Promise]] = {
 }
 
 
+#: A dave decision's actions, as the analysis writes them (``runner.Decision``), in words.
+CUBE_WORDS: dict[str, Promise] = {
+    "double": _("double"),
+    "no double": _("no double"),
+    "take": _("take"),
+    "drop": _("drop"),
+    "double, take": _("double, take"),
+    "double, drop": _("double, drop"),
+    "too good": _("too good to double"),
+}
+
+
 @dataclass(frozen=True)
 class WorstPlay:
-    """One of a player's worst plays, with what it is called."""
+    """One of a player's worst plays (or a dave decision that lost equity), with what it is
+    called."""
 
     mistake: Mistake
     mark: str
 
+    @property
+    def played(self) -> Promise | str:
+        """What was played: a dave decision's action in words, a play as written."""
+        return CUBE_WORDS.get(self.mistake.played, self.mistake.played)
+
+    @property
+    def best(self) -> Promise | str:
+        return CUBE_WORDS.get(self.mistake.best, self.mistake.best)
+
 
 @dataclass(frozen=True)
 class PlayerSummary:
-    """A side's match in words: its decisions, its errors and blunders (counted from the plays
-    with the analysis' thresholds), its PR and the band it falls in, its worst plays."""
+    """A side's match in words: its decisions, its errors and blunders (counted from the
+    checker plays with the analysis' thresholds), its PR and the band it falls in, its
+    worst plays, its dave decisions that lost equity, its luck."""
 
     side: int
     decisions: int
@@ -128,19 +193,29 @@ class PlayerSummary:
     band: str | None
     band_words: tuple[Promise | str, Promise | str]
     worst: list[WorstPlay]
+    #: The dave (cube) decisions that lost equity, in game order.
+    cube: list[WorstPlay]
+    #: The luck of the side's rolls (None: not measured), the points it won, the same with
+    #: luck taken out (None: not given: gnubg, an older analysis).
+    luck: float | None
+    result: float | None
+    luck_adjusted: float | None
+    #: The side's rolls by gnubg's luck marks (``models.ROLL_MARKS``), None: not given.
+    rolls_marked: dict[str, int] | None
 
 
 def match_analysis(*, match: Match) -> AnalysisView:
     found = (
         MatchAnalysis.objects.filter(match=match).exclude(status=MatchAnalysis.Status.KEPT).first()
     )
+    dave = match.tournament.dave
     if found is None:
         available = analysis_available(match.tournament.variant)
-        return AnalysisView("none" if available else "unavailable")
+        return AnalysisView("none" if available else "unavailable", dave=dave)
     if found.status == MatchAnalysis.Status.QUEUED:  # waiting for a worker: 0 games done
-        return AnalysisView("running", found)
+        return AnalysisView("running", found, dave=dave)
     if found.status != MatchAnalysis.Status.DONE:
-        return AnalysisView(found.status, found)
+        return AnalysisView(found.status, found, dave=dave)
     totals: dict[int, PlayerFigures] = {}
     games: dict[int, dict[int, PlayerFigures]] = {}
     for row in found.figures.all():
@@ -148,7 +223,29 @@ def match_analysis(*, match: Match) -> AnalysisView:
             totals[row.side] = row
         else:
             games.setdefault(row.game, {})[row.side] = row
-    return AnalysisView("done", found, totals, sorted(games.items()), list(found.mistakes.all()))
+    mistakes = list(found.mistakes.all())
+    crawford = crawford_game(match=match)
+    return AnalysisView(
+        "done", found, totals, sorted(games.items()), mistakes, dave=dave, crawford_game=crawford
+    )
+
+
+def crawford_game(*, match: Match) -> int | None:
+    """The number of the match's Crawford game (no dave may be offered in it), from its games'
+    outcomes; None when its rules have no Crawford game, none was played, or the games do not
+    score (an unfinished one)."""
+    rules = match.tournament.match_rules()
+    if not rules.crawford_applies:
+        return None
+    played = []
+    rows = match.games.order_by("number").values_list("white", "winner", "ending", "value", "stake")
+    for white, winner, ending, value, stake in rows:
+        colour = None if winner is None else Colour.WHITE if winner == white else Colour.BLACK
+        played.append(PlayedGame(white, Outcome(colour, Ending(ending), value, stake)))
+    try:
+        return match_score(rules, played).crawford_game
+    except ValueError:  # RulesError is one
+        return None
 
 
 @dataclass(frozen=True)
@@ -249,6 +346,7 @@ def verdicts_of(view: AnalysisView | None) -> tuple[dict[tuple[int, int], Verdic
     verdicts = {
         (mistake.game, mistake.move): Verdict(mistake.loss, marks.mark(mistake.loss), mistake.best)
         for mistake in view.mistakes or ()
+        if mistake.kind == Mistake.Kind.MOVE  # a dave decision is no play on the board
     }
     return verdicts, f"{view.analysis.pk}:{view.analysis.finished_at}"
 

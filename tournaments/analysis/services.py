@@ -19,6 +19,12 @@ Only transient failures are tried again (``ATTEMPTS`` runs in all): gnubg missin
 (``AnalysisUnavailable``, raised for the task to retry) and a worker lost mid-run. A run that
 took too long would take as long again: it is stored failed with its reason, as is a record gnubg
 cannot read.
+
+- ``lost_analyses_requeue`` (Celery beat: ``tasks.analyses_catch_up``) queues again the analyses
+  whose message was lost: queued longer than ``lost_after`` (the broker was down when the result
+  committed, or lost its data), or running that long (its worker is gone and no message comes
+  back). Each is sent once per ``lost_after``; the claim keeps two messages of one record from
+  running it twice at once, and a record analysed already is skipped.
 """
 
 from __future__ import annotations
@@ -187,6 +193,45 @@ def match_analyse(match_id: int, record: str | None = None, *, task: str = "") -
     return _stored(match_id, digest, plies, engine, result)
 
 
+def lost_analyses_requeue() -> list[tuple[int, str]]:
+    """The analyses whose task was lost, queued again (the periodic ``tasks.analyses_catch_up``):
+    returns each one's match and record, for the caller to enqueue once this commits.
+
+    Queued longer than ``lost_after``: its message never reached a worker. Running that long:
+    the task's hard time limit has passed, its worker is gone, and its message did not come
+    back (a broker that lost its data); it is queued again while attempts are left, else given
+    up as the redelivered message would be. Each is marked queued now, so that the next beat
+    sends it again only after another ``lost_after`` (a queue that is merely long gets one more
+    message per ``lost_after``, which finds the analysis done or running and does nothing)."""
+    Status = MatchAnalysis.Status
+    if settings.ANALYSIS == "off":
+        return []
+    lost = timezone.now() - lost_after()
+    found: list[tuple[int, str]] = []
+    with transaction.atomic():
+        # Two beats (there should be one) or a worker claiming meanwhile: a row is taken by one.
+        stale = (
+            MatchAnalysis.objects.select_for_update(skip_locked=True)
+            .filter(status__in=(Status.QUEUED, Status.RUNNING), started_at__lt=lost)
+            .order_by("started_at")
+        )
+        for analysis in stale:
+            if analysis.status == Status.RUNNING:
+                error = _("the worker running it was lost")
+                if not retried(None, analysis.attempts):
+                    analysis.status = Status.FAILED
+                    analysis.error = f"{_gave_up()}: {error}"
+                    analysis.finished_at = timezone.now()
+                    analysis.save(update_fields=["status", "error", "finished_at"])
+                    continue
+                analysis.error = error
+            analysis.status = Status.QUEUED
+            analysis.started_at = timezone.now()
+            analysis.save(update_fields=["status", "error", "started_at"])
+            found.append((analysis.match_id, analysis.record))
+    return found
+
+
 def _analysed(variant: str, text: str, plies: int,
               progress: Callable[[int, int], None]) -> runner.MatchAnalysis:  # fmt: skip
     """The record analysed by its variant's engine: gnubg, a program of its own with its time
@@ -314,7 +359,7 @@ def _stored(match_id: int, digest: str, plies: int, engine: str,
         Mistake.objects.bulk_create(
             Mistake(analysis=found, game=d.game, ply=d.ply, move=d.move, side=d.side,
                     dice=f"{d.dice[0]}{d.dice[1]}", played=d.played[:60], best=d.best[:60],
-                    loss=d.loss)
+                    loss=d.loss, kind=d.kind)
             for game in result.games
             for d in game.decisions
         )  # fmt: skip
@@ -335,7 +380,8 @@ def _copied(match_id: int, digest: str, plies: int, engine: str, donor: MatchAna
         )
         Mistake.objects.bulk_create(
             Mistake(analysis=found, game=row.game, ply=row.ply, move=row.move, side=row.side,
-                    dice=row.dice, played=row.played, best=row.best, loss=row.loss)
+                    dice=row.dice, played=row.played, best=row.best, loss=row.loss,
+                    kind=row.kind)
             for row in donor.mistakes.all()
         )  # fmt: skip
         _done(found, games=donor.games)
@@ -366,5 +412,10 @@ def _match(match_id: int) -> Match:
 
 def _fields(figures: Figures | PlayerFigures) -> dict[str, object]:
     names = ("checker_error", "cube_error", "luck", "unforced_moves", "close_cube_decisions",
-             "blunders", "errors")  # fmt: skip
-    return {name: getattr(figures, name) for name in names}
+             "blunders", "errors", "result", "luck_adjusted")  # fmt: skip
+    found = {name: getattr(figures, name) for name in names}
+    if isinstance(figures, PlayerFigures):
+        found["rolls_marked"] = figures.rolls_marked
+    else:
+        found["rolls_marked"] = PlayerFigures.marked_from(figures.rolls_marked)
+    return found

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from celery import Task, shared_task
 from django.conf import settings
+from django.db import transaction
 
 from games.analysis.runner import AnalysisUnavailable
 from tournaments.analysis.selectors import analysed_frames_of
-from tournaments.analysis.services import ATTEMPTS, match_analyse
+from tournaments.analysis.services import ATTEMPTS, lost_analyses_requeue, match_analyse
 from tournaments.matches import board
+from tournaments.queue import RETRY, enqueue
 
 
 @shared_task(
@@ -43,3 +45,15 @@ def analysis_run(self: Task, match_id: int, record: str | None = None) -> str:  
     if outcome in ("analysed", "copied") and board.made_ahead():
         analysed_frames_of(match_id)
     return outcome
+
+
+@shared_task(**RETRY)
+def analyses_catch_up() -> int:
+    """Periodic (Celery beat, ``nardy_site/celery.py``): send again the analyses whose task was
+    lost (``services.lost_analyses_requeue``), each once its transaction commits. Idempotent;
+    returns how many were sent (0: none is waiting)."""
+    with transaction.atomic():
+        found = lost_analyses_requeue()
+        for match_id, record in found:
+            enqueue(analysis_run, match_id, record)
+    return len(found)

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nardy_site.api_errors import ApiSchema
-from tournaments.analysis.models import Mistake, PlayerFigures
+from tournaments.analysis.models import ROLL_MARKS, Mistake, PlayerFigures
 from tournaments.analysis.reading import LONG, SHORT
 from tournaments.analysis.selectors import match_analysis, pr_table
 from tournaments.api.views import visible_tournaments
@@ -23,11 +23,35 @@ class FiguresSerializer(serializers.ModelSerializer[PlayerFigures]):
     side = serializers.ChoiceField(choices=[1, 2], help_text="1 home, 2 away")
     pr = serializers.FloatField(allow_null=True, help_text="Equity lost per decision × 500")
     error_rate = serializers.FloatField(allow_null=True, help_text="gnubg's mEMG")
+    luck = serializers.FloatField(
+        help_text="The luck of the side's rolls: each roll's best play less the average of the "
+        "rolls' best plays, in points of a game (Long Nardy: at 0-ply)"
+    )
+    result = serializers.FloatField(
+        allow_null=True,
+        help_text="The points the side won (a loss negative); null: not given (gnubg, or a Long "
+        "Nardy analysis made before luck was measured)",
+    )
+    luck_adjusted = serializers.FloatField(
+        allow_null=True,
+        help_text="The result with luck taken out: the points won less the side's luck and plus "
+        "the opponent's, each roll's at its stake (gnubg's luck-adjusted result)",
+    )
+
+    rolls_marked = inline_serializer(
+        "RollsMarked",
+        {mark: serializers.IntegerField() for mark in ROLL_MARKS},
+        allow_null=True,
+        help_text="The side's rolls by GNU Backgammon's luck marks: very lucky (luck above "
+        "0.6), lucky (above 0.3), unlucky (below -0.3), very unlucky (below -0.6); null: not "
+        "given (gnubg, or an analysis made before luck was measured)",
+    )
 
     class Meta:
         model = PlayerFigures
         fields = ["game", "side", "pr", "error_rate", "checker_error", "cube_error", "luck",
-                  "unforced_moves", "close_cube_decisions", "blunders", "errors"]  # fmt: skip
+                  "unforced_moves", "close_cube_decisions", "blunders", "errors", "result",
+                  "luck_adjusted", "rolls_marked"]  # fmt: skip
 
 
 class MistakeSerializer(serializers.ModelSerializer[Mistake]):
@@ -40,9 +64,15 @@ class MistakeSerializer(serializers.ModelSerializer[Mistake]):
         """What the play is called, with the thresholds of the analysis' engine."""
         return str(self.context["thresholds"].mark(mistake.loss))
 
+    kind = serializers.ChoiceField(
+        choices=Mistake.Kind.values,
+        help_text='"move": a checker play; "cube": a dave decision, whose played and best are '
+        '"double", "no double", "take" or "drop" (dice "00")',
+    )
+
     class Meta:
         model = Mistake
-        fields = ["game", "ply", "move", "side", "dice", "played", "best", "loss", "mark"]
+        fields = ["game", "ply", "move", "side", "dice", "played", "best", "loss", "mark", "kind"]
 
 
 AnalysisOut = inline_serializer(
@@ -60,7 +90,27 @@ AnalysisOut = inline_serializer(
         "games": serializers.IntegerField(allow_null=True),
         "totals": FiguresSerializer(many=True, help_text="The whole match, by side"),
         "per_game": FiguresSerializer(many=True),
-        "mistakes": MistakeSerializer(many=True, help_text="Every play that lost equity"),
+        "mistakes": MistakeSerializer(
+            many=True, help_text="Every play and dave decision that lost equity"
+        ),
+        "luck_measured": serializers.BooleanField(
+            allow_null=True,
+            help_text="Whether the figures' luck is measured (false: a Long Nardy analysis made "
+            "before it was); null: not analysed",
+        ),
+        "cube_analysed": serializers.BooleanField(
+            allow_null=True,
+            help_text="Whether dave (cube) decisions are judged; null: not analysed",
+        ),
+        "crawford_game": serializers.IntegerField(
+            allow_null=True,
+            help_text="The number of the Crawford game, where nobody may offer dave (so it has "
+            "no dave decision); null: none was played, or not analysed",
+        ),
+        "cube_note": serializers.CharField(
+            help_text='Why dave decisions are not judged ("" when they are): no dave in this '
+            "match, or an analysis made before they were",
+        ),
     },
 )
 
@@ -81,6 +131,7 @@ class MatchAnalysisView(APIView):
         )
         view = match_analysis(match=match)
         found: Any = view.analysis
+        done = view.state == "done"
         return Response(
             {
                 "state": view.state,
@@ -94,6 +145,10 @@ class MatchAnalysisView(APIView):
                 "mistakes": MistakeSerializer(
                     view.mistakes or [], many=True, context={"thresholds": view.thresholds}
                 ).data,
+                "luck_measured": view.luck_measured if done else None,
+                "cube_analysed": view.cube_analysed if done else None,
+                "crawford_game": view.crawford_game,
+                "cube_note": str(view.cube_note) if done else "",
             }
         )
 

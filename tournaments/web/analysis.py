@@ -38,6 +38,5 @@ def pr_table_page(request: HttpRequest, slug: str) -> HttpResponse:
             "engine": engine_label(
                 analysis_engine(tournament.variant), analysis_plies(tournament.variant)
             ),
-            "long": tournament.variant == Tournament.Variant.LONG,
         },
     )

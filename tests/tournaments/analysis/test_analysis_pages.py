@@ -90,7 +90,8 @@ def test_without_gnubg_the_page_and_the_api_say_so(client, monkeypatch):
         data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
     assert "Analysis is not available on this server." in page
     assert data == {"state": "unavailable", "engine": None, "plies": None, "games": None,
-                    "totals": [], "per_game": [], "mistakes": []}  # fmt: skip
+                    "totals": [], "per_game": [], "mistakes": [], "luck_measured": None,
+                    "cube_analysed": None, "crawford_game": None, "cube_note": ""}  # fmt: skip
 
 
 def test_while_gnubg_works_the_page_says_how_far_and_follows(client, analysis_on):
