@@ -78,7 +78,7 @@ def answer_lines(answer: Callable[[Any], dict[str, Any]], source: TextIO, out: T
 
 def main(argv: Sequence[str] | None = None, source: TextIO | None = None,
          out: TextIO | None = None) -> int:  # fmt: skip
-    """``python -m games.rules best|eval --variant long [--plies 0|1]``."""
+    """``python -m games.rules best|eval --variant long [--plies 0|1|2]``."""
     parser = argparse.ArgumentParser(prog="python -m games.rules", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text, plies in (
