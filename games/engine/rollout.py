@@ -13,7 +13,8 @@ Three things make the answer worth the games it costs:
   adjusted.
 - **Stratified first rolls** (gnubg's quasi-random dice). The first two random rolls of the
   games run through the 36 rolls in turn (a permutation of them drawn from the seed), so that
-  every 36 games see every first roll once and every 1,296 every pair; later rolls are random.
+  every 36 games see every first roll once and every second roll once, and every 1,296 every
+  pair; later rolls are random.
   With luck taken out this matters little; it keeps plain rollouts honest too. Over a number of
   games that is not a multiple of 36 a few rolls come once more than others (gnubg's way too).
 - **Truncation** where the evaluator is exact (``games.engine.search.exact``: the game is over,
@@ -36,7 +37,7 @@ from functools import partial
 
 import numpy as np
 
-from games.engine.evaluator import equity_of, flipped
+from games.engine.evaluator import coherent, equity_of, flipped
 from games.engine.features import boards_of
 from games.engine.network import Array
 from games.engine.search import PLIES, ROLLS, WEIGHTS, Dice, Engine, engine, exact
@@ -101,8 +102,10 @@ def rollout(
 
 def summary(outcomes: Array) -> Rollout:
     """The mean of the games' outcomes (rows of three probabilities) and the equity's standard
-    error."""
-    mean = outcomes.mean(axis=0)
+    error. With the luck taken out a mean can stray a little out of what probabilities can be
+    (a mars chance of −0.01 where none is possible): it is brought back (``coherent``, within
+    [0, 1]), which only moves it nearer the truth, and the equity is the one it makes."""
+    mean = coherent(np.clip(outcomes.mean(axis=0), 0.0, 1.0)[None, :])[0]
     equities = equity_of(outcomes)
     spread = float(equities.std(ddof=1)) if len(equities) > 1 else 0.0
     return Rollout(
@@ -138,7 +141,7 @@ def _trial(
             assert dice is not None
             roll = dice
         elif random_rolls < STRATIFIED:
-            roll = ORDERED_ROLLS[strata[random_rolls, (number // 36**random_rolls) % 36]]
+            roll = ORDERED_ROLLS[strata[random_rolls, _stratum(number, random_rolls)]]
         else:
             roll = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
         if reduce and not given:
@@ -153,6 +156,13 @@ def _trial(
     outcome = found.evaluator.positions([position])
     adjusted: Array = (outcome if ours else flipped(outcome))[0] - luck
     return adjusted
+
+
+def _stratum(number: int, turn: int) -> int:
+    """Which of the 36 rolls game ``number`` rolls at its random roll ``turn`` (0, 1, ...): in
+    every 36 games each roll once at each turn, and in every 36 ** (turn + 1) games each
+    sequence of rolls up to ``turn`` once (a Latin square: game n rolls n, then n + n // 36)."""
+    return int(sum(number // 36**earlier for earlier in range(turn + 1)) % 36)
 
 
 def _choice(found: Engine, plays: Sequence[LegalPlay]) -> LegalPlay:
