@@ -133,12 +133,11 @@ def _trial(
     )
     position, ours, random_rolls = start, True, 0
     luck = np.zeros(3)
-    for _ in range(MAX_TURNS):
+    for turn in range(MAX_TURNS):
         if exact(found.evaluator, boards_of([position]))[0]:
             break
-        given = dice is not None and position is start
-        if given:
-            assert dice is not None
+        given = dice is not None and turn == 0
+        if dice is not None and given:
             roll = dice
         elif random_rolls < STRATIFIED:
             roll = ORDERED_ROLLS[strata[random_rolls, _stratum(number, random_rolls)]]
@@ -147,7 +146,7 @@ def _trial(
         if reduce and not given:
             chosen, values = _lucky_choice(found, position, roll)
             luck += np.subtract(*(values if ours else flipped(values)))
-        else:
+        elif not plies:
             chosen = _choice(found, legal_plays(position, roll))
         if plies:
             chosen = found.best(position, roll, plies).play
