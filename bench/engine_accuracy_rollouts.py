@@ -19,8 +19,8 @@ null or the Position ID the play leaves, "win", "win_mars", "lose_mars", "equity
 and resume, and a new weights file adds only its new candidates. The rollout players are the
 shipped weights (``--players`` for others), at ``--plies``; every core plays (``--workers``).
 
-What a game costs, and what taking the luck out gains, measured with ``v1-60k`` on one position of each stage of
-the set (36 games each, 0-ply players; the standard error of the equity):
+What a game costs, and what taking the luck out gains, measured with ``v1-60k`` on one position
+of each stage of the set (36 games each, 0-ply players; the standard error of the equity):
 
 ========  ===================  ====================  ===========
 stage     luck taken out       plain                 error ratio
