@@ -95,7 +95,7 @@ def rollout(
         finally:
             _ENGINE.pop()
     else:
-        with multiprocessing.Pool(workers, initializer=_ENGINE.append, initargs=(found,)) as pool:
+        with multiprocessing.Pool(workers, initializer=_use, initargs=(found,)) as pool:
             outcomes = pool.map(play, range(games), chunksize=max(1, games // (4 * workers)))
     return summary(np.array(outcomes))
 
@@ -120,6 +120,11 @@ def summary(outcomes: Array) -> Rollout:
 
 #: The engine of the trials played in this process (a pool's initializer puts it there).
 _ENGINE: list[Engine | None] = []
+
+
+def _use(found: Engine | None) -> None:
+    """A worker's start: the engine its trials play with (None: the shipped one)."""
+    _ENGINE.append(found)
 
 
 def _trial(
