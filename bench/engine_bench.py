@@ -118,7 +118,7 @@ def analysis_times(found: Engine, matches: int) -> None:
     turns, seed, record = records[len(records) // 2]
     print(f"\nThe median of {matches} recorded matches to 3 points: {len(record.games)} games, "
           f"{turns} turns (seed {seed})")  # fmt: skip
-    for plies in (0, 1):
+    for plies in (0, 1, 2):
         times = []
         for _ in range(3 if plies == 0 else 1):
             started = time.perf_counter()
@@ -144,7 +144,7 @@ def speeds(found: Engine) -> None:
     rate = evaluated / (time.perf_counter() - started)
     print(f"\nEvaluations: {rate:,.0f} positions/s (batches of "
           f"{statistics.mean(len(b) for b in batches):.1f}, as the search makes them)")  # fmt: skip
-    for plies, count in ((0, 300), (1, 40)):
+    for plies, count in ((0, 300), (1, 40), (2, 10)):
         started = time.perf_counter()
         for position, dice in samples[:count]:
             found.best(position, dice, plies)

@@ -342,9 +342,11 @@ if ANALYSIS not in ("auto", "on", "off"):
 ANALYSIS_PLIES = env_int("ANALYSIS_PLIES", 0, minimum=0, maximum=4)
 #: Long Nardy is analysed by the project's own engine (games.engine), always at hand: 1-ply
 #: (each of the opponent's rolls looked at, seconds a match) where a worker does it; 0-ply (the
-#: network alone, a fraction of a second) where tasks run in the request (no broker: make run).
+#: network alone, a fraction of a second) where tasks run in the request (no broker: make run);
+#: 2-ply (each of those replies' rolls too, pruned as gnubg prunes) takes about 100 s for a
+#: median match to 3 points: a long match needs a longer ANALYSIS_TIMEOUT.
 LONG_ANALYSIS_PLIES = env_int(
-    "LONG_ANALYSIS_PLIES", 0 if CELERY_TASK_ALWAYS_EAGER else 1, minimum=0, maximum=1
+    "LONG_ANALYSIS_PLIES", 0 if CELERY_TASK_ALWAYS_EAGER else 1, minimum=0, maximum=2
 )
 #: gnubg's analysis has a queue of its own: ratings never wait behind it.
 CELERY_TASK_ROUTES = {"tournaments.analysis.tasks.analysis_run": {"queue": "analysis"}}

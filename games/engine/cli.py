@@ -1,11 +1,18 @@
 """The engine's answers to JSON lines, for ``python -m games.rules best``, ``... eval`` and
-``... cube``.
+``... cube`` and ``... rollout``.
 
 ``best`` reads ``{"position_id": ..., "dice": [d1, d2]}`` (the side on roll to play) and answers
 ``{"position_id": <after the play, the opponent on roll>, "play": "24/18 13/9", "equity": ...}``;
 ``eval`` reads ``{"position_id": ...}`` and answers the probabilities of the side on roll and its
 cubeless equity: ``{"win": ..., "win_mars": ..., "lose_mars": ..., "equity": ...}`` (a finished
 game exactly: the side that has borne off all its checkers has won).
+
+``rollout`` reads
+``{"position_id": ..., "games": ..., "seed": ..., "plies": ...}`` ("plies" optional, ``--plies``
+by default; "dice" optional, the roll the side on roll plays first) and answers the same
+probabilities and equity measured by a rollout (``games.engine.rollout``), with the standard
+error of the equity and the games played: ``{"position_id", "win", "win_mars", "lose_mars",
+"equity", "stderr", "games"}``.
 
 ``cube`` reads ``{"position_id", "match_length", "score": [own, other], "stake", "crawford",
 "dave_owner"}`` (``own``: the side on roll's score; ``dave_owner``: "centered" or null, both hold
@@ -38,6 +45,7 @@ from games.engine.cube import (
     cube_efficiency,
     decide,
 )
+from games.engine.rollout import rollout
 from games.engine.search import PLIES, Engine, engine
 from games.rules.errors import RulesError
 from games.rules.notation import parse_dice
@@ -147,6 +155,34 @@ def _match_state(request: dict[str, Any]) -> MatchState:
     )
 
 
+def rollout_json(
+    request: Any, plies: int, workers: int | None = None, found: Engine | None = None
+) -> dict[str, Any]:
+    """The answer of ``rollout`` for one request."""
+    position = _position(request)
+    games, seed = _whole(request, "games", 1), _whole(request, "seed", 0)
+    depth = _whole(request, "plies", 0) if "plies" in request else plies
+    dice = parse_dice(request["dice"]) if "dice" in request else None
+    measured = rollout(
+        position, games=games, seed=seed, plies=depth, dice=dice, workers=workers, found=found
+    )
+    return {
+        "position_id": request["position_id"],
+        **{
+            name: round(float(getattr(measured, name)), DECIMALS)
+            for name in ("win", "win_mars", "lose_mars", "equity", "stderr")
+        },
+        "games": measured.games,
+    }
+
+
+def _whole(request: dict[str, Any], name: str, least: int) -> int:
+    value = request[name]
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise RulesError(f"{name} is a whole number, {least} or more, not {value!r}")
+    return value
+
+
 def _position(request: Any) -> Position:
     if not isinstance(request, dict):
         raise RulesError("each line is a JSON object with position_id")
@@ -173,13 +209,14 @@ def answer_lines(answer: Callable[[Any], dict[str, Any]], source: TextIO, out: T
 
 def main(argv: Sequence[str] | None = None, source: TextIO | None = None,
          out: TextIO | None = None) -> int:  # fmt: skip
-    """``python -m games.rules best|eval|cube --variant long [--plies 0|1]``."""
+    """``python -m games.rules best|eval|cube|rollout --variant long [--plies 0|1|2]``."""
     parser = argparse.ArgumentParser(prog="python -m games.rules", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text, plies in (
         ("best", "the engine's best play of JSON lines {position_id, dice}", 1),
         ("eval", "the engine's probabilities of JSON lines {position_id}", 0),
         ("cube", "the dave decision of JSON lines {position_id, match_length, score, ...}", 0),
+        ("rollout", "rollouts of JSON lines {position_id, games, seed, plies}", 0),
     ):
         command = commands.add_parser(name, help=text)
         command.add_argument(
@@ -189,7 +226,18 @@ def main(argv: Sequence[str] | None = None, source: TextIO | None = None,
             help="the engine knows Long Nardy (gnubg analyses Short Nardy)",
         )
         command.add_argument("--plies", type=int, choices=PLIES, default=plies)
+        if name == "rollout":
+            command.add_argument(
+                "--workers", type=int, default=None, help="processes (default: every core)"
+            )
     args = parser.parse_args(argv)
+    if args.command == "rollout":
+        answer_lines(
+            lambda request: rollout_json(request, args.plies, args.workers),
+            source or sys.stdin,
+            out or sys.stdout,
+        )
+        return 0
     answer = {"best": best_json, "eval": eval_json, "cube": cube_json}[args.command]
     answer_lines(
         lambda request: answer(request, args.plies), source or sys.stdin, out or sys.stdout

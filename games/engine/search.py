@@ -1,11 +1,25 @@
 """Choosing plays: every legal play of a roll ranked at 0-ply (the evaluator on the position each
-play leaves) or at 1-ply (each of the opponent's 21 rolls, the opponent answering with its 0-ply
-best, averaged), as gnubg ranks them.
+play leaves), 1-ply or 2-ply, as gnubg ranks them.
 
-At 1-ply only the plays that 0-ply puts near the top are looked at again (``FILTER``: at most 8
-within 0.16 of the best, gnubg's default), and any play asked for by name. In a pure bear-off
-where neither side can win or lose a mars any more, the play is the one that leaves the fewest
-expected rolls (the bear-off database), its equity the database's exact one.
+A position's value at n plies, for its side on roll, is the average over its 21 rolls of what
+the roll's best play leaves at n − 1 plies; inside the tree the best play of a roll is chosen at
+0-ply, as gnubg chooses it there (its "pruning" choice: one reply a roll, not a search of all of
+them). So 1-ply looks at each of the opponent's 21 rolls answered with its 0-ply best, and 2-ply
+at each of those answers' 21 rolls in turn, answered with the 0-ply best: 21 × 21 leaves of the
+0-ply best replies, each level evaluated in one batch of the network. A position the evaluator
+answers exactly (``Evaluator.exact``: a finished game, a pure bear-off, an outcome the pips
+settle) is not searched.
+
+At the root only the plays that 0-ply puts near the top are looked at again (``FILTER``: at most
+8 within 0.16 of the best, gnubg's default), and any play asked for by name. gnubg's 2-ply then
+evaluates those at 2-ply at once (its ``MOVEFILTER_NORMAL``); that took 1.6 s a decision in
+contact here, and up to 8 s on a double with hundreds of plays (the move generator of the
+21 × 21 leaves is most of it). So 2-ply is pruned harder, as gnubg prunes before its 3-ply: the
+kept plays go through 1-ply first and only the best 2 within 0.04 of the 1-ply best
+(``FILTER_2``) are looked at at 2-ply: 0.4 s a decision in contact, 2 s at worst (30 positions
+of club-strength self-play). In a pure bear-off where neither side can win or lose a mars any
+more, the play is the one that leaves the fewest expected rolls (the bear-off database), its
+equity the database's exact one.
 """
 
 from __future__ import annotations
@@ -22,14 +36,17 @@ from games.engine.exact import bear_offs
 from games.engine.features import boards_of
 from games.engine.network import Array, Network
 from games.rules.moves import LegalPlay, legal_plays
-from games.rules.position import CHECKERS, OFF, Position
+from games.rules.position import OFF, Position
 
 Dice = tuple[int, int]
-#: gnubg's default move filter from 0-ply to 1-ply: the best 8, if within 0.16 of the best.
+#: gnubg's default move filter from 0-ply to a deeper search: the best 8, if within 0.16.
 FILTER = (8, 0.16)
+#: From 1-ply to 2-ply: the best 2, if within 0.04 of the 1-ply best (gnubg's filter before its
+#: 3-ply).
+FILTER_2 = (2, 0.04)
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 WEIGHTS = np.array([1 / 36 if a == b else 2 / 36 for a, b in ROLLS])
-PLIES = (0, 1)
+PLIES = (0, 1, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,23 +73,46 @@ class Engine:
         return self.evaluator.database
 
     def evaluate(self, position: Position, plies: int = 0) -> Probabilities:
-        """The position for its side on roll: 0-ply, or 1-ply (the average over its 21 rolls of
-        the 0-ply value its best play leaves)."""
+        """The position for its side on roll at ``plies``: 0-ply, or the average over its 21
+        rolls of what the roll's 0-ply best play leaves at ``plies`` − 1."""
         _check_plies(plies)
-        if plies == 0 or self._exact(position):
-            return self.evaluator.probabilities(position)
-        averaged = np.zeros(3)
-        for weight, dice in zip(WEIGHTS, ROLLS, strict=True):
-            plays = legal_plays(position, dice)
-            after = self.evaluator.after(plays)
-            averaged += weight * after[int(np.argmax(equity_of(after)))]
-        return Probabilities.of(averaged)
+        return Probabilities.of(self.values([position], plies)[0])
+
+    def values(self, positions: Sequence[Position], plies: int) -> Array:
+        """The probabilities of each position for its side on roll at ``plies``, the positions
+        of one level of the tree evaluated together."""
+        boards = boards_of(positions)
+        found = self.evaluator.boards(boards)
+        if plies == 0:
+            return found
+        live = [int(i) for i in np.flatnonzero(~self.evaluator.exact(boards))]
+        if not live:
+            return found
+        plays = [legal_plays(positions[i], dice) for i in live for dice in ROLLS]
+        after = self.evaluator.after([play for group in plays for play in group])
+        starts = np.cumsum([0] + [len(group) for group in plays])
+        chosen = [
+            start + int(np.argmax(equity_of(after[start:end])))
+            for start, end in zip(starts[:-1], starts[1:], strict=True)
+        ]
+        if plies == 1:
+            leaves = after[chosen]
+        else:
+            best = [
+                group[i - start].position
+                for group, i, start in zip(plays, chosen, starts[:-1], strict=True)
+            ]
+            leaves = flipped(self.values(best, plies - 1))
+        averaged = (WEIGHTS[None, :, None] * leaves.reshape(len(live), len(ROLLS), 3)).sum(axis=1)
+        found[live] = averaged
+        return found
 
     def rank(
         self, position: Position, dice: Dice, plies: int = 1, also: Sequence[LegalPlay] = ()
     ) -> list[Ranked]:
-        """The legal plays of ``dice``, best first: all of them at 0-ply; at 1-ply those the
-        filter keeps and those in ``also``, with the rest after them at 0-ply."""
+        """The legal plays of ``dice``, best first: all of them at 0-ply; deeper, those the
+        filters keep and those in ``also``, each depth's first, then the rest at the depth they
+        reached (``Ranked.plies``)."""
         _check_plies(plies)
         plays = legal_plays(position, dice)
         if self._rolls_decide(position):
@@ -82,42 +122,23 @@ class Engine:
         ranked = [Ranked(plays[i], Probabilities.of(found[i]), 0) for i in order]
         if plies == 0 or len(plays) == 1:
             return ranked
-        most, window = FILTER
-        top = ranked[0].equity
-        deeper = [r for r in ranked[:most] if r.equity >= top - window]
-        deeper += [r for r in ranked if r.play in also and r not in deeper]
-        looked = [
-            Ranked(r.play, Probabilities.of(self._one_ply(r.play.position)), 1) for r in deeper
-        ]
-        looked.sort(key=lambda r: -r.equity)
-        return looked + [r for r in ranked if r not in deeper]
+        for depth, (most, window) in zip((1, 2), (FILTER, FILTER_2), strict=True):
+            if depth > plies:
+                break
+            top = ranked[0].equity
+            kept = [r for r in ranked[:most] if r.equity >= top - window and r.plies == depth - 1]
+            kept += [r for r in ranked if r.play in also and r not in kept]
+            leaves = flipped(self.values([r.play.position for r in kept], depth))
+            looked = [
+                Ranked(r.play, Probabilities.of(row), depth)
+                for r, row in zip(kept, leaves, strict=True)
+            ]
+            looked.sort(key=lambda r: -r.equity)
+            ranked = looked + [r for r in ranked if r not in kept]
+        return ranked
 
     def best(self, position: Position, dice: Dice, plies: int = 1) -> Ranked:
         return self.rank(position, dice, plies)[0]
-
-    def _one_ply(self, after: Position) -> Array:
-        """The probabilities ``after`` holds for the side that just played, over the opponent's
-        21 rolls, each answered with the opponent's 0-ply best."""
-        if self._exact(after):
-            exact: Array = flipped(self.evaluator.positions([after]))[0]
-            return exact
-        boards, ends = [], []
-        for dice in ROLLS:
-            replies = [play.position for play in legal_plays(after, dice)]
-            boards.append(boards_of(replies))
-            ends.append(len(replies))
-        values = self.evaluator.boards(np.concatenate(boards))  # for the player, on roll again
-        starts = np.concatenate([[0], np.cumsum(ends)[:-1]])
-        worst = [
-            start + int(np.argmin(equity_of(values[start : start + n])))
-            for start, n in zip(starts, ends, strict=True)
-        ]
-        averaged: Array = (WEIGHTS[:, None] * values[worst]).sum(axis=0)
-        return averaged
-
-    def _exact(self, position: Position) -> bool:
-        """Whether the evaluator knows the position for certain: no search can add to it."""
-        return bool(self.evaluator.exact(boards_of([position]))[0])
 
     def _rolls_decide(self, position: Position) -> bool:
         """A pure bear-off with no mars at stake: the fewest expected rolls is the best play."""
@@ -137,13 +158,9 @@ class Engine:
         return [Ranked(plays[i], Probabilities.of(found[i]), 0) for i in order]
 
 
-def _over(position: Position) -> bool:
-    return CHECKERS in (position.mover[OFF], position.opponent[OFF])
-
-
 def _check_plies(plies: int) -> None:
     if plies not in PLIES:
-        raise ValueError(f"plies: 0 or 1, not {plies}")
+        raise ValueError(f"plies: 0, 1 or 2, not {plies}")
 
 
 def engine_name() -> str:

@@ -1,4 +1,4 @@
-"""The command line: ``python -m games.rules plays|check|best|eval|cube ...``.
+"""The command line: ``python -m games.rules plays|check|best|eval|cube|rollout ...``.
 
 ``plays`` lists the legal plays of a position and a roll. Given ``--position`` it answers once,
 for a person (or with ``--json``); without it, it reads JSON lines
@@ -9,8 +9,8 @@ line, in order, an ``{"error": ...}`` line for a bad one.
 is not, 2 when a file cannot be read or parsed at all. Text mode prints one line per invalid file,
 ``FILE: game G, move N, player P: '<play>': <reason>``, and warnings on standard error.
 
-``best --variant long``, ``eval --variant long`` and ``cube --variant long`` (the dave decision),
-the Long Nardy engine's, are answered by
+``best``, ``eval``, ``cube`` (the dave decision) and ``rollout --variant long``, the Long Nardy
+engine's, are answered by
 ``games.engine.cli`` (``games/rules/__main__.py`` hands them over: the rules stay pure).
 """
 
