@@ -51,10 +51,15 @@ def test_a_finished_game_and_a_certain_mars_are_rolled_out_exactly(shipped):
     found = rollout(lost, games=4, seed=1, workers=1, found=shipped)
     assert (found.win, found.win_mars, found.lose_mars, found.equity) == (0, 0, 1, -2)
     assert found.stderr == 0
-    certain = Position.from_points(LONG, {6: 1, 5: 1}, {24: 15})  # it is home before they move
+    certain = Position.from_points(LONG, {1: 2}, {24: 15})  # every die bears a checker off
     found = rollout(certain, games=12, seed=2, workers=1, found=shipped)
-    assert abs(found.equity - 2.0) <= 3 * found.stderr + 1e-9
-    plain = rollout(certain, games=12, seed=2, workers=1, found=shipped, reduce=False)
+    assert (found.win, found.win_mars, found.equity, found.stderr) == (1, 1, 2, 0)
+    # Home long before they are, but a checker that could in theory be held up by their
+    # blocks: not certain by the rules' bounds, and a mars in every game played.
+    nearly = Position.from_points(LONG, {6: 1, 5: 1}, {24: 15})
+    found = rollout(nearly, games=12, seed=2, workers=1, found=shipped)
+    assert abs(found.equity - 2.0) <= 3 * found.stderr + 0.01
+    plain = rollout(nearly, games=12, seed=2, workers=1, found=shipped, reduce=False)
     assert (plain.win, plain.win_mars, plain.equity) == (1, 1, 2)
 
 
