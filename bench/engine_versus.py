@@ -5,7 +5,8 @@
 The games are played in pairs with the same dice and the colours swapped (mirrored dice: each
 pair's luck cancels out, as in duplicate bridge); both players are deterministic, so a pair's two
 games see the same rolls. Reported: the first weights' share of all points, with a 95% bootstrap
-interval over the pairs, and of the games won; and the time.
+interval over the pairs, and of the games won; and the time. The games and the interval are
+``bench/engine_bench.py``'s.
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
+from engine_bench import duel, share_with_interval  # noqa: E402  # bench/, the script's own folder
 
 from games.engine.bearoff import database  # noqa: E402
 from games.engine.evaluator import Evaluator  # noqa: E402
 from games.engine.network import Network  # noqa: E402
-from games.engine.play import Player, play_game  # noqa: E402
+from games.engine.play import Player  # noqa: E402
 from games.engine.search import Engine  # noqa: E402
 from games.rules import LegalPlay  # noqa: E402
 
@@ -45,31 +47,10 @@ def player(path: str, plies: int) -> Player:
     return choose
 
 
-def pairs(task: tuple[str, str, int, int, int, int]) -> np.ndarray:
-    """Points of ``count`` pairs of games from pair ``start``: one row a game, (first, second)."""
+def games_of(task: tuple[str, str, int, int, int, int]) -> np.ndarray:
+    """Points of ``count`` games from game ``start`` (whole pairs): one row a game."""
     first, second, plies, seed, start, count = task
-    one, two = player(first, plies), player(second, plies)
-    rows = []
-    for number in range(start, start + count):
-        for swap in (False, True):
-            rng = random.Random(seed * 1_000_003 + number)  # the same dice for both games
-            result = play_game(two, one, rng) if swap else play_game(one, two, rng)
-            row = [0, 0]
-            row[result.winner ^ swap] = result.points
-            rows.append(row)
-    return np.array(rows, dtype=float)
-
-
-def share_with_interval(points: np.ndarray, seed: int = 1) -> tuple[float, float, float]:
-    """The first player's share of all points, and a 95% bootstrap interval over the pairs."""
-    by_pair = points.reshape(-1, 2, 2).sum(axis=1)
-    share = by_pair[:, 0].sum() / by_pair.sum()
-    rng = np.random.default_rng(seed)
-    picks = rng.integers(0, len(by_pair), size=(4000, len(by_pair)))
-    sampled = by_pair[picks]
-    shares = sampled[:, :, 0].sum(axis=1) / sampled.sum(axis=(1, 2))
-    low, high = np.percentile(shares, [2.5, 97.5])
-    return float(share), float(low), float(high)
+    return duel(player(first, plies), player(second, plies), count, seed, True, start)
 
 
 def main() -> None:
@@ -82,14 +63,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     names = [Network.load(path).info.get("name", path.name) for path in (args.first, args.second)]
-    count = args.games // 2
-    per = -(-count // args.workers)
+    per = -(-args.games // args.workers // 2) * 2
     tasks = [(str(args.first), str(args.second), args.plies, args.seed, start,
-              min(per, count - start)) for start in range(0, count, per)]  # fmt: skip
+              min(per, args.games - start)) for start in range(0, args.games, per)]  # fmt: skip
     started = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-        points = np.concatenate(pool.map(pairs, tasks))
-    share, low, high = share_with_interval(points)
+        points = np.concatenate(pool.map(games_of, tasks))
+    share, low, high = share_with_interval(points.reshape(-1, 2, 2).sum(axis=1))  # by pair
     wins = (points[:, 0] > 0).mean()
     print(
         f"{names[0]} against {names[1]} at {args.plies}-ply, {len(points)} games in pairs with "
