@@ -17,7 +17,7 @@ error of the equity and the games played: ``{"position_id", "win", "win_mars", "
 ``cube`` reads ``{"position_id", "match_length", "score": [own, other], "stake", "crawford",
 "dave_owner"}`` (``own``: the side on roll's score; ``dave_owner``: "centered" or null, both hold
 the dave, as at stake 1; "own", the side on roll; "other", its opponent), and optionally
-``"plies"`` (0 or 1, else the command's ``--plies``), ``"progression"`` ("geometric", the
+``"plies"`` (0, 1 or 2, else the command's ``--plies``), ``"progression"`` ("geometric", the
 default, or "arithmetic") and ``"max_stake"`` (the most stake, default none). It answers the dave
 decision of the side on roll before its roll (``games.engine.cube``): ``{"action": "no-double" |
 "double-take" | "double-drop" | "too-good", "equities": {"no_double", "double_take",
