@@ -1,5 +1,7 @@
 """Writes ``cube_match.mat``, the recorded Long Nardy match with dave offers that
-``test_cube_analysis.py`` analyses (run once; the file is kept):
+``test_cube_analysis.py`` analyses, and the site's tests upload and analyse
+(``tests/tournaments/analysis/test_long_dave_analysis.py``, the browser's
+``test_long_analysis_in_a_browser.py``) (run once; the file is kept):
 
     .venv/bin/python tests/games/engine/cube_match.py
 
