@@ -1,5 +1,7 @@
 """Writes ``cube_match.mat``, the recorded Long Nardy match with dave offers that
-``test_cube_analysis.py`` analyses (run once; the file is kept):
+``test_cube_analysis.py`` analyses, and the site's tests upload and analyse
+(``tests/tournaments/analysis/test_long_dave_analysis.py``, the browser's
+``test_long_analysis_in_a_browser.py``) (run once; the file is kept):
 
     .venv/bin/python tests/games/engine/cube_match.py
 
@@ -8,7 +10,8 @@ game that meets no such turn is played again). In each, at the first turn of a p
 where both sides have borne off a checker (the bear-off database decides it, no mars is left)
 and the side on roll's dave decision is "double-drop" with at least ``CLEAR`` chances to win:
 game 1 offers and the other side drops (right), game 2 offers and the other side takes (wrong),
-game 3 does not offer (a missed double).
+game 3 does not offer (a missed double). Then the engine plays on, offering no dave, until the
+match is over: the site records only a finished match.
 """
 
 from __future__ import annotations
@@ -69,14 +72,31 @@ def game(
             return tuple(actions) if done else None
 
 
+def played_on(rng: random.Random) -> tuple[Action, ...]:
+    """A self-play game to its end, with no dave offered."""
+    found = engine()
+    position = Position.initial(LongNardy())
+    actions: list[Action] = []
+    while position.opponent[OFF] < CHECKERS:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        played = found.best(position, dice, plies=0).play
+        actions.append(Turn(dice, played.play))
+        position = played.position
+    return tuple(actions)
+
+
 def main() -> None:
     rng = random.Random(SEED)
     games: list[MatchGame] = []
     score = (0, 0)
-    for answer in ("drop", "take", None):
-        actions = None
-        while actions is None:
-            actions = game(answer, score, rng)
+    answers: tuple[str | None, ...] = ("drop", "take", None)
+    while max(score) < LENGTH:
+        if len(games) < len(answers):
+            actions = None
+            while actions is None:
+                actions = game(answers[len(games)], score, rng)
+        else:
+            actions = played_on(rng)
         games.append(MatchGame(1, actions))
         record = match_record(LongNardy(), ("Home", "Away"), games, length=LENGTH)
         last = record.games[-1]
