@@ -80,8 +80,9 @@ from games.analysis.runner import (
     MatchAnalysis,
     mark_of,
 )
-from games.engine.cube import CubeDecision, MatchState, Owner, cube_efficiency, decide
+from games.engine.cube import CubeDecision, MatchState, Owner, decide_at
 from games.engine.evaluator import equity_of
+from games.engine.exact import bear_offs
 from games.engine.features import boards_of
 from games.engine.network import Array
 from games.engine.search import ROLLS, WEIGHTS, Dice, Engine, engine
@@ -107,8 +108,8 @@ ERROR = 0.08
 #: A dave decision is close (gnubg's ``isCloseCubedecision``) when the offer loses less than
 #: this (EMG) against the best choice.
 CLOSE_CUBE = 0.16
-#: At 1-ply a turn where the offer loses more than this (EMG) at 0-ply is a clear no-double and
-#: is not evaluated deeper: on the recorded match of the tests (254 turns that could offer),
+#: A turn where the offer loses more than this (EMG) by the model at 0-ply is a clear no-double
+#: and is not evaluated deeper: on the recorded match of the tests (254 turns that could offer),
 #: 142 were screened so and not one of them was within ``CLOSE_CUBE`` of doubling at 1-ply.
 SCREEN = 0.3
 #: The luck (points of a game) over which a roll is very lucky, and lucky (their negatives:
@@ -271,16 +272,19 @@ def _cube_decisions(
 def _decided(
     chosen: Engine, position: Position, match: MatchState, plies: int, *, screen: bool
 ) -> CubeDecision:
-    """The dave decision at ``plies``; with ``screen``, a clear no-double at 0-ply (the offer
-    loses more than ``SCREEN``) is not looked at deeper."""
-    efficiency = cube_efficiency(position)
-    if screen and plies > 0:
-        shallow = decide(chosen.evaluate(position, 0), match, efficiency=efficiency)
+    """The dave decision ``plies`` rolls ahead, one at least, and two in a pure bear-off
+    (``cube.decide_at``: the model alone misses the market lost in the last rolls of a race,
+    and a roll ahead still values the other side's roll as if the doubler could cash before
+    it); with ``screen``, a clear no-double by the model at 0-ply (the offer loses more than
+    ``SCREEN``) is not looked at deeper."""
+    if screen:
+        shallow = decide_at(chosen, position, match, 0)
         offered = shallow.double_mwc
         assert offered is not None
         if shallow.emg_loss(shallow.no_double_mwc - offered) > SCREEN:
             return shallow
-    return decide(chosen.evaluate(position, plies), match, efficiency=efficiency)
+    bear_off = bool(bear_offs(boards_of([position]))[0])
+    return decide_at(chosen, position, match, max(plies, 2 if bear_off else 1))
 
 
 def _match_state(record: MatchRecord, game: GameRecord, state: GameState) -> MatchState:

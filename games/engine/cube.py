@@ -42,6 +42,19 @@ game, when dave is not played, and when the next stake would pass the most stake
 win at the stake already wins the match gains nothing from a higher stake: its dave is dead and
 the model never offers it.
 
+**Looking rolls ahead** (``decide_at``, gnubg's cubeful n-ply evaluation): ``rolls`` ahead,
+no double and double/take are each worth the average, over the side on roll's 21 rolls, of what
+its best play leaves, valued by the other side's own best dave choice there (roll on, or offer
+and be answered at the taker's best), and so on, the model above valuing the last leaves from
+their 0-ply probabilities. The model alone takes the winning chance to move smoothly, so that a
+side can always double just in time; in the last rolls of a race it jumps, and the market a
+side loses by waiting is what the lookahead sees. Four checkers on point 1 against two on point
+6, the side on roll to move: rolling on is worth 44/54 of a stake, a cash 1, so a missed double
+loses 0.185; the model alone and one roll ahead (which still values the other side's last roll
+as if the doubler could cash before it) call it about 0.07; two rolls ahead find 0.185 (a
+test). The analysis judges every dave decision at least a roll ahead, and two in a pure
+bear-off.
+
 The answer (``CubeDecision``): the MWC of no double, double/take and double/drop, and the same as
 gnubg's normalised equity (EMG: the MWC scaled so that losing one stake is −1 and winning it +1,
 so double/drop is always +1). The action: "double-take" or "double-drop" when the offer is right
@@ -52,12 +65,14 @@ drop (playing for mars), else "no-double".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
 
-from games.engine.evaluator import Probabilities
-from games.rules.position import Position
+from games.engine.evaluator import Probabilities, equity_of
+from games.engine.search import ROLLS, WEIGHTS, Engine
+from games.rules.moves import legal_plays
+from games.rules.position import CHECKERS, OFF, Position
 from games.rules.variants import DaveRules
 
 #: The engine's own rates (``bench/long_met.py --games 3000 --seed 49``, the shipped weights
@@ -311,12 +326,98 @@ def decide(
         return CubeDecision("no-double", no_double, None, None, (win_stake, lose_stake), refusal)
     take = model.cubeful(state.dave.next_stake(stake), "other", model.p)
     drop = win_stake
-    action: Action
+    return CubeDecision(
+        _action(no_double, take, drop), no_double, take, drop, (win_stake, lose_stake)
+    )
+
+
+def decide_at(engine: Engine, position: Position, state: MatchState, rolls: int) -> CubeDecision:
+    """The dave decision of the side on roll ``rolls`` rolls ahead (0: the model on the
+    position's 0-ply probabilities; see the module's docstring)."""
+    shallow = decide(engine.evaluate(position, 0), state, efficiency=cube_efficiency(position))
+    if rolls == 0:
+        return shallow
+    lookahead = _Lookahead(engine, match_equity_table(state.length))
+    no_double = lookahead.rolled(position, state, rolls)
+    if shallow.refusal is not None:
+        return replace(shallow, no_double_mwc=no_double)
+    take = lookahead.rolled(position, _taken(state), rolls)
+    drop = shallow.stake_mwc[0]
+    return CubeDecision(_action(no_double, take, drop), no_double, take, drop, shallow.stake_mwc)
+
+
+class _Lookahead:
+    """Cubeful match-winning chances some rolls ahead: each roll played by its 0-ply best
+    (cubeless, as gnubg plays inside its search), each side choosing its best dave action
+    before its roll, and the model on the leaves' 0-ply probabilities."""
+
+    def __init__(self, engine: Engine, table: MatchEquityTable) -> None:
+        self.engine, self.table = engine, table
+        self._leaves: dict[Position, list[Position]] = {}
+
+    def rolled(self, position: Position, state: MatchState, rolls: int) -> float:
+        """The side on roll's MWC when it rolls now, without offering, the dave as ``state``
+        says: over its 21 rolls, what each roll's best play leaves, valued by the other side's
+        best choice there."""
+        leaves = self.leaves(position)
+        theirs = _mirrored(state)
+        if rolls == 1:
+            found = self.engine.evaluator.positions(leaves)  # one batch for the 21 leaves
+            values = [
+                decide(Probabilities.of(row), theirs, efficiency=cube_efficiency(leaf),
+                       table=self.table).best_mwc
+                for row, leaf in zip(found, leaves, strict=True)
+            ]  # fmt: skip
+        else:
+            values = [self.best(leaf, theirs, rolls - 1) for leaf in leaves]
+        return float(sum(w * (1.0 - v) for w, v in zip(WEIGHTS, values, strict=True)))
+
+    def best(self, position: Position, state: MatchState, rolls: int) -> float:
+        """The side on roll's MWC at its best dave choice: roll on, or offer and be answered
+        at the other's best."""
+        if CHECKERS in (position.mover[OFF], position.opponent[OFF]):
+            return decide(self.engine.evaluate(position, 0), state, efficiency=1.0,
+                          table=self.table).best_mwc  # fmt: skip  # the game is over: exact
+        no_double = self.rolled(position, state, rolls)
+        if state.offer_refusal() is not None or state.dead_dave:
+            return no_double
+        take = self.rolled(position, _taken(state), rolls)
+        drop = self.table.mwc(
+            state.aways[0] - state.stake, state.aways[1], post_crawford=state.post_crawford
+        )
+        return max(no_double, min(take, drop))
+
+    def leaves(self, position: Position) -> list[Position]:
+        """What the best play (cubeless, 0-ply) of each of the 21 rolls leaves."""
+        if position not in self._leaves:
+            found = []
+            for dice in ROLLS:
+                plays = legal_plays(position, dice)
+                found.append(plays[int(equity_of(self.engine.evaluator.after(plays)).argmax())])
+            self._leaves[position] = [play.position for play in found]
+        return self._leaves[position]
+
+
+def _mirrored(state: MatchState) -> MatchState:
+    """The same match as the other side sees it."""
+    return replace(state, score=state.score[::-1], owner=_MIRRORED[state.owner])
+
+
+def _taken(state: MatchState) -> MatchState:
+    """The match once the side on roll has offered and the other has taken."""
+    return replace(state, stake=state.dave.next_stake(state.stake), owner="other")
+
+
+#: Who holds the dave, as the other side says it.
+_MIRRORED: dict[Owner, Owner] = {"centered": "centered", "own": "other", "other": "own"}
+
+
+def _action(no_double: float, take: float, drop: float) -> Action:
+    """What the side on roll should do: the taker answers at its best (take while taking gives
+    the doubler less than a drop), and the doubler offers when that answer beats no double."""
     if take < drop - TIE:  # the taker takes
-        action = "double-take" if take > no_double + TIE else "no-double"
-    else:
-        action = "double-drop" if drop > no_double + TIE else "too-good"
-    return CubeDecision(action, no_double, take, drop, (win_stake, lose_stake))
+        return "double-take" if take > no_double + TIE else "no-double"
+    return "double-drop" if drop > no_double + TIE else "too-good"
 
 
 class _Model:

@@ -21,7 +21,7 @@ from games.rules.game import Double, Drop, Turn
 from games.rules.matfile import read_match
 from tests.e2e.test_recorder_accepted_in_a_browser import type_play
 from tests.e2e.test_recorder_in_a_browser import PHONE, choose_first, recorder, roll, wait_ply
-from tests.games.engine.cube_match import LENGTH
+from tests.games.engine.cube_match import LENGTH, staged_misses
 from tests.web.conftest import make_site
 from tournaments.analysis.models import MatchAnalysis, Mistake
 from tournaments.matches.results import match_result_record
@@ -101,8 +101,8 @@ def with_dave(analysis_on, eager_tasks):
 def test_each_players_luck_and_dave_decisions_show(new_page, with_dave, screenshot):
     cube = Mistake.objects.filter(analysis=with_dave.analysis, kind="cube")
     taken = cube.get(game=2, played="take")
-    missed = cube.filter(game=3, played="no double").order_by("-ply").first()  # in the bear-off
-    assert missed is not None
+    (ply, _, _), *_ = staged_misses(read_match(DAVE_MATCH.read_text("utf-8")), engine())
+    missed = cube.get(game=3, ply=ply)  # the double missed in the bear-off
     dropped = read_match(DAVE_MATCH.read_text("utf-8")).games[0].actions
     assert isinstance(dropped[-1], Drop) and isinstance(dropped[-2], Double)
     offered_after = sum(isinstance(action, Turn) for action in dropped)  # the moves before it
@@ -124,10 +124,10 @@ def test_each_players_luck_and_dave_decisions_show(new_page, with_dave, screensh
         assert f"gave away {taken.loss:.2f}" in take.inner_text()
         assert "chose take; the engine’s best: drop" in take.inner_text()
         assert take.get_attribute("data-mark") == long_mark_of(taken.loss) == "blunder"
-        # The double missed in the bear-off of game 3, a small loss: not marked as the take.
+        # The double missed in the bear-off of game 3: an error, not a blunder as the take.
         miss = decisions[missed.side].filter(has_text=f"Game 3, after move {missed.move}:")
         assert "chose no double; the engine’s best: double" in miss.inner_text()
-        assert miss.get_attribute("data-mark") == long_mark_of(missed.loss) != "blunder"
+        assert miss.get_attribute("data-mark") == long_mark_of(missed.loss) == "error"
         colour = "e => getComputedStyle(e).color"
         assert take.evaluate(colour) != miss.evaluate(colour)
         # Game 1's offer and drop were right: neither shows.

@@ -123,7 +123,11 @@ class AnalysisView:
                     band=band,
                     band_words=BAND_WORDS.get(band or "", ("", "")),
                     worst=[WorstPlay(m, mark) for m, mark in worst[:WORST]],
-                    cube=[WorstPlay(m, mark) for m, mark in marked if m.kind == Mistake.Kind.CUBE],
+                    cube=sorted(
+                        (WorstPlay(m, mark) for m, mark in marked
+                         if m.kind == Mistake.Kind.CUBE and mark),
+                        key=lambda worst: -worst.mistake.loss,
+                    ),  # fmt: skip
                     luck=row.luck if self.luck_measured else None,
                     result=row.result,
                     luck_adjusted=row.luck_adjusted,
@@ -193,7 +197,8 @@ class PlayerSummary:
     band: str | None
     band_words: tuple[Promise | str, Promise | str]
     worst: list[WorstPlay]
-    #: The dave (cube) decisions that lost equity, in game order.
+    #: The dave (cube) decisions that were mistakes (errors and blunders), the worst first: as
+    #: for the plays, the smaller losses are left out (the API has them all).
     cube: list[WorstPlay]
     #: The luck of the side's rolls (None: not measured), the points it won, the same with
     #: luck taken out (None: not given: gnubg, an older analysis).

@@ -6,11 +6,13 @@
     .venv/bin/python tests/games/engine/cube_match.py
 
 Three games of an 11-point match, the engine playing both sides at 0-ply with seeded dice (a
-game that meets no such turn is played again). In each, at the first turn of a pure bear-off
-where both sides have borne off a checker (the bear-off database decides it, no mars is left)
-and the side on roll's dave decision is "double-drop" with at least ``CLEAR`` chances to win:
-game 1 offers and the other side drops (right), game 2 offers and the other side takes (wrong),
-game 3 does not offer (a missed double). Then the engine plays on, offering no dave, until the
+game that meets no such turn is played again). In each a turn of a pure bear-off where both
+sides have borne off a checker (the bear-off database decides it, no mars is left) is staged:
+in games 1 and 2, the first where the side on roll's dave decision is "double-drop" with at
+least ``CLEAR`` chances to win: game 1 offers and the other side drops (right), game 2 offers
+and the other side takes (wrong); in game 3, the first where the offer is right and rolling on
+is an error two rolls ahead, as the analysis judges a bear-off: no offer is made (a missed
+double). Then the engine plays on, offering no dave, until the
 match is over: the site records only a finished match.
 """
 
@@ -22,10 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from games.engine.cube import MatchState, cube_efficiency, decide  # noqa: E402
-from games.engine.search import engine  # noqa: E402
-from games.rules.game import Action, Double, Drop, MatchGame, Take, Turn  # noqa: E402
-from games.rules.matfile import match_record, write_match  # noqa: E402
+from games.engine.analysis import ERROR  # noqa: E402
+from games.engine.cube import MatchState, cube_efficiency, decide, decide_at  # noqa: E402
+from games.engine.search import Engine, engine  # noqa: E402
+from games.rules.game import Action, Double, Drop, MatchGame, Take, Turn, replay_game  # noqa: E402
+from games.rules.matfile import MatchRecord, match_record, write_match  # noqa: E402
 from games.rules.position import CHECKERS, OFF, Position  # noqa: E402
 from games.rules.variants import LongNardy  # noqa: E402
 
@@ -57,7 +60,12 @@ def game(
             state = MatchState(LENGTH, (own, other))
             probabilities = found.evaluate(position, 0)
             decision = decide(probabilities, state, efficiency=cube_efficiency(position))
-            if decision.action == "double-drop" and probabilities.win >= CLEAR:
+            staged = (
+                decision.action == "double-drop" and probabilities.win >= CLEAR
+                if answer is not None
+                else _costly_to_miss(found, position, state)
+            )
+            if staged:
                 done = True
                 if answer == "drop":
                     return (*actions, Double(), Drop())
@@ -70,6 +78,34 @@ def game(
         white_on_roll = not white_on_roll
         if position.opponent[OFF] == CHECKERS:
             return tuple(actions) if done else None
+
+
+def _costly_to_miss(found: Engine, position: Position, state: MatchState) -> bool:
+    """Whether the offer is right and rolling on instead is an error (loses more than the
+    analysis' ``ERROR``), two rolls ahead, as the analysis judges a bear-off."""
+    decision = decide_at(found, position, state, 2)
+    offered = decision.double_mwc
+    return (
+        decision.action in ("double-take", "double-drop")
+        and offered is not None
+        and decision.emg_loss(offered - decision.no_double_mwc) > ERROR
+    )
+
+
+def staged_misses(record: MatchRecord, found: Engine) -> list[tuple[int, int, int]]:
+    """The turns of game 3 where the side on roll should have offered and rolling on is an
+    error: (ply, move, side) each, from the record alone (its score line and colours)."""
+    game = record.games[2]
+    replay = replay_game(record.variant, game.actions)
+    turns = [i for i, action in enumerate(game.actions, start=1) if isinstance(action, Turn)]
+    found_turns = []
+    for move, ply in enumerate(turns):
+        position = replay.positions[move]
+        side = game.player(position.turn)
+        state = MatchState(LENGTH, (game.score[side - 1], game.score[2 - side]))
+        if pure_bear_off(position) and _costly_to_miss(found, position, state):
+            found_turns.append((ply, move, side))
+    return found_turns
 
 
 def played_on(rng: random.Random) -> tuple[Action, ...]:

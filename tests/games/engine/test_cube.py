@@ -18,6 +18,7 @@ from games.engine.cube import (
     MatchState,
     cube_efficiency,
     decide,
+    decide_at,
     match_equity_table,
 )
 from games.engine.evaluator import Probabilities
@@ -296,3 +297,23 @@ def test_the_program_answers_cube_lines():
     )  # fmt: skip
     first, second = (json.loads(line) for line in answered.stdout.splitlines())
     assert first["action"] in ACTIONS and "error" in second
+
+
+def test_two_rolls_ahead_a_bear_off_double_is_worth_what_the_dice_say(shipped):
+    """Four checkers on point 1 against two on point 6, the side on roll to move: a double wins
+    at once (1/6); otherwise the other side has one roll to finish, which only 3-3, 4-4, 5-5 and
+    6-6 do (1/9), and then any roll bears the last two off. Rolling on wins 1/6 + 5/6 · 8/9 and
+    is worth 1/6 + 5/6 · 7/9 = 44/54 of a stake; offering, the other side drops (a take is worth
+    twice that to the doubler): a cash, 1. The model alone, and a roll ahead, value the other
+    side's last roll as if the doubler could cash before it; two rolls ahead see the dice."""
+    position = Position.from_points(LongNardy(), {1: 4}, {6: 2})
+    assert shipped.evaluate(position).win == pytest.approx(49 / 54, abs=1e-5)  # fixed point
+    far = MatchState(41, (0, 0))  # far from the end: the EMG is nearly money's
+    exact = decide_at(shipped, position, far, 2)
+    assert exact.action == "double-drop"
+    assert exact.emg(exact.no_double_mwc) == pytest.approx(44 / 54, abs=0.01)
+    assert exact.emg(exact.double_take_mwc) == pytest.approx(2 * 44 / 54, abs=0.03)
+    missed = exact.emg_loss(exact.double_mwc - exact.no_double_mwc)
+    assert missed == pytest.approx(10 / 54, abs=0.01)  # a blunder, by the checker plays' marks
+    for shallow in (decide_at(shipped, position, far, 0), decide_at(shipped, position, far, 1)):
+        assert shallow.emg_loss(shallow.double_mwc - shallow.no_double_mwc) < missed - 0.05

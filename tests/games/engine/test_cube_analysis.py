@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from games.analysis.runner import AWAY, HOME
-from games.engine.analysis import analyse_record, analyse_text
+from games.engine.analysis import analyse_record, analyse_text, long_mark_of
 from games.rules import LongNardy, replay_game
-from games.rules.game import Double, Drop, Take, Turn, replay_match
+from games.rules.game import Double, Drop, Take, replay_match
 from games.rules.matfile import match_record, read_match
 from games.rules.selfplay import random_match
 
-from .cube_match import CLEAR, pure_bear_off
+from .cube_match import staged_misses
 
 MATCH = Path(__file__).with_name("cube_match.mat").read_text(encoding="utf-8")
 
@@ -61,22 +61,20 @@ def test_a_take_of_a_double_drop_is_an_error(analysed):
 
 
 def test_a_missed_double_in_a_bear_off_the_database_decides_is_an_error(analysed, shipped):
-    game = read_match(MATCH).games[2]
-    assert not any(isinstance(action, Double) for action in game.actions)
-    replay = replay_game(LongNardy(), game.actions)
+    record = read_match(MATCH)
+    assert not any(isinstance(action, Double) for action in record.games[2].actions)
     found = cube_decisions(analysed, 3)
-    turns = [i for i, action in enumerate(game.actions, start=1) if isinstance(action, Turn)]
-    missed = []
-    for move, ply in enumerate(turns):
-        position = replay.positions[move]
-        # A certain win (1) cashes no more than it wins: no double is as good there.
-        if pure_bear_off(position) and CLEAR <= shipped.evaluate(position, 0).win < 1:
-            missed.append(ply)
-            decision = found[ply]
-            assert (decision.played, decision.best) == ("no double", "double")
-            assert decision.loss > 0 and decision.move == move
-            assert decision.side == game.player(position.turn)
+    missed = staged_misses(record, shipped)
     assert missed
+    for ply, move, side in missed:
+        decision = found[ply]
+        assert (decision.played, decision.best, decision.move, decision.side) == (
+            "no double",
+            "double",
+            move,
+            side,
+        )
+        assert long_mark_of(decision.loss) in ("error", "blunder")
     for side in (HOME, AWAY):
         mine = [d.loss for d in analysed.games[2].decisions if d.side == side and d.kind == "cube"]
         assert analysed.games[2].figures[side].cube_error == pytest.approx(sum(mine))

@@ -165,13 +165,18 @@ def test_a_dave_decision_that_lost_equity_is_shown_beside_the_plays_not_on_the_b
     # have been a drop, after the second side's 12th move.
     Mistake.objects.create(analysis=analysis, game=1, ply=30, move=12, side=2, dice="00",
                            played="take", best="drop", loss=0.314, kind="cube")  # fmt: skip
+    # A missed double that lost less than an error: left out of the page, as small plays are.
+    Mistake.objects.create(analysis=analysis, game=1, ply=40, move=17, side=2, dice="00",
+                           played="no double", best="double", loss=0.03, kind="cube")  # fmt: skip
     page = client.get(reverse("match", args=[match.pk])).content.decode()
     cube = page.split('data-role="cube-decisions"', 1)[1].split("</ul>", 1)[0]
-    assert "Game 1, after move 12: gave away 0.31" in cube
+    assert "Game 1, after move 12: gave away 0.31" in cube and "move 17" not in cube
     assert "chose take; the engine’s best: drop" in cube and 'data-mark="blunder"' in cube
     assert 'data-board-step="30"' not in cube  # no board position of its own
     data = client.get(f"/api/v1/matches/{match.pk}/analysis").json()
-    (taken,) = [m for m in data["mistakes"] if m["kind"] == "cube"]
+    taken, small = sorted((m for m in data["mistakes"] if m["kind"] == "cube"),
+                          key=lambda m: -m["loss"])  # fmt: skip
+    assert small["played"] == "no double" and small["mark"] == ""
     assert taken["played"] == "take" and taken["best"] == "drop" and taken["mark"] == "blunder"
     verdicts, _ = verdicts_of(match_analysis(match=match))
     moves = Mistake.objects.filter(analysis=analysis, kind="move")

@@ -19,7 +19,7 @@ from games.rules import LongNardy, Position, replay_game
 from games.rules.game import Action, Double, Drop, Take, Turn
 from games.rules.matfile import read_match, replay_record
 from games.services import RecordedGame
-from tests.games.engine.cube_match import CLEAR, LENGTH, pure_bear_off
+from tests.games.engine.cube_match import LENGTH, staged_misses
 from tests.nardy_site.test_settings_startup import start_django
 from tests.web.conftest import make_site
 from tournaments.analysis.models import MatchAnalysis
@@ -77,24 +77,17 @@ def test_a_match_with_dave_offers_is_judged_through_the_api(
     offered = replay_game(LongNardy(), second.actions[: take - 2]).positions[-1]
     assert taken["side"] == 3 - second.player(offered.turn)  # the side offered the dave
 
-    # Game 3: no offer; each turn of the bear-off where the side on roll should have offered is
-    # a missed double (a certain win cashes no more than it wins: not there).
+    # Game 3: no offer; the turn of the bear-off where the side on roll should have offered and
+    # rolling on was an error is a missed double, marked as an error.
     third = record.games[2]
     assert not any(isinstance(action, Double) for action in third.actions)
-    replay = replay_game(LongNardy(), third.actions)
-    turns = [i for i, action in enumerate(third.actions, start=1) if isinstance(action, Turn)]
-    missed = [
-        (ply, move)
-        for move, ply in enumerate(turns)
-        if pure_bear_off(replay.positions[move])
-        and CLEAR <= engine().evaluate(replay.positions[move], 0).win < 1
-    ]
+    missed = staged_misses(record, engine())
     assert missed
-    for ply, move in missed:
+    for ply, move, side in missed:
         decision = cube[3, ply]
         assert (decision["played"], decision["best"]) == ("no double", "double")
-        assert decision["loss"] > 0 and decision["move"] == move
-        assert decision["side"] == third.player(replay.positions[move].turn)
+        assert decision["move"] == move and decision["side"] == side
+        assert decision["loss"] > ERROR and decision["mark"] in ("error", "blunder")
 
     # Each side's figures agree with its dave decisions: its cube error is what they lost, and
     # each one that lost is a close decision (an offer, a take, a drop, or a double missed).
