@@ -124,8 +124,11 @@ class AnalysisView:
                     band_words=BAND_WORDS.get(band or "", ("", "")),
                     worst=[WorstPlay(m, mark) for m, mark in worst[:WORST]],
                     cube=sorted(
-                        (WorstPlay(m, mark) for m, mark in marked
-                         if m.kind == Mistake.Kind.CUBE and mark),
+                        (
+                            WorstPlay(m, mark)
+                            for m, mark in marked
+                            if m.kind == Mistake.Kind.CUBE and mark
+                        ),
                         key=lambda worst: -worst.mistake.loss,
                     ),  # fmt: skip
                     luck=row.luck if self.luck_measured else None,
