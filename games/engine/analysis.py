@@ -97,7 +97,6 @@ from games.rules.game import (
     replay_game,
 )
 from games.rules.matfile import GameRecord, MatchRecord, read_match
-from games.rules.moves import legal_plays
 from games.rules.position import Position
 from games.rules.variants import LongNardy
 
@@ -272,19 +271,24 @@ def _cube_decisions(
 def _decided(
     chosen: Engine, position: Position, match: MatchState, plies: int, *, screen: bool
 ) -> CubeDecision:
-    """The dave decision ``plies`` rolls ahead, one at least, and two in a pure bear-off
-    (``cube.decide_at``: the model alone misses the market lost in the last rolls of a race,
-    and a roll ahead still values the other side's roll as if the doubler could cash before
-    it); with ``screen``, a clear no-double by the model at 0-ply (the offer loses more than
-    ``SCREEN``) is not looked at deeper."""
+    """The dave decision ``plies`` rolls ahead, one at least, and two in a pure bear-off where
+    it is close (``cube.decide_at``: the model alone misses the market lost in the last rolls
+    of a race, and a roll ahead still values the other side's roll as if the doubler could
+    cash before it); with ``screen``, a clear no-double by the model at 0-ply (the offer loses
+    more than ``SCREEN``) is not looked at deeper."""
     if screen:
         shallow = decide_at(chosen, position, match, 0)
         offered = shallow.double_mwc
         assert offered is not None
         if shallow.emg_loss(shallow.no_double_mwc - offered) > SCREEN:
             return shallow
-    bear_off = bool(bear_offs(boards_of([position]))[0])
-    return decide_at(chosen, position, match, max(plies, 2 if bear_off else 1))
+    decided = decide_at(chosen, position, match, max(plies, 1))
+    offered = decided.double_mwc
+    assert offered is not None
+    close = decided.emg_loss(abs(offered - decided.no_double_mwc)) < CLOSE_CUBE
+    if plies < 2 and close and bear_offs(boards_of([position]))[0]:
+        return decide_at(chosen, position, match, 2)
+    return decided
 
 
 def _match_state(record: MatchRecord, game: GameRecord, state: GameState) -> MatchState:
@@ -396,16 +400,6 @@ def roll_luck(chosen: Engine, before: Position, dice: Dice, *, opening: bool = F
 
 
 def best_equities(chosen: Engine, position: Position) -> Array:
-    """For each of ``ROLLS``, the 0-ply equity of its best play for the side on roll: one
-    evaluation of every roll's plays at once."""
-    boards, ends = [], []
-    for dice in ROLLS:
-        after = [play.position for play in legal_plays(position, dice)]
-        boards.append(boards_of(after))
-        ends.append(len(after))
-    # Each play leaves the opponent on roll: its equity for the side that played is the negative.
-    equities = -equity_of(chosen.evaluator.boards(np.concatenate(boards)))
-    starts = np.concatenate([[0], np.cumsum(ends)[:-1]])
-    return np.array(
-        [equities[start : start + n].max() for start, n in zip(starts, ends, strict=True)]
-    )
+    """For each of ``ROLLS``, the 0-ply equity of its best play for the side on roll."""
+    found: Array = equity_of(chosen.replies([position])[0].left)
+    return found

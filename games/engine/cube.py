@@ -69,10 +69,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
 
-from games.engine.evaluator import Probabilities, equity_of
-from games.engine.search import ROLLS, WEIGHTS, Engine
-from games.rules.moves import legal_plays
-from games.rules.position import CHECKERS, OFF, Position
+from games.engine.evaluator import Probabilities, flipped
+from games.engine.search import WEIGHTS, Engine
+from games.rules.position import Position
 from games.rules.variants import DaveRules
 
 #: The engine's own rates (``bench/long_met.py --games 3000 --seed 49``, the shipped weights
@@ -335,8 +334,8 @@ def decide_at(engine: Engine, position: Position, state: MatchState, rolls: int)
     """The dave decision of the side on roll ``rolls`` rolls ahead (0: the model on the
     position's 0-ply probabilities; see the module's docstring)."""
     shallow = decide(engine.evaluate(position, 0), state, efficiency=cube_efficiency(position))
-    if rolls == 0:
-        return shallow
+    if rolls == 0 or _certain(engine, position):
+        return shallow  # the model is exact on a certain win or loss
     lookahead = _Lookahead(engine, match_equity_table(state.length))
     no_double = lookahead.rolled(position, state, rolls)
     if shallow.refusal is not None:
@@ -353,16 +352,16 @@ class _Lookahead:
 
     def __init__(self, engine: Engine, table: MatchEquityTable) -> None:
         self.engine, self.table = engine, table
-        self._leaves: dict[Position, list[Position]] = {}
 
     def rolled(self, position: Position, state: MatchState, rolls: int) -> float:
         """The side on roll's MWC when it rolls now, without offering, the dave as ``state``
         says: over its 21 rolls, what each roll's best play leaves, valued by the other side's
         best choice there."""
-        leaves = self.leaves(position)
+        replies = self.engine.replies([position])[0]
+        leaves = [play.position for play in replies.plays]
         theirs = _mirrored(state)
         if rolls == 1:
-            found = self.engine.evaluator.positions(leaves)  # one batch for the 21 leaves
+            found = flipped(replies.left)  # for the other side, on roll there
             values = [
                 decide(Probabilities.of(row), theirs, efficiency=cube_efficiency(leaf),
                        table=self.table).best_mwc
@@ -375,9 +374,9 @@ class _Lookahead:
     def best(self, position: Position, state: MatchState, rolls: int) -> float:
         """The side on roll's MWC at its best dave choice: roll on, or offer and be answered
         at the other's best."""
-        if CHECKERS in (position.mover[OFF], position.opponent[OFF]):
+        if _certain(self.engine, position):
             return decide(self.engine.evaluate(position, 0), state, efficiency=1.0,
-                          table=self.table).best_mwc  # fmt: skip  # the game is over: exact
+                          table=self.table).best_mwc  # fmt: skip  # exact
         no_double = self.rolled(position, state, rolls)
         if state.offer_refusal() is not None or state.dead_dave:
             return no_double
@@ -387,15 +386,12 @@ class _Lookahead:
         )
         return max(no_double, min(take, drop))
 
-    def leaves(self, position: Position) -> list[Position]:
-        """What the best play (cubeless, 0-ply) of each of the 21 rolls leaves."""
-        if position not in self._leaves:
-            found = []
-            for dice in ROLLS:
-                plays = legal_plays(position, dice)
-                found.append(plays[int(equity_of(self.engine.evaluator.after(plays)).argmax())])
-            self._leaves[position] = [play.position for play in found]
-        return self._leaves[position]
+
+def _certain(engine: Engine, position: Position) -> bool:
+    """Whether the side on roll wins or loses for certain (a finished game too): no roll can
+    change what the dave is worth."""
+    probabilities, exact = engine.glance(position)
+    return exact and probabilities.win in (0.0, 1.0)
 
 
 def _mirrored(state: MatchState) -> MatchState:

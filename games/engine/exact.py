@@ -72,11 +72,23 @@ class Known:
 def known(boards: Boards, database: Database | None) -> Known:
     """The certain probabilities of each row (``database`` None: the bear-off ones unknown)."""
     values = np.full((len(boards), 3), UNKNOWN)
-    mover, other = boards[:, 0, :].astype(np.int64), boards[:, 1, :].astype(np.int64)
-    _bounds(values, mover, other)
+    # A side that has borne off a checker can no longer lose a mars.
+    values[boards[:, 1, 0] > 0, 1] = 0.0
+    values[boards[:, 0, 0] > 0, 2] = 0.0
+    # The bounds settle nothing unless a side cannot be held up: a race, or a side with every
+    # checker left on its point 1 (most rows of a search are neither: they are not looked at).
+    left = CHECKERS - boards[:, :, 0]
+    race = (boards[:, :, 13:25].sum(axis=2) == 0).all(axis=1)
+    bounded = race | (boards[:, :, 1] == left).any(axis=1)
+    if bounded.any():
+        rows = np.flatnonzero(bounded)
+        settled = values[rows]
+        _bounds(settled, boards[rows, 0, :].astype(np.int64), boards[rows, 1, :].astype(np.int64))
+        values[rows] = settled
     if database is not None:
         for row in np.flatnonzero(bear_offs(boards) & ~finished(boards)):
-            values[row] = bear_off(database, tuple(mover[row, 1:7]), tuple(other[row, 1:7]))
+            mover, other = boards[row, 0, 1:7], boards[row, 1, 1:7]
+            values[row] = bear_off(database, tuple(map(int, mover)), tuple(map(int, other)))
     _finished(values, boards)
     return Known(values)
 
@@ -117,9 +129,6 @@ def _bounds(values: Array, mover: npt.NDArray[np.int64], other: npt.NDArray[np.i
     # A mars is certain when the winner finishes before the loser can bear off its first checker.
     values[wins & (other[:, 0] == 0) & (most[0] <= first[1]), 1] = 1.0
     values[loses & (mover[:, 0] == 0) & (most[1] < first[0]), 2] = 1.0
-    # A side that has borne off a checker can no longer lose a mars.
-    values[other[:, 0] > 0, 1] = 0.0
-    values[mover[:, 0] > 0, 2] = 0.0
 
 
 def _rearmost(side: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:

@@ -180,16 +180,7 @@ def _choice(found: Engine, plays: Sequence[LegalPlay]) -> LegalPlay:
 def _lucky_choice(found: Engine, position: Position, roll: Dice) -> tuple[LegalPlay, Array]:
     """The 0-ply best play of ``roll``, and the two rows whose difference is the roll's luck
     for the side on roll: what that play leaves, and the same averaged over the 21 rolls."""
-    plays = [legal_plays(position, dice) for dice in ROLLS]
-    after = found.evaluator.after([play for group in plays for play in group])
-    starts = np.cumsum([0] + [len(group) for group in plays])
-    best = np.array(
-        [
-            start + int(np.argmax(equity_of(after[start:end])))
-            for start, end in zip(starts[:-1], starts[1:], strict=True)
-        ]
-    )
+    replies = found.replies([position])[0]
     actual = ROLLS.index((min(roll), max(roll)))
-    averaged = (WEIGHTS[:, None] * after[best]).sum(axis=0)
-    chosen = plays[actual][best[actual] - starts[actual]]
-    return chosen, np.stack([after[best[actual]], averaged])
+    averaged = (WEIGHTS[:, None] * replies.left).sum(axis=0)
+    return replies.plays[actual], np.stack([replies.left[actual], averaged])

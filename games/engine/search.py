@@ -62,11 +62,27 @@ class Ranked:
         return self.probabilities.equity
 
 
+@dataclass(frozen=True, slots=True)
+class Replies:
+    """For each of ``ROLLS``, a position's 0-ply best play and what it leaves, for the side
+    that plays it (rows of ``left``): the tree's next level, which the search, the luck of a
+    roll, the dave lookahead and the rollouts all read."""
+
+    plays: tuple[LegalPlay, ...]
+    left: Array
+
+
 class Engine:
     """The Long Nardy engine: the evaluator and the search over it."""
 
+    #: How many positions' replies are kept: an analysis asks for each turn's twice (its
+    #: luck, its dave decision).
+    KEPT = 1024
+
     def __init__(self, evaluator: Evaluator) -> None:
         self.evaluator = evaluator
+        self._replies: dict[Position, Replies] = {}
+        self._glances: dict[Position, tuple[Probabilities, bool]] = {}
 
     @property
     def database(self) -> Database | None:
@@ -76,7 +92,21 @@ class Engine:
         """The position for its side on roll at ``plies``: 0-ply, or the average over its 21
         rolls of what the roll's 0-ply best play leaves at ``plies`` − 1."""
         _check_plies(plies)
+        if plies == 0:
+            return self.glance(position)[0]
         return Probabilities.of(self.values([position], plies)[0])
+
+    def glance(self, position: Position) -> tuple[Probabilities, bool]:
+        """The 0-ply probabilities of one position, and whether they are exact: kept for the
+        last ``KEPT`` positions, as an analysis asks for a turn's several times (its play, its
+        luck, its dave decision)."""
+        if position not in self._glances:
+            boards = boards_of([position])
+            found = self.evaluator.boards(boards)[0]
+            self._glances[position] = Probabilities.of(found), bool(self.evaluator.exact(boards)[0])
+            while len(self._glances) > self.KEPT:
+                del self._glances[next(iter(self._glances))]
+        return self._glances[position]
 
     def values(self, positions: Sequence[Position], plies: int) -> Array:
         """The probabilities of each position for its side on roll at ``plies``, the positions
@@ -88,24 +118,38 @@ class Engine:
         live = [int(i) for i in np.flatnonzero(~self.evaluator.exact(boards))]
         if not live:
             return found
-        plays = [legal_plays(positions[i], dice) for i in live for dice in ROLLS]
-        after = self.evaluator.after([play for group in plays for play in group])
-        starts = np.cumsum([0] + [len(group) for group in plays])
-        chosen = [
-            start + int(np.argmax(equity_of(after[start:end])))
-            for start, end in zip(starts[:-1], starts[1:], strict=True)
-        ]
+        replies = self.replies([positions[i] for i in live])
         if plies == 1:
-            leaves = after[chosen]
+            leaves = np.concatenate([reply.left for reply in replies])
         else:
-            best = [
-                group[i - start].position
-                for group, i, start in zip(plays, chosen, starts[:-1], strict=True)
-            ]
+            best = [play.position for reply in replies for play in reply.plays]
             leaves = flipped(self.values(best, plies - 1))
         averaged = (WEIGHTS[None, :, None] * leaves.reshape(len(live), len(ROLLS), 3)).sum(axis=1)
         found[live] = averaged
         return found
+
+    def replies(self, positions: Sequence[Position]) -> list[Replies]:
+        """Each position's ``Replies``, the ones not yet known found in one batch of the
+        network (the last ``KEPT`` are kept)."""
+        found = {p: self._replies[p] for p in dict.fromkeys(positions) if p in self._replies}
+        missing = [position for position in dict.fromkeys(positions) if position not in found]
+        if missing:
+            plays = [legal_plays(position, dice) for position in missing for dice in ROLLS]
+            after = self.evaluator.after([play for group in plays for play in group])
+            starts = np.cumsum([0] + [len(group) for group in plays])
+            chosen = [
+                start + int(np.argmax(equity_of(after[start:end])))
+                for start, end in zip(starts[:-1], starts[1:], strict=True)
+            ]
+            for number, position in enumerate(missing):
+                rows = range(number * len(ROLLS), (number + 1) * len(ROLLS))
+                best = tuple(plays[row][chosen[row] - starts[row]] for row in rows)
+                left = after[[chosen[row] for row in rows]]
+                left.flags.writeable = False
+                found[position] = self._replies[position] = Replies(best, left)
+            while len(self._replies) > self.KEPT:
+                del self._replies[next(iter(self._replies))]
+        return [found[position] for position in positions]
 
     def rank(
         self, position: Position, dice: Dice, plies: int = 1, also: Sequence[LegalPlay] = ()
