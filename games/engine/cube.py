@@ -75,12 +75,12 @@ from games.rules.position import Position
 from games.rules.variants import DaveRules
 
 #: The engine's own rates (``bench/long_met.py --games 3000 --seed 49``, the shipped weights
-#: v1-60k at 0-ply, 3000 self-play games, 2026-11-29, 145 s): the first mover (White) won
-#: 1701 games, 0.567 ± 0.009; 746 of the 3000 wins were mars, 0.249 ± 0.008 (0.286 of the first
-#: mover's wins, 0.200 of the second's). The table uses the mars share; the first mover's edge
-#: evens out in a match, where the colours alternate.
-FIRST_MOVER_WINS = 0.567
-MARS_RATE = 0.249
+#: v2-230k at 0-ply, 3000 self-play games, 2026-11-29, 177 s): the first mover (White) won
+#: 1827 games, 0.609 ± 0.009; 743 of the 3000 wins were mars, 0.248 ± 0.008 (0.284 of the first
+#: mover's wins, 0.191 of the second's). The table uses the mars share; the first mover's edge
+#: evens out in a match, where the colours alternate. (v1-60k: 0.567 and 0.249.)
+FIRST_MOVER_WINS = 0.609
+MARS_RATE = 0.248
 
 #: gnubg's cube efficiency for a race (``rRaceFactorX``, ``rRaceCoefficientX``, ``rRaceMin``,
 #: ``rRaceMax``) and a one-sided bear-off (``rOSCubeX``).
