@@ -84,6 +84,8 @@ ADDED = {
     "tournaments.ratinglist": {"pairs": False, "since_checkpoint": 0},
     "tournaments.signup": {"partner": None, "pair_name": ""},
     "tournaments.matchanalysis": {"engine": "gnubg"},
+    "tournaments.playerfigures": {"result": None, "luck_adjusted": None, "rolls_marked": None},
+    "tournaments.mistake": {"kind": "move"},
     "games.game": {"times": []},
     "live.draft": {"clock": None},
 }
