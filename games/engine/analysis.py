@@ -21,7 +21,7 @@ table's Crawford entries all the same (they differ little).
 
 Close cube decisions, which gnubg counts beside the unforced moves in the error rate: every
 offer, take and drop, and every turn that could have offered where the offer was not a clear
-no-double, that is, where the offer answered at its best loses less than ``CLOSE_CUBE`` (0.16
+no-double, that is, where the offer answered at its best loses less than ``CLOSE`` (0.16
 EMG, gnubg's ``isCloseCubedecision``) against the best choice. A dave decision is marked with the
 checker plays' thresholds (``long_mark_of``); the blunders and errors a side is counted are its
 checker plays', as the pages show them beside the cube error.
@@ -80,10 +80,8 @@ from games.analysis.runner import (
     MatchAnalysis,
     mark_of,
 )
-from games.engine.cube import CubeDecision, MatchState, Owner, decide_at
+from games.engine.cube import CLOSE, CubeDecision, MatchState, Owner, decide_at, judge
 from games.engine.evaluator import equity_of
-from games.engine.exact import bear_offs
-from games.engine.features import boards_of
 from games.engine.network import Array
 from games.engine.search import ROLLS, WEIGHTS, Dice, Engine, engine
 from games.rules.game import (
@@ -104,12 +102,9 @@ NAME = "nardy-long"
 #: The equity lost (points of a game) over which a play is a blunder, and an error: see above.
 BLUNDER = 0.16
 ERROR = 0.08
-#: A dave decision is close (gnubg's ``isCloseCubedecision``) when the offer loses less than
-#: this (EMG) against the best choice.
-CLOSE_CUBE = 0.16
 #: A turn where the offer loses more than this (EMG) by the model at 0-ply is a clear no-double
 #: and is not evaluated deeper: on the recorded match of the tests (254 turns that could offer),
-#: 142 were screened so and not one of them was within ``CLOSE_CUBE`` of doubling at 1-ply.
+#: 142 were screened so and not one of them was within ``CLOSE`` of doubling at 1-ply.
 SCREEN = 0.3
 #: The luck (points of a game) over which a roll is very lucky, and lucky (their negatives:
 #: unlucky, very unlucky): gnubg's ``arLuckLevel``.
@@ -247,7 +242,7 @@ def _cube_decisions(
                 judged = doubler, "double", best, decided.emg_loss(decided.best_mwc - offered)
             else:
                 lost = decided.emg_loss(offered - decided.no_double_mwc)
-                close[doubler] += lost > -CLOSE_CUBE
+                close[doubler] += lost > -CLOSE
                 judged = doubler, "no double", best, lost
         elif isinstance(action, Take | Drop) and offer is not None:
             assert offer.double_take_mwc is not None and offer.double_drop_mwc is not None
@@ -271,24 +266,15 @@ def _cube_decisions(
 def _decided(
     chosen: Engine, position: Position, match: MatchState, plies: int, *, screen: bool
 ) -> CubeDecision:
-    """The dave decision ``plies`` rolls ahead, one at least, and two in a pure bear-off where
-    it is close (``cube.decide_at``: the model alone misses the market lost in the last rolls
-    of a race, and a roll ahead still values the other side's roll as if the doubler could
-    cash before it); with ``screen``, a clear no-double by the model at 0-ply (the offer loses
-    more than ``SCREEN``) is not looked at deeper."""
+    """The dave decision at ``plies`` (``cube.judge``); with ``screen``, a clear no-double by
+    the model at 0-ply (the offer loses more than ``SCREEN``) is not looked at deeper."""
     if screen:
         shallow = decide_at(chosen, position, match, 0)
         offered = shallow.double_mwc
         assert offered is not None
         if shallow.emg_loss(shallow.no_double_mwc - offered) > SCREEN:
             return shallow
-    decided = decide_at(chosen, position, match, max(plies, 1))
-    offered = decided.double_mwc
-    assert offered is not None
-    close = decided.emg_loss(abs(offered - decided.no_double_mwc)) < CLOSE_CUBE
-    if plies < 2 and close and bear_offs(boards_of([position]))[0]:
-        return decide_at(chosen, position, match, 2)
-    return decided
+    return judge(chosen, position, match, plies)
 
 
 def _match_state(record: MatchRecord, game: GameRecord, state: GameState) -> MatchState:

@@ -17,15 +17,15 @@ error of the equity and the games played: ``{"position_id", "win", "win_mars", "
 ``cube`` reads ``{"position_id", "match_length", "score": [own, other], "stake", "crawford",
 "dave_owner"}`` (``own``: the side on roll's score; ``dave_owner``: "centered" or null, both hold
 the dave, as at stake 1; "own", the side on roll; "other", its opponent), and optionally
-``"plies"`` (0, 1 or 2, else the command's ``--plies``, 1 by default: a roll ahead, the leaves at
-0-ply; 0 is the cube model alone, ``games.engine.cube.decide_at``), ``"progression"`` ("geometric",
-the default, or "arithmetic") and ``"max_stake"`` (the most stake, default none). It answers the
-dave decision of the side on roll before its roll (``games.engine.cube``): ``{"action": "no-double"
-| "double-take" | "double-drop" | "too-good", "equities": {"no_double", "double_take",
-"double_drop": gnubg's normalised equity (EMG) at the stake, "no_double_mwc", "double_take_mwc",
-"double_drop_mwc": the match-winning chances}, "no_offer": null}``; when the side may not offer (it
-does not hold the dave, the Crawford game, the most stake), ``no_offer`` says why, the action is
-"no-double" and the double's equities are null.
+``"plies"`` (the rolls looked ahead, 0, 1 or 2, else the command's ``--plies``, 1 by default: one
+at least, and two in a pure bear-off where the decision is close, as the analysis judges dave:
+``games.engine.cube.judge``), ``"progression"`` ("geometric", the default, or "arithmetic") and
+``"max_stake"`` (the most stake, default none). It answers the dave decision of the side on roll
+before its roll (``games.engine.cube``): ``{"action": "no-double" | "double-take" | "double-drop" |
+"too-good", "equities": {"no_double", "double_take", "double_drop": gnubg's normalised equity (EMG)
+at the stake, "no_double_mwc", "double_take_mwc", "double_drop_mwc": the match-winning chances},
+"no_offer": null}``; when the side may not offer (it does not hold the dave, the Crawford game, the
+most stake), ``no_offer`` says why, the action is "no-double" and the double's equities are null.
 
 Each line is answered at once and flushed; a bad line gets ``{"error": ...}``.
 """
@@ -43,7 +43,7 @@ from games.engine.cube import (
     CubeError,
     MatchState,
     Owner,
-    decide_at,
+    judge,
 )
 from games.engine.rollout import rollout
 from games.engine.search import PLIES, Engine, engine
@@ -91,7 +91,7 @@ def cube_json(request: Any, plies: int, found: Engine | None = None) -> dict[str
     plies = request.get("plies", plies)
     if type(plies) is not int or plies not in PLIES:
         raise CubeError(f"plies is one of {list(PLIES)}, not {plies!r}")
-    decision = decide_at(found or engine(), position, state, plies)
+    decision = judge(found or engine(), position, state, plies)
     return {
         "action": decision.action,
         "equities": _equities(decision),

@@ -70,6 +70,8 @@ from functools import lru_cache
 from typing import Literal
 
 from games.engine.evaluator import Probabilities, flipped
+from games.engine.exact import bear_offs
+from games.engine.features import boards_of
 from games.engine.search import WEIGHTS, Engine
 from games.rules.position import Position
 from games.rules.variants import DaveRules
@@ -90,6 +92,9 @@ BEAR_OFF_EFFICIENCY = 0.6
 Owner = Literal["centered", "own", "other"]
 Action = Literal["no-double", "double-take", "double-drop", "too-good"]
 OWNERS: tuple[Owner, ...] = ("centered", "own", "other")
+#: A dave decision is close (gnubg's ``isCloseCubedecision``) when offering and rolling on are
+#: within this (EMG) of each other.
+CLOSE = 0.16
 #: Equities closer than this are equal (a tie goes to the drop, and to no double).
 TIE = 1e-9
 
@@ -343,6 +348,21 @@ def decide_at(engine: Engine, position: Position, state: MatchState, rolls: int)
     take = lookahead.rolled(position, _taken(state), rolls)
     drop = shallow.stake_mwc[0]
     return CubeDecision(_action(no_double, take, drop), no_double, take, drop, shallow.stake_mwc)
+
+
+def judge(engine: Engine, position: Position, state: MatchState, plies: int) -> CubeDecision:
+    """The dave decision as the analysis and the ``cube`` command make it: ``plies`` rolls
+    ahead, one at least, and two in a pure bear-off where the decision is close (the offer
+    within ``CLOSE`` of rolling on), where a roll ahead still values the other side's last
+    roll as if the doubler could cash before it."""
+    decided = decide_at(engine, position, state, max(plies, 1))
+    offered = decided.double_mwc
+    if offered is None or plies >= 2:
+        return decided
+    close = decided.emg_loss(abs(offered - decided.no_double_mwc)) < CLOSE
+    if close and bear_offs(boards_of([position]))[0]:
+        return decide_at(engine, position, state, 2)
+    return decided
 
 
 class _Lookahead:
