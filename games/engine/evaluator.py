@@ -73,7 +73,13 @@ class Evaluator:
 
     def boards(self, boards: Boards) -> Array:
         """Probabilities of each position (rows of ``boards``), for its side on roll."""
-        return known(boards, self.database).over(coherent(self.network.forward(encode(boards))))
+        return self.answers(boards)[0]
+
+    def answers(self, boards: Boards) -> tuple[Array, npt.NDArray[np.bool_]]:
+        """The probabilities of each row and which of them are certain, from one look at what
+        the rules decide (for a search, which stops where they are)."""
+        settled = known(boards, self.database)
+        return settled.over(coherent(self.network.forward(encode(boards)))), settled.exact
 
     def exact(self, boards: Boards) -> npt.NDArray[np.bool_]:
         """The rows whose probabilities are certain: a rollout may stop there."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -101,21 +102,18 @@ class Engine:
         last ``KEPT`` positions, as an analysis asks for a turn's several times (its play, its
         luck, its dave decision)."""
         if position not in self._glances:
-            boards = boards_of([position])
-            found = self.evaluator.boards(boards)[0]
-            self._glances[position] = Probabilities.of(found), bool(self.evaluator.exact(boards)[0])
-            while len(self._glances) > self.KEPT:
-                del self._glances[next(iter(self._glances))]
+            found, exact = self.evaluator.answers(boards_of([position]))
+            self._glances[position] = Probabilities.of(found[0]), bool(exact[0])
+            _trim(self._glances, self.KEPT)
         return self._glances[position]
 
     def values(self, positions: Sequence[Position], plies: int) -> Array:
         """The probabilities of each position for its side on roll at ``plies``, the positions
         of one level of the tree evaluated together."""
-        boards = boards_of(positions)
-        found = self.evaluator.boards(boards)
+        found, exact = self.evaluator.answers(boards_of(positions))
         if plies == 0:
             return found
-        live = [int(i) for i in np.flatnonzero(~self.evaluator.exact(boards))]
+        live = [int(i) for i in np.flatnonzero(~exact)]
         if not live:
             return found
         replies = self.replies([positions[i] for i in live])
@@ -147,8 +145,7 @@ class Engine:
                 left = after[[chosen[row] for row in rows]]
                 left.flags.writeable = False
                 found[position] = self._replies[position] = Replies(best, left)
-            while len(self._replies) > self.KEPT:
-                del self._replies[next(iter(self._replies))]
+            _trim(self._replies, self.KEPT)
         return [found[position] for position in positions]
 
     def rank(
@@ -200,6 +197,12 @@ class Engine:
         order = np.argsort(rolls, kind="stable")
         found = self.evaluator.after(plays)
         return [Ranked(plays[i], Probabilities.of(found[i]), 0) for i in order]
+
+
+def _trim(kept: dict[Position, Any], most: int) -> None:
+    """Forget the oldest entries of ``kept`` beyond ``most``."""
+    while len(kept) > most:
+        del kept[next(iter(kept))]
 
 
 def _check_plies(plies: int) -> None:
