@@ -32,10 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 from games.engine.accuracy import POSITIONS, ROLLOUTS, STAGES, read_set  # noqa: E402
-from games.engine.bearoff import database  # noqa: E402
-from games.engine.evaluator import Evaluator  # noqa: E402
-from games.engine.network import WEIGHTS, Network  # noqa: E402
-from games.engine.search import Engine  # noqa: E402
+from games.engine.network import WEIGHTS  # noqa: E402
+from games.engine.search import Engine, engine_of  # noqa: E402
 
 THRESHOLDS = (0.04, 0.08)
 
@@ -114,9 +112,8 @@ def main() -> None:
     print("| " + " | ".join(header) + " |")
     print("|" + " --- |" * len(header))
     for path in args.weights:
-        network = Network.load(path)
-        found = Engine(Evaluator(network, database()))
-        name = f"{path.name} ({network.info.get('name', 'unnamed')})"
+        found = engine_of(path)
+        name = f"{path.name} ({found.evaluator.network.info.get('name', 'unnamed')})"
         for plies in (int(depth) for depth in args.plies.split(",")):
             figures = judge(found, plies, args.positions, args.rollouts)
             for stage in (*STAGES, "all"):

@@ -55,17 +55,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 from games.engine.accuracy import POSITIONS, ROLLOUTS, STAGES, Entry, read_set  # noqa: E402
-from games.engine.bearoff import database  # noqa: E402
-from games.engine.evaluator import Evaluator, flipped  # noqa: E402
-from games.engine.network import WEIGHTS, Network  # noqa: E402
+from games.engine.evaluator import flipped  # noqa: E402
+from games.engine.network import WEIGHTS  # noqa: E402
 from games.engine.rollout import Rollout, rollout  # noqa: E402
-from games.engine.search import PLIES, Engine  # noqa: E402
+from games.engine.search import PLIES, Engine, engine_of  # noqa: E402
 from games.rules.moves import LegalPlay  # noqa: E402
 from games.rules.position import Position  # noqa: E402
-
-
-def engine_of(path: Path) -> Engine:
-    return Engine(Evaluator(Network.load(path), database()))
 
 
 def candidates(entry: Entry, engines: list[Engine], plies: list[int], top: int) -> list[LegalPlay]:

@@ -17,7 +17,6 @@ import os
 import random
 import sys
 import time
-from functools import lru_cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -25,21 +24,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 from engine_bench import duel, share_with_interval  # noqa: E402  # bench/, the script's own folder
 
-from games.engine.bearoff import database  # noqa: E402
-from games.engine.evaluator import Evaluator  # noqa: E402
 from games.engine.network import Network  # noqa: E402
 from games.engine.play import Player  # noqa: E402
-from games.engine.search import Engine  # noqa: E402
+from games.engine.search import engine_of  # noqa: E402
 from games.rules import LegalPlay  # noqa: E402
 
 
-@lru_cache(maxsize=4)
-def engine_of(path: str) -> Engine:
-    return Engine(Evaluator(Network.load(Path(path)), database()))
-
-
 def player(path: str, plies: int) -> Player:
-    found = engine_of(path)
+    found = engine_of(Path(path))
 
     def choose(plays: list[LegalPlay], dice: tuple[int, int], rng: random.Random) -> LegalPlay:
         return found.best(plays[0][1], dice, plies).play  # a LegalPlay holds the position before

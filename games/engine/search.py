@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -219,6 +220,12 @@ def engine_name() -> str:
 @lru_cache(maxsize=1)
 def shipped_network() -> Network:
     return Network.load()
+
+
+def engine_of(weights: Path) -> Engine:
+    """An engine of other weights, with the shipped bear-off database: what the benchmarks
+    compare with the shipped one."""
+    return Engine(Evaluator(Network.load(weights), database()))
 
 
 @lru_cache(maxsize=1)
