@@ -3,6 +3,7 @@
 
     .venv/bin/python bench/engine_accuracy_rollouts.py [--games 1296] [--plies 0]
         [--weights games/engine/weights/long.npz OTHER.npz] [--top 3] [--workers N] [--limit N]
+        [--stages race mars ...] [--plain start contact]
 
 For each position of the set (``games/engine/benchmark/positions.jsonl``), a rollout of the
 position before its roll (its equity for the side on roll), then one of each candidate play of its
@@ -122,6 +123,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=49)
     parser.add_argument("--limit", type=int, default=None, help="only the first LIMIT positions")
     parser.add_argument(
+        "--stages", nargs="+", choices=STAGES, default=STAGES, help="only these stages' positions"
+    )
+    parser.add_argument(
         "--plain", nargs="*", choices=STAGES, default=[], help="stages rolled out plainly"
     )
     args = parser.parse_args()
@@ -135,6 +139,8 @@ def main() -> None:
     rolled = 0
     with args.results.open("a", encoding="utf-8") as out:
         for number, entry in enumerate(entries):
+            if entry.stage not in args.stages:
+                continue
             seed = args.seed + number
             luck = entry.stage not in args.plain
             identifier = entry.position.position_id()
