@@ -33,6 +33,7 @@ from tournaments.api.live_schema import (
     READ_BY_ANYONE,
     LiveActionField,
     LiveState,
+    LiveSyncState,
 )
 from tournaments.api.views import visible_tournaments
 from tournaments.errors import NotFound
@@ -58,6 +59,21 @@ class LiveIn(serializers.Serializer[Any]):
     action = LiveActionField(help_text=ENTRY_HELP)
     revision = serializers.IntegerField(
         min_value=0, required=False, help_text="The revision the client saw (optional)"
+    )
+
+
+class SyncEntryIn(serializers.Serializer[Any]):
+    action = LiveActionField(help_text=ENTRY_HELP)
+    at = serializers.DateTimeField(help_text="When the entry was made, by the phone's clock")
+
+
+class SyncIn(serializers.Serializer[Any]):
+    ply = serializers.IntegerField(min_value=0, help_text="The ply the phone last had from here")
+    entries = serializers.ListField(
+        child=SyncEntryIn(),
+        min_length=1,
+        max_length=services.MAX_SYNC_ENTRIES,
+        help_text="The entries recorded offline, in the order they were made",
     )
 
 
@@ -136,6 +152,32 @@ class MatchLive(LiveAction):
     def delete(self, request: Request, pk: int) -> Response:
         services.live_discard(match=self.visible_match(pk), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MatchLiveSync(LiveAction):
+    @extend_schema(
+        request=SyncIn,
+        responses={200: LiveSyncState, **error_responses(422)},
+        summary="Catch up with entries recorded offline",
+        description="The entries a phone recorded while it was offline, taken in order from "
+        "`ply` in one transaction: all of them or none. A refused entry refuses the batch, its "
+        "error's `details.index` saying which (from 0). A stale `ply` is a 409 whose "
+        "`details.entries` are the entries the server has from that ply on (`ply`, `action`, "
+        "`at`), for the phone to show beside its own. Each entry takes its phone time `at` when "
+        "it lies between the entry before it and the sync's arrival; otherwise the nearest of "
+        "the two, listed in `clamped` and marked for the judge: no phone gives a player time "
+        "back. The single-entry `POST …/live` stays the way to record online.",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        given = SyncIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        state = services.live_sync(
+            match_id=pk,
+            by=request.user,
+            ply=given.validated_data["ply"],
+            entries=[(each["action"], each["at"]) for each in given.validated_data["entries"]],
+        )
+        return Response(state)
 
 
 class MatchLiveUndo(LiveAction):

@@ -320,6 +320,17 @@ class LiveState(serializers.Serializer[Any]):
     )
 
 
+class LiveSyncState(LiveState):
+    """The state after a sync's last entry."""
+
+    clamped = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The entries (their index in the sync, from 0) whose phone time could not be: "
+        "before the entry they follow, or after the sync reached the server. Each took the "
+        "nearest time that could be and is marked for the judge",
+    )
+
+
 # --- The entry ---------------------------------------------------------------------------------
 
 

@@ -17,7 +17,13 @@ from tournaments.api import (
     stages,
     views,
 )
-from tournaments.api.live import MatchLive, MatchLiveClock, MatchLiveUndo, live_next
+from tournaments.api.live import (
+    MatchLive,
+    MatchLiveClock,
+    MatchLiveSync,
+    MatchLiveUndo,
+    live_next,
+)
 from tournaments.models import Tournament
 
 
@@ -91,6 +97,7 @@ urlpatterns = [
     path("matches/<int:pk>/result", actions.ResultReport.as_view(), name="api-result"),
     path("matches/<int:pk>/live", MatchLive.as_view(), name="api-live"),
     path("matches/<int:pk>/live/undo", MatchLiveUndo.as_view(), name="api-live-undo"),
+    path("matches/<int:pk>/live/sync", MatchLiveSync.as_view(), name="api-live-sync"),
     path("matches/<int:pk>/live/clock", MatchLiveClock.as_view(), name="api-live-clock"),
     path("matches/<int:pk>/live/next", live_next, name="api-live-next"),
     path("matches/<int:pk>/confirm", actions.ResultConfirm.as_view(), name="api-confirm"),

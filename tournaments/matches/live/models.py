@@ -72,7 +72,8 @@ class Draft(models.Model):
 class DraftEntry(models.Model):
     """One entry of a draft (``recording``'s JSON) at its place, ``ply`` (from 0), with the
     server's time it was taken and who made it: the match clocks of the blitz disciplines are
-    computed from these times. Rows are only appended, and deleted from the end by an undo."""
+    computed from these times. Rows are only appended, and deleted from the end by an undo. An
+    entry synced from a phone that recorded offline keeps the phone's time too."""
 
     draft = models.ForeignKey(
         Draft, verbose_name=_("draft"), on_delete=models.CASCADE, related_name="entry_rows"
@@ -96,6 +97,12 @@ class DraftEntry(models.Model):
     awaits = models.PositiveSmallIntegerField(
         _("waits for the word of side"), null=True, blank=True
     )
+    #: The phone's own time of an entry recorded offline and synced (``services.live_sync``);
+    #: ``made_at`` is the time taken. Empty: the entry was posted when it was made.
+    phone_at = models.DateTimeField(_("time on the phone"), null=True, blank=True)
+    #: The phone's time could not be: before the entry it follows, or after it reached the
+    #: server. ``made_at`` is then the nearest time that could be, for the judge to look at.
+    clamped = models.BooleanField(_("phone's time clamped"), default=False)
 
     class Meta:
         verbose_name = _("live entry")

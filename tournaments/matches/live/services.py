@@ -23,7 +23,9 @@ the turn back, and an organizer pauses, resumes or sets them (``live_clock``, ea
 from __future__ import annotations
 
 import functools
-from datetime import datetime, timedelta
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -34,7 +36,13 @@ from django.utils.translation import gettext as _
 from games.rules import RulesError, Turn, action_from_json
 from games.rules.errors import clipped
 from games.services import RecordedGame
-from tournaments.errors import Conflict, IllegalGameRecord, InvalidInput, NotFound
+from tournaments.errors import (
+    Conflict,
+    IllegalGameRecord,
+    InvalidInput,
+    NotFound,
+    TournamentError,
+)
 from tournaments.matches import results
 from tournaments.matches.live.clocks import clock_of, require_time, turn_to
 from tournaments.matches.live.drafts import (
@@ -78,53 +86,13 @@ def live_act(
 ) -> dict[str, Any]:
     """Take one entry (``recording``'s JSON) at ``ply``; the new state. When it decides the
     match, the games become the match's result. (The match is read under the draft's lock.)"""
-    unreadable: RulesError | None = None
-    try:
-        entry = entry_from_json(action)
-    except RulesError as error:
-        if not _a_play(action):
-            reason = said_by(error)
-            raise InvalidInput(
-                _("This is not a game action: %(reason)s") % {"reason": reason}
-            ) from None
-        unreadable = error  # a play that cannot be read: illegal where it stands (below)
+    read = _read(action)
     with transaction.atomic():
         match, draft = _open(match_id, by, ply, revision)
         recording = resume(match, draft)
-        if unreadable is not None:
-            where = EntryError(
-                said_by(unreadable),
-                game=recording.number,
-                turn=recording.game.turns + 1,
-                player=recording.to_act or 0,
-            )
-            raise _illegal(where, action["play"])
-        now = timezone.now()
         clock = clock_of(match, draft)
-        if clock is not None:
-            require_time(match, clock, entry, now)
-        elif isinstance(entry, Flag):
-            raise InvalidInput(_("This tournament plays without a clock: no flag can fall."))
         before = recording.game.position
-        mover = recording.to_act
-        try:
-            recording.add(entry)
-        except EntryError as error:
-            raise _illegal(error, entry) from None
-        left = None
-        if clock is not None:
-            turn_to(clock, recording, now)
-            reading = clock.reading_at(now.timestamp())
-            left = {"home": round(reading.home, 1), "away": round(reading.away, 1)}
-        DraftEntry.objects.create(
-            draft=draft,
-            ply=draft.ply,
-            data=entry_to_json(entry),
-            made_at=now,
-            made_by=author(by),
-            clock=left,
-            awaits=_awaits(match, by, entry, mover),
-        )
+        entry = _take(match, draft, recording, clock, by, read, timezone.now())
         save_draft(match, draft, recording, by, clock)
         hint = hint_for(match, before, entry)
         if hint is not None and not match.hinted:
@@ -133,6 +101,153 @@ def live_act(
         if recording.finished:
             _finish(match, draft, recording, by)
         return {**written(match, draft, recording), "hint": hint}
+
+
+#: The most entries one sync takes: a long match recorded offline from its start.
+MAX_SYNC_ENTRIES = 2000
+
+
+def live_sync(
+    *, match_id: int, by: User, ply: int, entries: Sequence[tuple[Any, datetime]]
+) -> dict[str, Any]:
+    """Entries a phone recorded while it was offline, each ``(action, the phone's time)``,
+    taken in order from ``ply`` in one transaction: all of them, or none. The new state, and
+    ``clamped``: the entries whose phone time could not be.
+
+    A refused entry refuses the batch: its error says which (``details["index"]``, from 0). A
+    stale ``ply`` is a 409 whose details carry the entries the server has from that ply on
+    (``entries``), so the phone can show what another recorded meanwhile. An entry takes its
+    phone time when it lies between the time of the entry before it (or of the judge's last
+    hand on the clocks) and the arrival of the batch; otherwise the nearest of the two, and it
+    is marked for the judge (``DraftEntry.clamped``): the clocks only run forward, so no phone
+    gives a player time back."""
+    if not entries:
+        raise InvalidInput(_("A sync brings one entry at least."))
+    if len(entries) > MAX_SYNC_ENTRIES:
+        raise InvalidInput(
+            _("A sync brings at most %(most)s entries.") % {"most": MAX_SYNC_ENTRIES}
+        )
+    read = []
+    for index, (action, _at) in enumerate(entries):
+        try:
+            read.append(_read(action))
+        except TournamentError as error:
+            raise _of_entry(error, index) from None
+    arrival = timezone.now()
+    with transaction.atomic():
+        match, draft = _open(match_id, by, ply, None, since=True)
+        recording = resume(match, draft)
+        clock = clock_of(match, draft)
+        last = draft.entry_rows.order_by("-ply").values_list("made_at", flat=True).first()
+        earliest = max((at for at in (last, _clock_time(clock)) if at is not None), default=None)
+        clamped = []
+        for index, (entry, (_action, phone_at)) in enumerate(zip(read, entries, strict=True)):
+            taken = min(phone_at, arrival)
+            if earliest is not None:
+                taken = max(taken, earliest)
+            if taken != phone_at:
+                clamped.append(index)
+            try:
+                _take(match, draft, recording, clock, by, entry, taken,
+                      phone_at=phone_at, clamped=taken != phone_at)  # fmt: skip
+            except TournamentError as error:
+                raise _of_entry(error, index) from None
+            earliest = taken
+        save_draft(match, draft, recording, by, clock)
+        if recording.finished:
+            _finish(match, draft, recording, by)
+        return {**written(match, draft, recording), "hint": None, "clamped": clamped}
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A play as the client gave it that cannot be read: illegal where it stands (``_take``
+    refuses it at its place, 422), not a body of the wrong shape."""
+
+    play: str
+    error: RulesError
+
+
+def _of_entry(error: TournamentError, index: int) -> TournamentError:
+    """``error`` said of a sync's entry ``index``: the message names the entry (from 1), the
+    details carry its ``index`` (from 0)."""
+    error.message = _("Entry %(number)s: %(message)s") % {
+        "number": index + 1,
+        "message": error.message,
+    }
+    error.args = (error.message,)
+    error.details = {**error.details, "index": index}
+    return error
+
+
+def _read(action: Any) -> Entry | Unreadable:
+    """An entry's action read; anything unreadable but a play is refused here (400)."""
+    try:
+        return entry_from_json(action)
+    except RulesError as error:
+        if not _a_play(action):
+            reason = said_by(error)
+            raise InvalidInput(
+                _("This is not a game action: %(reason)s") % {"reason": reason}
+            ) from None
+        return Unreadable(action["play"], error)
+
+
+def _clock_time(clock: Clock | None) -> datetime | None:
+    """The time of the clocks' last event (an entry's, or a judge's hand), if any."""
+    if clock is None or clock.last == float("-inf"):
+        return None
+    return datetime.fromtimestamp(clock.last, tz=UTC)
+
+
+def _take(
+    match: Match,
+    draft: Draft,
+    recording: Recording,
+    clock: Clock | None,
+    by: User,
+    entry: Entry | Unreadable,
+    now: datetime,
+    *,
+    phone_at: datetime | None = None,
+    clamped: bool = False,
+) -> Entry:
+    """Check one entry against the recording at the time ``now`` and append it: the recording,
+    the clocks and a ``DraftEntry`` row (the draft itself is saved by the caller)."""
+    if isinstance(entry, Unreadable):
+        where = EntryError(
+            said_by(entry.error),
+            game=recording.number,
+            turn=recording.game.turns + 1,
+            player=recording.to_act or 0,
+        )
+        raise _illegal(where, entry.play)
+    if clock is not None:
+        require_time(match, clock, entry, now)
+    elif isinstance(entry, Flag):
+        raise InvalidInput(_("This tournament plays without a clock: no flag can fall."))
+    mover = recording.to_act
+    try:
+        recording.add(entry)
+    except EntryError as error:
+        raise _illegal(error, entry) from None
+    left = None
+    if clock is not None:
+        turn_to(clock, recording, now)
+        reading = clock.reading_at(now.timestamp())
+        left = {"home": round(reading.home, 1), "away": round(reading.away, 1)}
+    DraftEntry.objects.create(
+        draft=draft,
+        ply=recording.ply - 1,
+        data=entry_to_json(entry),
+        made_at=now,
+        made_by=author(by),
+        clock=left,
+        awaits=_awaits(match, by, entry, mover),
+        phone_at=phone_at,
+        clamped=clamped,
+    )
+    return entry
 
 
 def _awaits(match: Match, by: User, entry: Entry, mover: int | None) -> int | None:
@@ -257,11 +372,18 @@ def live_discard(*, match: Match, by: User) -> None:
 
 
 def _open(
-    match_id: int, by: User, ply: int, revision: int | None, *, taking_back: bool = False
+    match_id: int,
+    by: User,
+    ply: int,
+    revision: int | None,
+    *,
+    taking_back: bool = False,
+    since: bool = False,
 ) -> tuple[Match, Draft]:
     """The match and its draft, locked (made when missing), after the checks every write
     needs: who writes, the state of the match, and the ply (and revision) the writer saw.
-    ``taking_back``: an undo, which may also find the match decided by its recording. The draft
+    ``taking_back``: an undo, which may also find the match decided by its recording;
+    ``since``: a stale ply's error carries the entries from that ply on (a sync). The draft
     comes with its match in one prepared statement; without a draft, the match is read alone."""
     draft = locked_draft(match_id)
     match = match_of(match_id) if draft is None else draft.match
@@ -282,9 +404,20 @@ def _open(
     if match.status != Match.Status.SCHEDULED and not decided_here:
         raise Conflict(_("A result of this match was already reported."))
     if ply != draft.ply or (revision is not None and revision != draft.revision):
-        state = state_of(match, draft)
-        raise stale(state)
+        error = stale(state_of(match, draft))
+        if since:
+            error.details["entries"] = _entries_since(draft, ply)
+        raise error
     return match, draft
+
+
+def _entries_since(draft: Draft, ply: int) -> list[dict[str, Any]]:
+    """The draft's entries from ``ply`` on, as a phone shows them beside its own."""
+    rows = draft.entry_rows.filter(ply__gte=ply).order_by("ply")
+    return [
+        {"ply": ply, "action": data, "at": made_at.isoformat()}
+        for ply, data, made_at in rows.values_list("ply", "data", "made_at")
+    ]
 
 
 def _finish(match: Match, draft: Draft, recording: Recording, by: User) -> None:

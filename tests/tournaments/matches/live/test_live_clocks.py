@@ -7,101 +7,20 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import types
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
 from games.models import Game
 from games.services import games_from_mat
-from tests.web.conftest import Site, make_site
-from tournaments.api import live as live_api
+from tests.tournaments.matches.live.table import CONTROL, EPOCH, Table
+from tests.web.conftest import make_site
 from tournaments.matches.live import broadcast, state
 from tournaments.matches.live.models import ClockAction, Draft
 from tournaments.matches.records import match_mat_text
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
-
-CONTROL = {"kind": "delay", "base_seconds": 60, "per_move_seconds": 8}
-EPOCH = 1_800_000_000.0
-
-
-class ServerClock:
-    """The server's time, seconds after ``EPOCH``, set by the test."""
-
-    def __init__(self) -> None:
-        self.seconds = 0.0
-
-    def time(self) -> float:
-        return EPOCH + self.seconds
-
-    def now(self) -> dt.datetime:
-        return dt.datetime.fromtimestamp(self.time(), tz=dt.UTC)
-
-
-@pytest.fixture
-def server_clock(monkeypatch) -> ServerClock:
-    clock = ServerClock()
-    fake_time = types.SimpleNamespace(time=clock.time)
-    for module in (state, live_api, broadcast):
-        monkeypatch.setattr(module, "time", fake_time)
-    monkeypatch.setattr("django.utils.timezone.now", clock.now)
-    return clock
-
-
-@pytest.fixture
-def timed(db) -> Site:
-    return make_site(time_control=CONTROL)
-
-
-def client_of(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-class Table:
-    """One match recorded through the live API by its home player."""
-
-    def __init__(self, site: Site, clock: ServerClock) -> None:
-        self.site = site
-        self.clock = clock
-        self.match = site.match("Anna", "Boris")
-        self.home = self.match.home.player.user
-        self.client = client_of(self.home)
-        self.url = f"/api/v1/matches/{self.match.pk}/live"
-        self.state = self.read()
-
-    def read(self, client: Client | None = None) -> dict:
-        return (client or self.client).get(self.url).json()
-
-    def at(self, seconds: float) -> Table:
-        self.clock.seconds = seconds
-        return self
-
-    def enter(self, action: dict, status: int = 200, client: Client | None = None):
-        response = (client or self.client).post(
-            self.url, {"ply": self.state["ply"], "action": action}, "application/json"
-        )
-        assert response.status_code == status, response.content
-        if status == 200:
-            self.state = response.json()
-        return response
-
-    def play_any(self) -> None:
-        """The side on roll rolls 6-5 and makes its first legal play (or passes)."""
-        self.enter({"dice": "65"})
-        plays = self.state["legal_plays"]
-        self.enter({"dice": "65", "play": plays[0]["play"] if plays else ""})
-
-    def judge(self, user: User, status: int = 200, **body):
-        response = client_of(user).post(f"{self.url}/clock", body, "application/json")
-        assert response.status_code == status, response.content
-        if status == 200:
-            self.state = response.json()
-        return response
 
 
 def test_the_clocks_stand_until_the_first_entry_and_then_follow_the_turn(timed, server_clock):
