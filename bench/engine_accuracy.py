@@ -11,7 +11,9 @@ For each weights file and each depth of search, over the positions of the accura
   before its roll (``Engine.evaluate``) and the rollout's;
 - **loss**: the equity the engine's chosen play of the position's roll (``Engine.best``) loses
   against the best play the rollouts found among the candidates, mean per decision, and the share
-  of decisions that lose more than 0.04 and more than 0.08 (points of a game: oyn 1, mars 2).
+  of decisions that lose more than 0.04 and more than 0.08 (points of a game: oyn 1, mars 2);
+- **rollout ±**: the mean standard error of the positions' rollouts, the noise in the truth
+  (the candidates of a position share their dice, so their differences are surer than that).
 
 A chosen play that was not rolled out (weights the candidates were not taken from) is counted in
 "missing", not guessed: roll the set out again with those weights among ``--weights``.
@@ -44,6 +46,8 @@ class Figures:
 
     errors: list[float] = field(default_factory=list)
     losses: list[float] = field(default_factory=list)
+    #: The standard errors of the rollouts the figures are measured against.
+    noise: list[float] = field(default_factory=list)
     missing: int = 0
 
     def row(self) -> list[str]:
@@ -56,6 +60,7 @@ class Figures:
             f"{losses.mean():.4f}" if len(losses) else "–",
             *shares,
             str(self.missing),
+            f"{np.mean(self.noise):.3f}" if self.noise else "–",
         ]
 
 
@@ -86,6 +91,8 @@ def judge(
             error = abs(found.evaluate(entry.position, plies).equity - results[None]["equity"])
             stage.errors.append(error)
             whole.errors.append(error)
+            for figures_of in (stage, whole):
+                figures_of.noise.append(results[None]["stderr"])
         plays = {after: row for after, row in results.items() if after is not None}
         if not plays:
             continue
@@ -108,7 +115,7 @@ def main() -> None:
     parser.add_argument("--rollouts", type=Path, default=ROLLOUTS)
     args = parser.parse_args()
     header = ["weights", "plies", "stage", "positions", "equity error", "decisions", "loss"]
-    header += [f"> {t}" for t in THRESHOLDS] + ["missing"]
+    header += [f"> {t}" for t in THRESHOLDS] + ["missing", "rollout ±"]
     print("| " + " | ".join(header) + " |")
     print("|" + " --- |" * len(header))
     for path in args.weights:

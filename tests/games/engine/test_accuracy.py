@@ -54,12 +54,17 @@ def test_the_shipped_set_has_every_stage_and_a_decision_in_each_position():
 
 
 def test_the_rollouts_and_the_report_work_end_to_end(tmp_path):
-    late = [e for e in read_set(POSITIONS) if e.stage in ("mars", "bear-off")][::30][:3]
+    entries = read_set(POSITIONS)
+    late = [e for e in entries if e.stage == "mars"][:2]
+    late += [e for e in entries if e.stage == "bear-off"][:1]
     positions, results = tmp_path / "set.jsonl", tmp_path / "rollouts.jsonl"
     write_set(late, positions)
     command = [sys.executable, str(ROOT / "bench" / "engine_accuracy_rollouts.py"),
                "--positions", str(positions), "--results", str(results), "--games", "4",
                "--candidate-plies", "0,1", "--top", "2", "--workers", "1"]  # fmt: skip
+    subprocess.run([*command, "--stages", "bear-off"], check=True, capture_output=True, cwd=ROOT)
+    first = {json.loads(line)["position_id"] for line in results.read_text().splitlines()}
+    assert first == {late[2].position.position_id()}  # the one bear-off position
     subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
     rows = [json.loads(line) for line in results.read_text().splitlines()]
     assert {row["position_id"] for row in rows} == {e.position.position_id() for e in late}
@@ -77,3 +82,4 @@ def test_the_rollouts_and_the_report_work_end_to_end(tmp_path):
     for cells in totals:
         assert cells[4].strip() == cells[6].strip() == str(len(late))  # positions, decisions
         assert cells[10].strip() == "0"  # every chosen play was rolled out
+        assert 0 <= float(cells[11]) < 2  # the rollouts' mean standard error
