@@ -671,21 +671,39 @@
   };
 
   // When an action was entered at the table (the server's time, shown in the reader's zone) and,
-  // in a timed match, both players' time left then.
+  // in a timed match, both players' time left then; for the judge, when a phone that recorded
+  // offline gave a time that could not be (it was clamped), what the phone said.
   Viewer.prototype.timeNode = function (time) {
     var node = document.createElement("span");
     node.className = "board-viewer__time muted";
     node.setAttribute("data-role", "move-time");
-    var at = new Date(time.at);
-    var text = " · " + at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    var text = " · " + timeText(time.at);
     if (time.home !== undefined) {
       var names = this.replay.names;
       text += " · " + names[0] + " " + clockText(time.home) + ", " + names[1] + " " + clockText(time.away);
     }
-    node.setAttribute("translate", "no");
-    node.textContent = text;
+    node.appendChild(untranslated(text));
+    if (time.clamped) {
+      var said = time.phone_at ? timeText(time.phone_at) : "?";
+      var mark = document.createElement("span");
+      mark.setAttribute("data-role", "clamped-time");
+      mark.appendChild(document.createTextNode(" · "));
+      mark.appendChild(formatNodes(this.word("textClamped", "{time}"), { time: untranslated(said) }));
+      node.appendChild(mark);
+    }
     return node;
   };
+
+  function timeText(iso) {
+    return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  }
+
+  function untranslated(text) {
+    var span = document.createElement("span");
+    span.setAttribute("translate", "no");
+    span.textContent = text;
+    return span;
+  }
 
   function clockText(seconds) {
     var whole = Math.max(0, Math.floor(seconds));

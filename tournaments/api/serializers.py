@@ -441,6 +441,15 @@ class GameTime(serializers.Serializer[Any]):
     away = serializers.FloatField(
         required=False, help_text="In a timed match: the away player's seconds left then"
     )
+    phone_at = serializers.DateTimeField(
+        required=False,
+        help_text="Recorded offline and synced (POST …/live/sync): the phone's own time",
+    )
+    clamped = serializers.BooleanField(
+        required=False,
+        help_text="The phone's time (of this action, or of a roll since the action before) "
+        "could not be, and ``at`` is the nearest that could: marked for the judge",
+    )
 
 
 @extend_schema_field(GameTime(many=True))

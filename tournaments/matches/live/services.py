@@ -428,8 +428,12 @@ def _finish(match: Match, draft: Draft, recording: Recording, by: User) -> None:
     draft.finished = True
     draft.save(update_fields=["finished"])  # updated_at stays the entry's time (save_draft's)
     mark_recording(match, draft)
-    rows = list(draft.entry_rows.order_by("ply").values_list("data", "made_at", "clock"))
-    entries = [entry_from_json(data) for data, _at, _clock in rows]
+    rows = list(
+        draft.entry_rows.order_by("ply").values_list(
+            "data", "made_at", "clock", "phone_at", "clamped"
+        )
+    )
+    entries = [entry_from_json(row[0]) for row in rows]
     awaited = set(draft.entry_rows.filter(awaits__isnull=False).values_list("awaits", flat=True))
     lost = recording.lost_on_time
     on_board = None if lost is None else recording.white
@@ -447,15 +451,27 @@ def _finish(match: Match, draft: Draft, recording: Recording, by: User) -> None:
 
 
 def _times(
-    entries: list[Entry], rows: list[tuple[Any, datetime, Any]], counts: list[int]
+    entries: list[Entry],
+    rows: list[tuple[Any, datetime, Any, datetime | None, bool]],
+    counts: list[int],
 ) -> list[list[dict[str, Any]]]:
     """For each game of ``counts`` actions, when each action was entered and the clocks then
-    (the entries that are not actions, a roll or a flag fall, are steps of the recording)."""
-    times = [
-        {"at": made_at.isoformat(), **(clock or {})}
-        for entry, (_data, made_at, clock) in zip(entries, rows, strict=True)
-        if not isinstance(entry, Roll | First | Flag)
-    ]
+    (the entries that are not actions, a roll or a flag fall, are steps of the recording). An
+    action synced from a phone that recorded offline keeps the phone's time (``phone_at``);
+    one whose time, or the time of a step since the action before it, was clamped is marked
+    ``clamped`` for the judge."""
+    times, clamped_since = [], False
+    for entry, (_data, made_at, clock, phone_at, clamped) in zip(entries, rows, strict=True):
+        clamped_since = clamped_since or clamped
+        if isinstance(entry, Roll | First | Flag):
+            continue
+        time = {"at": made_at.isoformat(), **(clock or {})}
+        if phone_at is not None:
+            time["phone_at"] = phone_at.isoformat()
+        if clamped_since:
+            time["clamped"] = True
+        times.append(time)
+        clamped_since = False
     games, start = [], 0
     for count in counts:
         games.append(times[start : start + count])

@@ -10,6 +10,7 @@ import datetime as dt
 import pytest
 from django.test import Client
 
+from games.models import Game
 from tests.tournaments.matches.live.table import EPOCH, ServerClock, Table, client_of
 from tests.web.conftest import Site, make_site
 from tournaments.matches.live.models import Draft, DraftEntry
@@ -161,6 +162,26 @@ def test_only_who_may_record_the_match_syncs(timed, server_clock):
     anonymous = Client().post(f"{table.url}/sync", {"ply": 0, "entries": []}, "application/json")
     assert anonymous.status_code in (401, 403)
     assert not rows(table)
+
+
+def test_the_games_keep_the_phones_times_and_the_judge_sees_what_was_clamped(timed, server_clock):
+    table = Table(timed, server_clock)
+    table.at(0).enter({"first": 1})
+    # Offline, Anna resigns game 1 at 30 s: the match (to 3) goes on. In game 2 Boris moves
+    # first, his roll says -5 s (his phone's clock is behind: clamped to the entry before, 35 s),
+    # and Anna resigns it for two points: Boris wins the match. The action after the clamped
+    # roll carries the mark.
+    resign = {"resign": "white", "value": 1}
+    sync(table.at(40), 1, [(resign, at(30))])
+    assert table.state["game"] == 2
+    sync(table, 2, [({"first": 2}, at(35)), ({"dice": "31"}, at(-5)),
+                    ({"resign": "black", "value": 2}, at(38))])  # fmt: skip
+    assert table.state["clamped"] == [1] and table.state["finished"]
+    games = list(Game.objects.filter(match=table.match).order_by("number"))
+    assert [game.times for game in games] == [
+        [{"at": at(30), "home": 38.0, "away": 60.0, "phone_at": at(30)}],  # 22 s past the delay
+        [{"at": at(38), "home": 38.0, "away": 60.0, "phone_at": at(38), "clamped": True}],
+    ]
 
 
 def test_without_a_clock_the_times_are_kept_all_the_same(server_clock, db):
