@@ -1,7 +1,8 @@
 """The writes of a match recorded at the table: an entry, an undo, a judge's hand on the clocks,
 and an organizer's discard.
 
-Every entry is posted at once, checked by the engine (``recording``) against the game in
+Every entry is posted at once (or, from a phone that recorded offline, synced in order as one
+batch: ``live_sync``), checked by the engine (``recording``) against the game in
 progress, replayed from its checkpoint, and appended to the match's ``Draft`` as a row of its own
 (``DraftEntry``, with the server's time and who made it) in one transaction, so an entry costs
 the same at ply 10 and at ply 1,000; the entry names the ply it expects, so a stale phone is refused
