@@ -172,6 +172,6 @@ def forward(old: list[dict]) -> list[dict]:
             moved.append({"model": "live.draftentry", "pk": row, "fields": {
                 "draft": item["pk"], "ply": ply, "data": data,
                 "made_at": fields["updated_at"], "made_by": fields["updated_by"], "clock": None,
-                "awaits": None,
+                "awaits": None, "phone_at": None, "clamped": False,
             }})  # fmt: skip
     return moved
