@@ -46,12 +46,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from games.engine.evaluator import equity_of
 from games.engine.features import Boards, boards_of, encode
 from games.engine.network import Array, Network
 from games.engine.play import VARIANT
 from games.engine.search import Engine, engine_of
-from games.rules.moves import legal_plays
 from games.rules.position import CHECKERS, OFF, Position
 
 #: The other play kept each turn is among the roll's best this many at 0-ply.
@@ -82,14 +80,12 @@ def game_positions(engine: Engine, rng: random.Random) -> list[Position]:
     position = Position.initial(VARIANT)
     kept: list[Position] = []
     while True:
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        plays = legal_plays(position, dice)
-        if len(plays) == 1:
-            position = plays[0].position
+        ranked = engine.rank(position, (rng.randint(1, 6), rng.randint(1, 6)), 0)
+        if len(ranked) == 1:
+            position = ranked[0].play.position
         else:
-            order = np.argsort(-equity_of(engine.evaluator.after(plays)), kind="stable")
-            other = plays[int(order[rng.randrange(1, min(NEAR, len(plays)))])]
-            best = plays[int(order[0])]
+            best = ranked[0].play
+            other = ranked[rng.randrange(1, min(NEAR, len(ranked)))].play
             kept += [best.position, other.position]
             position = other.position if rng.random() < EXPLORE else best.position
         if position.opponent[OFF] == CHECKERS:
