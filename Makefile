@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Reinstall only when pyproject.toml changes.
+# Reinstall only when pyproject.toml or the browser libraries (nardy_site/vendor.py) change.
 INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -14,9 +14,10 @@ $(BIN)/python:
 
 # pip compiles every installed file on one core; compileall does it on all of them (36 s in all
 # instead of 59 on two cores), and the tests' many processes then start from bytecode.
-$(INSTALLED): pyproject.toml | $(BIN)/python
+$(INSTALLED): pyproject.toml nardy_site/vendor.py | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --no-compile -e '.[dev,oracle]'
 	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib
+	$(BIN)/python -m nardy_site.vendor
 	touch $@
 
 install: $(INSTALLED)
@@ -47,7 +48,7 @@ lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/mypy --strict games/rules games/engine games/viewer.py tournaments/matches/live/recording.py games/analysis tournaments/formats \
+	$(BIN)/mypy --strict games/rules games/engine games/viewer.py tournaments/matches/live/recording.py tournaments/matches/live/board.py games/analysis tournaments/formats \
 		tournaments/ratings/elo.py tournaments/ratings/fibs.py tournaments/ratings/glicko2.py tournaments/ratings/history.py \
 		tournaments/scoring tournaments/seasons/table.py tournaments/eligibility.py tournaments/medals.py tournaments/regions.py tournaments/standings.py tournaments/brackets/layout.py tournaments/charts.py tournaments/names.py tournaments/analysis/reading.py \
 		tournaments/norms/matching.py tournaments/protocol/document.py

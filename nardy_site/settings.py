@@ -396,6 +396,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MatchSideEnum": "games.models.Game.SIDES",
         "VariantEnum": "tournaments.models.Tournament.Variant",
+        # A tournament's dave_progression, and the live kit's match rules' progression.
+        "DaveProgressionEnum": "tournaments.models.Tournament.Progression",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "MatchSideNameEnum": ["home", "away"],
         "ColourEnum": ["white", "black"],

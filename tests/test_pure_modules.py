@@ -43,6 +43,12 @@ PURE: dict[str, tuple[str, ...]] = {
     "games/analysis/__init__.py": (),
     "games/analysis/runner.py": (),
     "tournaments/matches/live/recording.py": TOURNAMENT_MATHS,
+    # The recorder's board: the server's answers, and the phone's own offline (Pyodide).
+    "tournaments/matches/live/board.py": (
+        *TOURNAMENT_MATHS,
+        "tournaments.matches.live.recording",
+        "games.viewer",
+    ),
     "tournaments/scoring/clock.py": (),
     "tournaments/brackets/layout.py": (),
     "tournaments/charts.py": (),

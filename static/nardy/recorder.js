@@ -12,6 +12,14 @@
  * and clock: state.take_back_until); who moves first is one tap on the player's name (or, where
  * the tournament plays Long Nardy's opening roll, the two dice of the opening throw); and every
  * tap zone on the board is at least MIN_TAP_PX wide (a tap that could mean two points asks).
+ *
+ * With no network it goes on (static/nardy/offline.js): an entry that cannot reach the server
+ * is kept on the phone and applied at once by the server's own rules engine running in the page
+ * (from the kit the server last gave), so only an entry the server will take is offered; the
+ * clocks run on from the server's last reading. The waiting entries are synced in one batch
+ * (POST …/live/sync) as soon as the server answers. When another phone recorded meanwhile, or
+ * the server refuses one, nothing is merged: the phone shows both sides, entry by entry, and
+ * its entries are discarded or handed to the judge, as the players choose.
  */
 (function () {
   "use strict";
@@ -35,6 +43,14 @@
   var undoButton = root.querySelector('[data-action="undo"]');
   var undoLabel = undoButton.textContent;
   var organizer = root.hasAttribute("data-organizer");
+  var Offline = window.NardyOffline;
+  var offlineBox = root.querySelector('[data-role="offline"]');
+  var conflictPanel = root.querySelector('[data-panel="conflict"]');
+  // The phone's record of this match (offline.js: the last server state and kit, the entries
+  // waiting, the server's clock offset, a conflict shown), once read from the store.
+  var record = null;
+  var engine = Offline ? new Offline.Engine(words.offlineWorker, words.pyodide, words.offlineCode) : null;
+  var syncing = false;
   var viewer = new Board.Viewer(root, state.board);
   // The match clocks of a timed match: when the running side's time runs out, the page offers
   // the flag fall (the server checks it by its own clock).
@@ -253,6 +269,7 @@
       if (takeBackSeconds() > 0) text += " " + fmt(words.textFinishedUndo, { seconds: words.undoWindow });
       return text;
     }
+    if (state.finished && state.offline) return words.textFinishedOffline;
     if (state.finished) {
       if (state.recording === false && state.ply === 0) return words.textReported;
       if (takeBackSeconds() > 0) return words.textFinished + " " + fmt(words.textFinishedUndo, { seconds: words.undoWindow });
@@ -292,7 +309,9 @@
 
   function showUndo(live) {
     var left = takeBackSeconds();
-    if (live) {
+    if (conflicted()) {
+      undoButton.hidden = true; // the conflict is answered first
+    } else if (live || (state.offline && waiting() > 0)) {
       undoButton.hidden = false;
       undoButton.textContent = undoLabel;
       var thrown = opening.white !== null || opening.black !== null;
@@ -344,7 +363,7 @@
         element.textContent = fmt(words.textResignValue, resignValues(side, Number(element.dataset.value)));
       });
     });
-    root.querySelector('[data-role="resign"]').hidden = !live || resigning !== null;
+    root.querySelector('[data-role="resign"]').hidden = !live || resigning !== null || conflicted();
     show("confirm-resign", live && resigning !== null);
     if (!resigning) return;
     var values = resignValues(resigning.side, resigning.value);
@@ -386,7 +405,7 @@
     }
     // One question at a time: who moves first, else the dice (or dave's answer), else the play;
     // a resignation being confirmed or a fallen flag hides them all.
-    var open = live && resigning === null && fallenShown === null;
+    var open = live && resigning === null && fallenShown === null && !conflicted();
     var opens = open && throwing();
     show("opening", opens);
     root.querySelectorAll("[data-opening-side]").forEach(function (group) {
@@ -455,7 +474,8 @@
     root.querySelector('[data-action="double"]').hidden = !(open && !choosing && !opens && state.may.double);
     showUndo(live);
     drawResign(live);
-    root.querySelector('[data-role="to-match"]').hidden = live;
+    root.querySelector('[data-role="to-match"]').hidden = live || !!state.offline;
+    drawOffline();
   }
 
   function say(text) {
@@ -475,6 +495,7 @@
   function take(next, message) {
     showHint(next.hint);
     state = next;
+    if (!next.offline) remember(next);
     accepting = null;
     if (clocks) clocks.load(state);
     firstDie = null;
@@ -498,7 +519,7 @@
     });
   }
 
-  function request(url, method, body, refused) {
+  function request(url, method, body, refused, entry) {
     if (busy) return Promise.resolve();
     busy = true;
     writes += 1;
@@ -529,16 +550,20 @@
         });
       })
       .catch(function () {
-        say(words.textOffline);
+        if (!entry || !mayKeep()) say(words.textOffline);
+        return entry && mayKeep() ? "keep" : null;
       })
-      .then(function () {
+      .then(function (then) {
         busy = false;
         root.removeAttribute("aria-busy");
+        if (then === "keep") return keep(entry);
       });
   }
 
+  // An entry: to the server, or kept on the phone behind the entries already waiting there.
   function send(action) {
-    return request(root.dataset.api, "POST", { ply: state.ply, revision: state.revision, action: action });
+    if (waiting() > 0) return keep(action);
+    return request(root.dataset.api, "POST", { ply: state.ply, revision: state.revision, action: action }, null, action);
   }
 
   function judge(body) {
@@ -547,6 +572,7 @@
   }
 
   function undo(to) {
+    if (waiting() > 0) return to === undefined ? keep(null) : Promise.resolve(say(words.textOffline));
     var body = { ply: state.ply, revision: state.revision };
     if (to !== undefined) body.to = to;
     return request(root.dataset.undo, "POST", body);
@@ -575,7 +601,8 @@
       })
       .then(function (fresh) {
         var changed = fresh && !(fresh.draft === state.draft && fresh.revision === state.revision);
-        if (changed && !busy && startedAfter === writes) take(fresh, words.textUpdated);
+        if (changed && !busy && startedAfter === writes && !waiting()) take(fresh, words.textUpdated);
+        if (fresh && waiting()) trySync(); // the server answers again: catch up
         followAgain(fresh ? 0 : 1000 - (Date.now() - asked));
       })
       .catch(function () {
@@ -586,6 +613,307 @@
   function followAgain(delay) {
     following = false;
     window.setTimeout(follow, Math.max(0, delay));
+  }
+
+  // --- With no network -------------------------------------------------------------------------
+
+  // A play, a roll or an opening throw half entered: the sync waits for it, not to undo taps.
+  function midEntry() {
+    return partial.steps.length > 0 || partial.selected !== null || firstDie !== null ||
+      opening.white !== null || opening.black !== null || resigning !== null || accepting !== null;
+  }
+
+  function waiting() {
+    return record ? record.pending.length : 0;
+  }
+
+  function conflicted() {
+    return !!(record && record.conflict);
+  }
+
+  function sameDraft(kit, server) {
+    return !!kit && !!server && kit.draft === server.draft && kit.revision === server.revision;
+  }
+
+  // Whether an entry can be kept on the phone: the engine and the kit of the state it follows.
+  function mayKeep() {
+    return !!(engine && record && record.state && sameDraft(record.kit, record.state) && !record.conflict);
+  }
+
+  function save() {
+    record.offset = clockOffset;
+    return Offline.store.write(record);
+  }
+
+  // A state the server gave: the phone's new starting point (and its kit, fetched when it
+  // changed), unless entries wait on the phone (then the server's state is theirs to meet).
+  function remember(server) {
+    if (!record || waiting()) return;
+    var fresh = { match: record.match, state: server, kit: record.kit, pending: [], offset: clockOffset, conflict: null, view: null };
+    delete server.hint;
+    record = fresh;
+    save();
+    if (!sameDraft(record.kit, server)) refreshKit();
+  }
+
+  function refreshKit() {
+    var asked = record.state;
+    fetch(root.dataset.kit, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        return response.ok ? response.json() : null;
+      })
+      .then(function (kit) {
+        if (kit && record && record.state === asked && !waiting()) {
+          record.kit = kit;
+          save().then(markReady);
+        }
+      })
+      .catch(function () {});
+  }
+
+  // The phone's entries applied by the engine in the page: the state shown while they wait.
+  function viewOf(computed) {
+    var server = record.state;
+    return Object.assign(computed, {
+      draft: server.draft,
+      revision: server.revision,
+      recording: true,
+      take_back_until: null,
+      match: server.match,
+      match_status: server.match_status,
+      names: server.names,
+      hint: null,
+      offline: true,
+    });
+  }
+
+  // Keep ``action`` on the phone after the entries waiting there (null: take the last back).
+  function keep(action) {
+    if (!mayKeep()) {
+      say(words.textOffline);
+      render();
+      return Promise.resolve();
+    }
+    var entries = record.pending.slice(0, action === null ? -1 : undefined);
+    if (action !== null) entries.push({ action: action, at: new Date(serverNow()).toISOString() });
+    return hold(entries);
+  }
+
+  // The phone holds ``entries``: the engine's state after them is written, then shown.
+  function hold(entries) {
+    busy = true;
+    root.setAttribute("aria-busy", "true");
+    if (!engine.started) statusLine.textContent = words.textPreparing;
+    var computing = entries.length
+      ? engine.after(record.kit, record.state.names, entries, serverNow() / 1000)
+      : Promise.resolve(null);
+    return computing
+      .then(function (computed) {
+        if (computed && computed.refused) {
+          resetPartial();
+          render();
+          say(computed.refused.reason);
+          return null;
+        }
+        record.pending = entries;
+        record.view = computed ? viewOf(computed) : null;
+        return save().then(function () {
+          take(record.view || record.state);
+          drawOffline();
+        });
+      })
+      .catch(function (error) {
+        resetPartial();
+        render();
+        say(words.textOffline + (error && error.message ? " (" + error.message + ")" : ""));
+      })
+      .then(function () {
+        busy = false;
+        root.removeAttribute("aria-busy");
+      });
+  }
+
+  // The waiting entries to the server in one batch, from the ply the kit was given at.
+  function trySync() {
+    if (syncing || busy || !waiting() || record.conflict || midEntry()) return;
+    syncing = true;
+    busy = true;
+    var sent = record.pending.slice();
+    fetch(root.dataset.sync, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
+      body: JSON.stringify({ ply: record.kit.ply, entries: sent }),
+    })
+      .then(function (response) {
+        noteServerClock(response);
+        return response.json().then(function (data) {
+          var error = data.error || {};
+          var details = error.details || {};
+          if (response.ok) {
+            record.pending = [];
+            record.view = null;
+            busy = false;
+            take(data, words.textSynced);
+            return;
+          }
+          if (response.status === 409 && details.entries) {
+            record.conflict = { theirs: details.entries, message: words.textConflict, state: details.state || null, refused: null };
+          } else if (details.index !== undefined) {
+            record.conflict = { theirs: [], message: fmt(words.textRefusedBatch, { reason: error.message }), state: null, refused: details.index };
+          } else {
+            say(error.message || response.statusText); // not signed in, say: the entries stay
+            return;
+          }
+          return save().then(function () {
+            // The board shows the server's record (the phone's entries are listed beside it).
+            if (record.conflict.state) take(record.conflict.state);
+            else render();
+          });
+        });
+      })
+      .catch(function () {}) // still no network: the entries wait
+      .then(function () {
+        syncing = false;
+        busy = false;
+        drawOffline();
+      });
+  }
+
+  // A text with a count in the form the page's language gives it (the template's three).
+  function counted(prefix, count) {
+    var form = new Intl.PluralRules(document.documentElement.lang || "en").select(count);
+    return fmt(words[prefix + (form === "one" ? "One" : form === "few" ? "Few" : "Many")], { count: count });
+  }
+
+  function sideOfPlayer(player) {
+    return state.names[player - 1];
+  }
+
+  // An entry in words, for the conflict's two lists.
+  function describe(action) {
+    if (action.play !== undefined) return action.dice + ": " + (action.play || words.textEntryPass);
+    if (action.dice) return fmt(words.textEntryRoll, { dice: action.dice });
+    if (action.first) return fmt(words.textFirstButton, { name: sideOfPlayer(action.first) });
+    if (action.opening) return fmt(words.textEntryOpening, action.opening);
+    if (action.double) return words.textEntryDouble;
+    if (action.take) return words.textEntryTake;
+    if (action.drop) return words.textEntryDrop;
+    if (action.resign) return fmt(words.textEntryResign, { side: sideWord(action.resign), value: valueWord(action.value) });
+    if (action.flag) return fmt(words.textEntryFlag, { name: sideName(action.flag) });
+    return JSON.stringify(action);
+  }
+
+  function listOf(role, entries, firstPly, marked) {
+    var list = conflictPanel.querySelector('[data-role="' + role + '"]');
+    while (list.firstChild) list.removeChild(list.firstChild);
+    entries.forEach(function (entry, index) {
+      var item = document.createElement("li");
+      var ply = entry.ply !== undefined ? entry.ply : firstPly + index;
+      item.textContent = fmt(words.textEntryAt, { ply: ply + 1, entry: describe(entry.action) });
+      if (index === marked) item.className = "is-refused";
+      list.appendChild(item);
+    });
+    list.closest("[data-role='side']").hidden = !entries.length;
+  }
+
+  // The banner of the waiting entries, and the conflict with both sides entry by entry.
+  function drawOffline() {
+    markReady();
+    var count = waiting();
+    offlineBox.hidden = !count;
+    if (count) offlineBox.textContent = counted("textWaiting", count);
+    var conflict = record && record.conflict;
+    conflictPanel.hidden = !conflict;
+    if (!conflict) return;
+    conflictPanel.querySelector('[data-role="conflict-message"]').textContent = conflict.message;
+    listOf("theirs", conflict.theirs, 0, -1);
+    listOf("mine", record.pending, record.kit.ply, conflict.refused === null ? -1 : conflict.refused);
+  }
+
+  // The players' answer to a conflict: the phone's entries go (to the judge first, if asked).
+  function settle(toJudge) {
+    if (!record || !record.conflict || busy) return;
+    var handed = toJudge
+      ? fetch(root.dataset.aside, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
+          body: JSON.stringify({ ply: record.kit.ply, entries: record.pending, reason: record.conflict.message }),
+        }).then(function (response) {
+          if (!response.ok) return response.json().then(function (data) { throw new Error(data.error ? data.error.message : response.statusText); });
+        })
+      : Promise.resolve();
+    busy = true;
+    handed
+      .then(function () {
+        var count = record.pending.length;
+        var server = record.conflict.state;
+        record.pending = [];
+        record.view = null;
+        record.conflict = null;
+        return save().then(function () {
+          busy = false;
+          var message = toJudge ? counted("textHanded", count) : "";
+          if (server) take(server, message);
+          else return fetch(root.dataset.api, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (fresh) { take(fresh, message); });
+        });
+      })
+      .catch(function (error) {
+        say(error.message || words.textOffline);
+      })
+      .then(function () {
+        busy = false;
+        drawOffline();
+      });
+  }
+
+  conflictPanel.querySelector('[data-action="conflict-discard"]').addEventListener("click", function () {
+    settle(false);
+  });
+  conflictPanel.querySelector('[data-action="conflict-judge"]').addEventListener("click", function () {
+    settle(true);
+  });
+
+  // The page could go on with no network from here: the kit of the state shown is on the phone
+  // and the service worker keeps the page (data-offline-ready, which the browser tests wait for).
+  function markReady() {
+    var controlled = "serviceWorker" in navigator && !!navigator.serviceWorker.controller;
+    root.toggleAttribute("data-offline-ready", controlled && mayKeep());
+  }
+
+  // The phone's record: a page that came back from the service worker's cache (or was left
+  // with entries waiting) shows what the phone holds; the service worker is registered.
+  function startOffline() {
+    if (!Offline) return;
+    // Keep this page's own copy for a reload with no network (the worker's page route).
+    function keepThisPage() {
+      fetch(window.location.pathname, { credentials: "same-origin" })
+        .catch(function () {})
+        .then(markReady);
+    }
+    Offline.register(root.dataset.serviceWorker).then(function (controlled) {
+      if (controlled) keepThisPage();
+      else if ("serviceWorker" in navigator) navigator.serviceWorker.addEventListener("controllerchange", keepThisPage);
+    });
+    Offline.store.read(state.match).then(function (found) {
+      record = found;
+      var kept = found.state;
+      var newer = kept && kept.draft === state.draft && kept.revision > state.revision;
+      if (found.pending.length || newer || (kept && !navigator.onLine)) {
+        clockOffset = found.offset;
+        if (found.conflict && found.conflict.state) take(found.conflict.state);
+        else if (found.pending.length && found.view) take(found.view);
+        else if (kept) take(kept);
+        // The clocks as they stand now (the engine reads them again), then the catch-up.
+        if (found.pending.length && !found.conflict) hold(found.pending.slice()).then(trySync);
+      } else {
+        remember(state);
+      }
+      drawOffline();
+    });
+    window.addEventListener("online", trySync);
+    window.setInterval(trySync, 5000);
   }
 
   // --- Taps -----------------------------------------------------------------------------------
@@ -761,6 +1089,7 @@
   resetPartial();
   if (clocks) clocks.load(state);
   render();
+  startOffline();
   document.addEventListener("visibilitychange", follow);
   follow();
   // The take-back countdown on the Undo button.

@@ -100,18 +100,23 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def new_page(browser, live_server):
-    """``new_page(language="en", width=1280)``: a fresh browser context (its own cookies) on the
-    live server; outside requests and page errors are collected and fail the test at its end."""
+    """``new_page(language="en", width=1280, service_workers=False)``: a fresh browser context
+    (its own cookies) on the live server; outside requests and page errors are collected and fail
+    the test at its end."""
     contexts = []
     outside: list[str] = []
     errors: list[str] = []
 
-    def open_page(language: str = "en", width: int = 1280, height: int = 900):
+    def open_page(
+        language: str = "en", width: int = 1280, height: int = 900, service_workers: bool = False
+    ):
+        # The recorder's service worker downloads Pyodide: only the offline tests let it.
         context = browser.new_context(
             base_url=live_server.url,
             locale=language,
             extra_http_headers={"Accept-Language": language},
             viewport={"width": width, "height": height},
+            service_workers="allow" if service_workers else "block",
         )
         contexts.append(context)
 

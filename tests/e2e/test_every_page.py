@@ -91,6 +91,9 @@ NOT_A_PAGE = {
     "set_language": "POST only: the header's language switcher",
     "healthz": "the health probe's JSON for the load balancer",
     "favicon": "a redirect to the site's icon (static/nardy/favicon.svg)",
+    "offline-code": "the Python of the recorder's board, a zip for the page's Pyodide",
+    "recorder-sw": "the recorder's service worker, a script",
+    "web-manifest": "the web app manifest, JSON",
 }
 #: The pages of the main flows, where every link and button is a finger's tap on a phone.
 MAIN_FLOWS = {
@@ -463,6 +466,8 @@ def persona_context(
         locale=language,
         extra_http_headers={"Accept-Language": language},
         viewport={"width": width, "height": height},
+        # The recorder's service worker would download Pyodide: the offline tests try it.
+        service_workers="block",
     )
     if user is not None:
         client = Client()

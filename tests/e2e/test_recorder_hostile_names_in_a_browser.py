@@ -27,6 +27,7 @@ TOURNAMENT = '</title><script>alert("cup")</script> {name} {{ x }} %(x)s \' "'
 PAGE_SCRIPTS = [
     "/static/nardy/board.js",
     "/static/nardy/clocks.js",
+    "/static/nardy/offline.js",
     "/static/nardy/recorder.js",
     "/static/nardy/site.js",
     "application/json",

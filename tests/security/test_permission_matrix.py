@@ -265,6 +265,10 @@ def api_rows() -> list[Row]:
             lambda w: f"{A}/matches/{blitz_match(w)}/live/sync",
             lambda w: {"ply": 0, "entries": [{"action": {"first": 1},
                                               "at": timezone.now().isoformat()}]}),
+        Row(f"POST {MATCH}/live/aside", "match.record", PLAYERS,
+            lambda w: f"{A}/matches/{blitz_match(w)}/live/aside",
+            lambda w: {"ply": 0, "entries": [{"action": {"first": 1},
+                                              "at": timezone.now().isoformat()}]}),
         Row(f"POST {MATCH}/live/undo", "match.record", PLAYERS,
             lambda w: f"{A}/matches/{blitz_match(w)}/live/undo", lambda w: {"ply": 1},
             before=recording),
@@ -552,7 +556,7 @@ def _sample_address(route: str, world: World) -> str:
     """The route with a value of the world for each of its parts."""
     values = {"slug": "riga" if route.startswith("c/") else "cup", "season": "2026",
               "pk": str(world.match("cup").pk), "step": "open", "discipline": "long",
-              "system": "fibs", "path": "x"}  # fmt: skip
+              "system": "fibs", "path": "x", "digest": "0"}  # fmt: skip
     if route.startswith("p/"):
         values["pk"] = str(world.players["Anna"])
     return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], route)

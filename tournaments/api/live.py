@@ -6,7 +6,8 @@ computation per version however many follow) and honours ``If-None-Match``, so a
 polling an unchanged match gets a 304. ``POST`` takes one entry at the ply the client saw,
 ``POST …/undo`` takes back the last (also the entry that decided the match: its players within
 ``LIVE_UNDO_WINDOW_SECONDS``, an organizer later; the result is taken back with it),
-``DELETE`` discards the recording (organizers).
+``DELETE`` discards the recording (organizers). ``POST …/sync`` takes the entries a phone
+recorded offline, and ``GET …/kit`` is what the phone keeps to record them (``offline``).
 """
 
 from __future__ import annotations
@@ -32,12 +33,13 @@ from tournaments.api.actions import Action
 from tournaments.api.live_schema import (
     READ_BY_ANYONE,
     LiveActionField,
+    LiveKit,
     LiveState,
     LiveSyncState,
 )
 from tournaments.api.views import visible_tournaments
 from tournaments.errors import NotFound
-from tournaments.matches.live import follow, services, state
+from tournaments.matches.live import follow, offline, services, state
 from tournaments.matches.live.broadcast import SharedState
 from tournaments.models import Match
 from tournaments.policy import may
@@ -75,6 +77,27 @@ class SyncIn(serializers.Serializer[Any]):
         max_length=services.MAX_SYNC_ENTRIES,
         help_text="The entries recorded offline, in the order they were made",
     )
+
+
+class AsideIn(SyncIn):
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=2000,
+        default="",
+        help_text="Why the match did not take them: the answer the phone showed",
+    )
+
+
+class AsideOut(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    ply = serializers.IntegerField(help_text="The ply the phone went on from")
+    entries = serializers.IntegerField(help_text="How many entries were handed over")
+
+
+def _entries(given: SyncIn) -> list[tuple[Any, Any]]:
+    """A sync's entries (or a hand-over's) as the services take them: (action, phone's time)."""
+    return [(each["action"], each["at"]) for each in given.validated_data["entries"]]
 
 
 class UndoIn(serializers.Serializer[Any]):
@@ -175,9 +198,42 @@ class MatchLiveSync(LiveAction):
             match_id=pk,
             by=request.user,
             ply=given.validated_data["ply"],
-            entries=[(each["action"], each["at"]) for each in given.validated_data["entries"]],
+            entries=_entries(given),
         )
         return Response(state)
+
+
+class MatchLiveAside(LiveAction):
+    @extend_schema(
+        request=AsideIn,
+        responses={201: AsideOut, **error_responses(422)},
+        summary="Hand a phone's offline entries to the judge",
+        description="Entries a phone recorded offline that the match did not take (a sync "
+        "answered 409 with another phone's entries, or refused one of them): kept with the "
+        "match for its judge to see, never merged into its record.",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        given = AsideIn(data=request.data)
+        given.is_valid(raise_exception=True)
+        answer = services.live_set_aside(
+            match=self.visible_match(pk),
+            by=request.user,
+            ply=given.validated_data["ply"],
+            entries=_entries(given),
+            reason=given.validated_data["reason"],
+        )
+        return Response(answer, status=status.HTTP_201_CREATED)
+
+
+class MatchLiveKit(LiveAction):
+    @extend_schema(
+        responses={200: LiveKit},
+        auth=READ_BY_ANYONE,
+        summary="What a phone keeps to record offline",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        match = self.visible_match(pk)
+        return Response(offline.live_kit(match_id=match.pk))
 
 
 class MatchLiveUndo(LiveAction):

@@ -389,6 +389,109 @@ class LiveActionField(serializers.DictField):
     refuse what is not an entry (400)."""
 
 
+# --- The kit of a phone that records offline -------------------------------------------------
+
+
+def _choices(field: str) -> Any:
+    return Tournament._meta.get_field(field).choices
+
+
+class KitRules(serializers.Serializer[Any]):
+    """The match rules (``tournaments.scoring.MatchRules``), as the board reads them."""
+
+    # The tournament's own choices: one enum each in the schema, as the tournament's fields have.
+    variant = serializers.ChoiceField(choices=Tournament.Variant.choices)
+    length = serializers.IntegerField(allow_null=True, help_text="Points to win; null: games")
+    games = serializers.IntegerField(allow_null=True, help_text="Games, all counted; null: points")
+    koks = serializers.BooleanField()
+    no_hit_and_hide = serializers.BooleanField()
+    federation_draw = serializers.BooleanField()
+    draw_counts = serializers.ChoiceField(choices=_choices("draw_counts"))
+    block_check = serializers.ChoiceField(choices=_choices("block_check"))
+    dave = serializers.BooleanField()
+    progression = serializers.ChoiceField(choices=_choices("dave_progression"))
+    max_stake = serializers.IntegerField(allow_null=True)
+    crawford = serializers.BooleanField()
+    accepted_moves = serializers.BooleanField()
+    opening_roll = serializers.BooleanField()
+
+
+class KitOutcome(serializers.Serializer[Any]):
+    winner = _colour("The colour that won; null: drawn", allow_null=True)
+    ending = serializers.ChoiceField(choices=Game.Ending.choices)
+    value = serializers.IntegerField(help_text="1 oyn, 2 mars, 3 koks; 0 a draw")
+    stake = serializers.IntegerField()
+
+
+class KitGameDone(KitOutcome):
+    """A finished game's checkpoint (``recording.GameDone``)."""
+
+    white = _player("The match player who played White")
+    entries = serializers.IntegerField(help_text="How many entries the game took")
+
+
+class KitGame(serializers.Serializer[Any]):
+    """The engine's state of the game on the board (``GameState.checkpoint``)."""
+
+    position = LivePosition()
+    crawford = serializers.BooleanField()
+    from_start = serializers.BooleanField()
+    stake = serializers.IntegerField()
+    holders = serializers.ListField(child=_colour(), help_text="Who may offer dave")
+    offered = serializers.BooleanField()
+    turns = serializers.IntegerField()
+    last_turn = serializers.BooleanField()
+    outcome = KitOutcome(allow_null=True)
+    last_play = serializers.CharField(allow_null=True)
+    first = _colour()
+    opened = serializers.BooleanField()
+
+
+class KitCurrent(serializers.Serializer[Any]):
+    """The game on the board as the draft's checkpoint (``Recording.checkpoint``)."""
+
+    number = serializers.IntegerField(help_text="The game's number (1-based)")
+    white = _player("The match player playing White")
+    entries = serializers.IntegerField()
+    actions = serializers.IntegerField()
+    last = LiveActionField(allow_null=True, help_text="The game's last action")
+    dice = serializers.CharField(allow_null=True, help_text="A roll waiting for its play")
+    game = KitGame()
+    lost_on_time = _player("The match player whose flag fell", allow_null=True)
+
+
+class KitClockState(serializers.Serializer[Any]):
+    """The clocks after their last event (``clock.Clock.to_json``)."""
+
+    left = LiveClockLeft()
+    on_turn = _side(allow_null=True)
+    paused = serializers.BooleanField()
+    turn_used = serializers.FloatField()
+    last = serializers.FloatField(allow_null=True, help_text="The last event (server's time)")
+    flagged = _side(allow_null=True)
+    flagged_at = serializers.FloatField(allow_null=True)
+
+
+class KitClock(serializers.Serializer[Any]):
+    control = LiveTimeControl()
+    clock = KitClockState()
+
+
+class LiveKit(serializers.Serializer[Any]):
+    """What a phone keeps to go on recording with no network (``board.kit_json``): the page
+    runs the rules engine on it (Pyodide) for the entries it holds until it can sync."""
+
+    version = serializers.IntegerField(help_text="The kit's shape; a newer one is fetched again")
+    match = serializers.IntegerField(help_text="The match's id")
+    draft = serializers.IntegerField(allow_null=True, help_text="The draft's id; null: none yet")
+    ply = serializers.IntegerField(help_text="The draft's entries: the ply a sync goes on from")
+    revision = serializers.IntegerField(help_text="The draft's revision")
+    rules = KitRules()
+    done = serializers.ListField(child=KitGameDone(), help_text="The finished games")
+    current = KitCurrent(allow_null=True, help_text="The game on the board; null: no entry yet")
+    clock = KitClock(allow_null=True, help_text="A timed match's clocks; null: no clock")
+
+
 # --- Reading ---------------------------------------------------------------------------------
 
 #: Who may read a match's state: anyone (who may see the match), signed in or not.

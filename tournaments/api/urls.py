@@ -19,7 +19,9 @@ from tournaments.api import (
 )
 from tournaments.api.live import (
     MatchLive,
+    MatchLiveAside,
     MatchLiveClock,
+    MatchLiveKit,
     MatchLiveSync,
     MatchLiveUndo,
     live_next,
@@ -98,6 +100,8 @@ urlpatterns = [
     path("matches/<int:pk>/live", MatchLive.as_view(), name="api-live"),
     path("matches/<int:pk>/live/undo", MatchLiveUndo.as_view(), name="api-live-undo"),
     path("matches/<int:pk>/live/sync", MatchLiveSync.as_view(), name="api-live-sync"),
+    path("matches/<int:pk>/live/kit", MatchLiveKit.as_view(), name="api-live-kit"),
+    path("matches/<int:pk>/live/aside", MatchLiveAside.as_view(), name="api-live-aside"),
     path("matches/<int:pk>/live/clock", MatchLiveClock.as_view(), name="api-live-clock"),
     path("matches/<int:pk>/live/next", live_next, name="api-live-next"),
     path("matches/<int:pk>/confirm", actions.ResultConfirm.as_view(), name="api-confirm"),

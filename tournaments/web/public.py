@@ -51,6 +51,7 @@ from tournaments.web.common import (
     tournament_header,
     tournament_of,
 )
+from tournaments.web.live import set_aside_for
 from tournaments.words import BRACKET_NAMES, TIEBREAK_NAMES
 
 Format = Tournament.Format
@@ -273,7 +274,12 @@ def _own_actions(request: HttpRequest, pk: int) -> str:
     match = match_of(request, pk)  # one statement, compiled once
     actions = match_actions(request, match)
     accepted = accepted_plays(match) if "confirm" in actions else []
-    context = {"match": match, "actions": actions, "accepted_plays": accepted}
+    context = {
+        "match": match,
+        "actions": actions,
+        "accepted_plays": accepted,
+        "set_aside": set_aside_for(request.user, match),
+    }
     return render_to_string("tournaments/_match_actions.html", context, request)
 
 

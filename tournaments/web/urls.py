@@ -20,7 +20,12 @@ from tournaments.web import (
     seasons,
     signups,
 )
-from tournaments.web.live import match_record_page
+from tournaments.web.live import (
+    match_record_page,
+    offline_code,
+    recorder_service_worker,
+    web_manifest,
+)
 
 urlpatterns = [
     path("", read(public.tournament_list_page), name="home"),
@@ -73,6 +78,10 @@ urlpatterns = [
     ),
     path("m/<int:pk>/", read(public.match_page), name="match"),
     path("m/<int:pk>/record/", read(match_record_page), name="match-record"),
+    # What the recorder keeps for recording with no network (tournaments.web.live).
+    path("offline/board-<str:digest>.zip", offline_code, name="offline-code"),
+    path("recorder-sw.js", recorder_service_worker, name="recorder-sw"),
+    path("manifest.webmanifest", web_manifest, name="web-manifest"),
     path("m/<int:pk>/report/", results.match_report_page, name="match-report"),
     path("m/<int:pk>/answer/", results.match_answer, name="match-answer"),
     path("m/<int:pk>/resolve/", results.match_resolve_page, name="match-resolve"),

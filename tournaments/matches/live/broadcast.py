@@ -16,13 +16,13 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 
-from tournaments.scoring.clock import Clock, TimeControl
+from tournaments.matches.live.board import clock_fields
 
 log = logging.getLogger(__name__)
 
@@ -58,37 +58,6 @@ class SharedState:
         fields = clock_fields(json.loads(self.clock), now)
         tail = json.dumps(fields, separators=(",", ":")).encode()
         return self.body[:-1] + b"," + tail[1:]
-
-
-def clock_basis(clock: Clock) -> dict[str, Any]:
-    """What a state keeps of a timed match's clocks: its control and the clocks' last event."""
-    return {"control": clock.control.as_json(), "clock": clock.to_json()}
-
-
-def clock_fields(basis: Mapping[str, Any] | None, now: float) -> dict[str, Any]:
-    """The live state's ``clocks`` (the contract: each side's whole seconds left and the
-    running side) at ``now``, and ``clock``: the time control, whose turn it is, the delay the
-    running side still waits, whether a judge paused them, whose flag fell and when, the time
-    left to the millisecond and the moment read (seconds), for a page to tick on from."""
-    if basis is None:
-        return {"clocks": None, "clock": None}
-    control = TimeControl.from_json(basis["control"])
-    assert control is not None
-    clock = Clock.from_json(control, basis["clock"])
-    reading = clock.reading_at(now)
-    return {
-        "clocks": reading.as_json(),
-        "clock": {
-            "control": basis["control"],
-            "on_turn": clock.on_turn,
-            "delay_left": round(reading.delay_left, 3),
-            "paused": reading.paused,
-            "flagged": reading.flagged,
-            "flagged_at": reading.flagged_at,
-            "left": {"home": round(reading.home, 3), "away": round(reading.away, 3)},
-            "read_at": round(now, 3),
-        },
-    }
 
 
 Listener = Callable[[int, SharedState], None]

@@ -9,11 +9,12 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 
 from tournaments.errors import Conflict
+from tournaments.matches.live.board import turn_clock
 from tournaments.matches.live.drafts import side_name
 from tournaments.matches.live.models import Draft
 from tournaments.matches.live.recording import SIDE_NAMES, Entry, Flag, Recording
 from tournaments.models import Match
-from tournaments.scoring.clock import Clock, ClockEvent
+from tournaments.scoring.clock import Clock
 
 
 def clock_of(match: Match, draft: Draft | None) -> Clock | None:
@@ -49,15 +50,8 @@ def require_time(match: Match, clock: Clock, entry: Entry, now: datetime) -> Non
 
 
 def turn_to(clock: Clock, recording: Recording, now: datetime) -> None:
-    """After an entry (or an undo) at ``now``: the clock of who acts next runs; none between
-    games and once the match is over."""
-    at = max(now.timestamp(), clock.last)
-    player = recording.to_act
-    if player is None:
-        clock.apply(ClockEvent(at, "stop"))
-    else:
-        kind = "start" if clock.on_turn is None else "switch"
-        clock.apply(ClockEvent(at, kind, SIDE_NAMES[player]))  # type: ignore[arg-type]
+    """After an entry (or an undo) at ``now``: the clock of who acts next runs (``board``)."""
+    turn_clock(clock, recording, now.timestamp())
 
 
 def _minutes(seconds: float) -> str:

@@ -149,3 +149,40 @@ class ClockAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.draft_id} {self.kind} {self.side} {self.seconds}"
+
+
+class SetAside(models.Model):
+    """Entries a phone recorded offline that the match did not take (another phone's entries
+    came first, or the server refused one of them), handed to the judge instead of discarded:
+    nothing is merged into the record silently, and nothing the players entered is lost. The
+    judge sees them with the match and enters what they decide."""
+
+    match = models.ForeignKey(
+        "tournaments.Match",
+        verbose_name=_("match"),
+        on_delete=models.CASCADE,
+        related_name="set_aside",
+    )
+    #: The ply the phone went on from when it lost the network.
+    ply = models.PositiveIntegerField(_("from ply"))
+    #: The phone's entries as it held them: ``[{"action": …, "at": ISO time}, …]``.
+    entries = models.JSONField(_("entries"))
+    #: Why the match did not take them: the server's answer the phone showed.
+    reason = models.TextField(_("reason"), blank=True)
+    handed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("handed over by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    handed_at = models.DateTimeField(_("handed over at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("entries set aside for the judge")
+        verbose_name_plural = _("entries set aside for the judge")
+        ordering = ["handed_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {len(self.entries)} from ply {self.ply}"

@@ -59,7 +59,7 @@ from tournaments.matches.live.drafts import (
     save_draft,
 )
 from tournaments.matches.live.hints import hint_for
-from tournaments.matches.live.models import ClockAction, Draft, DraftEntry
+from tournaments.matches.live.models import ClockAction, Draft, DraftEntry, SetAside
 from tournaments.matches.live.recording import (
     SIDE_NAMES,
     Entry,
@@ -158,6 +158,29 @@ def live_sync(
         if recording.finished:
             _finish(match, draft, recording, by)
         return {**written(match, draft, recording), "hint": None, "clamped": clamped}
+
+
+def live_set_aside(
+    *, match: Match, by: User, ply: int, entries: Sequence[tuple[Any, datetime]], reason: str
+) -> dict[str, Any]:
+    """A phone's offline entries that the match did not take (``live_sync`` answered with
+    another phone's entries, or refused one), handed to the judge: kept with the match, never
+    merged into its record. Who may record the match may hand them over."""
+    if not entries:
+        raise InvalidInput(_("Hand over one entry at least."))
+    if len(entries) > MAX_SYNC_ENTRIES:
+        raise InvalidInput(
+            _("A sync brings at most %(most)s entries.") % {"most": MAX_SYNC_ENTRIES}
+        )
+    require(by, "match.record", match)
+    aside = SetAside.objects.create(
+        match=match,
+        ply=ply,
+        entries=[{"action": action, "at": at.isoformat()} for action, at in entries],
+        reason=reason[:2000],
+        handed_by=author(by),
+    )
+    return {"id": aside.pk, "ply": aside.ply, "entries": len(aside.entries)}
 
 
 @dataclass(frozen=True, slots=True)

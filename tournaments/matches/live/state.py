@@ -18,16 +18,15 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.rules.steps import play_steps, steps_json
-from games.viewer import board_layout, live_frame
 from nardy_site.joined import Compiled
 from nardy_site.page_cache import fresh_or_stale, store
 from tournaments.errors import Conflict, NotFound
-from tournaments.matches.live.broadcast import SharedState, clock_basis, clock_fields, publish
+from tournaments.matches.live.board import board_state, clock_basis, clock_fields
+from tournaments.matches.live.broadcast import SharedState, publish
 from tournaments.matches.live.clocks import clock_of
 from tournaments.matches.live.drafts import match_of, resume, side_name
 from tournaments.matches.live.models import Draft
-from tournaments.matches.live.recording import Recording, state_json
+from tournaments.matches.live.recording import Recording
 from tournaments.models import Match, Tournament
 
 #: Spectators see an entry at most this late (their pages poll every second).
@@ -164,13 +163,10 @@ def state_of(match: Match, draft: Draft | None = None) -> dict[str, Any]:
 
 def _state(match: Match, draft: Draft | None, recording: Recording) -> dict[str, Any]:
     """The contract's state (``recording.state_json``) and what the pages draw it with."""
-    state = state_json(recording)
     names = (side_name(match, "home"), side_name(match, "away"))
-    score = [state["score"]["home"], state["score"]["away"]]
+    state = board_state(recording, names)
     reported = match.status != Match.Status.SCHEDULED
     state["finished"] = recording.finished or reported
-    dice = recording.dice
-    steps = None if dice is None else steps_json(play_steps(recording.game.position, dice))
     state.update(
         {
             "draft": draft.pk if draft else None,
@@ -182,34 +178,13 @@ def _state(match: Match, draft: Draft | None, recording: Recording) -> dict[str,
             "names": list(names),
             "lost_on_time": match.lost_on_time or state["lost_on_time"],
             CLOCK_BASIS: _clock_basis(match, draft),
-            "steps": steps,
-            "board": {
-                "variant": recording.variant.name,
-                "layout": board_layout(recording.variant),
-                "names": list(names),
-                "length": recording.rules.length,
-                "crawford": recording.rules.crawford_applies,
-                "dave": recording.variant.dave.enabled,
-                "frames": [
-                    live_frame(
-                        recording.game,
-                        step=recording.game_actions,
-                        last=recording.last_action,
-                        number=recording.number,
-                        white_player=recording.white,
-                        names=names,
-                        score=score,
-                        dice=dice,
-                    )
-                ],
-            },
         }
     )
     return state
 
 
 def _clock_basis(match: Match, draft: Draft | None) -> dict[str, Any] | None:
-    """A timed match's clocks at their last event (``broadcast.clock_basis``); None untimed."""
+    """A timed match's clocks at their last event (``board.clock_basis``); None untimed."""
     clock = clock_of(match, draft)
     return None if clock is None else clock_basis(clock)
 
