@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -65,7 +66,7 @@ from tournaments.players.pairs import pair_of
 from tournaments.players.services import claim_approve, claim_request
 from tournaments.ratings.ledger import ratings_replay
 
-from .conftest import PROJECT_ROOT, SCREENSHOTS
+from .conftest import PROJECT_ROOT, SCREENSHOTS, asked_outside, outside_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -486,15 +487,9 @@ class Recorder:
         self.document_status: dict[str, int] = {}
         self.live = live_server_url
 
-        def only_the_live_server(route):
-            if route.request.url.startswith(self.live):
-                route.continue_()
-            else:
-                self.events.append(f"outside request: {route.request.url}")
-                route.abort()
-
-        context.route("**/*", only_the_live_server)
+        self.outside: list[Any] = []
         self.page = context.new_page()
+        self.page.on("request", outside_of(self.live, self.outside))
         self.page.set_default_timeout(15_000)
         self.page.on("pageerror", lambda error: self.events.append(f"JavaScript error: {error}"))
         self.page.on("console", self._console)
@@ -526,6 +521,7 @@ class Recorder:
 
     def visit(self, visit: Visit) -> Visit:
         self.events.clear()
+        self.outside.clear()
         self.document_status.clear()
         response = self.page.goto(visit.url, wait_until="load")
         visit.status = response.status if response else 0
@@ -540,6 +536,7 @@ class Recorder:
                 SMALL_TAP_TARGETS, [TAP_TARGET, list(SMALL_TAP_TARGETS_ALLOWED)]
             )
         visit.problems.extend(self.events)
+        visit.problems.extend(f"outside request: {url}" for url in asked_outside(self.outside))
         return visit
 
 

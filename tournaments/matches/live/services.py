@@ -172,15 +172,29 @@ def live_set_aside(
         raise InvalidInput(
             _("A sync brings at most %(most)s entries.") % {"most": MAX_SYNC_ENTRIES}
         )
+    kept = []
+    for index, (action, at) in enumerate(entries):
+        try:
+            kept.append({"action": _as_kept(_read(action)), "at": at.isoformat()})
+        except TournamentError as error:
+            raise _of_entry(error, index) from None
     require(by, "match.record", match)
     aside = SetAside.objects.create(
-        match=match,
-        ply=ply,
-        entries=[{"action": action, "at": at.isoformat()} for action, at in entries],
-        reason=reason[:2000],
-        handed_by=author(by),
+        match=match, ply=ply, entries=kept, reason=reason[:2000], handed_by=author(by)
     )
     return {"id": aside.pk, "ply": aside.ply, "entries": len(aside.entries)}
+
+
+def _as_kept(entry: Entry | Unreadable) -> dict[str, Any]:
+    """An entry as it is kept for the judge: what the rules read, written as they write it; a
+    play they cannot read, as its text (a NUL, which no database keeps, refused)."""
+    if not isinstance(entry, Unreadable):
+        return entry_to_json(entry)
+    if "\x00" in entry.play:
+        raise InvalidInput(
+            _("This is not a game action: %(reason)s") % {"reason": said_by(entry.error)}
+        )
+    return {"play": entry.play}
 
 
 @dataclass(frozen=True, slots=True)

@@ -173,7 +173,16 @@ def test_a_phone_hands_its_entries_to_the_judge(timed: Site, server_clock: Serve
     outsider = client_of(timed.outsider)
     aside(outsider, table.match, held, 403)
     aside(table.client, table.match, [], 400)
+    # What is no entry is refused, named by its place; a NUL (which PostgreSQL keeps in no text
+    # and no JSON) with it.
+    for action in ({"dice": "64", "play": "24/18\u0000"}, {"nothing": "\u0000"}):
+        refused = aside(table.client, table.match, [held[0], {"action": action, "at": at(5)}], 400)
+        assert refused["error"]["message"].startswith("Entry 2: ")
     assert SetAside.objects.count() == 1
+    # A play the rules cannot read is kept as its text, for the judge to read.
+    typed = [{"action": {"dice": "64", "play": "24/18 and 4 off"}, "at": at(6)}]
+    aside(table.client, table.match, typed, 201)
+    assert SetAside.objects.last().entries[0]["action"] == {"play": "24/18 and 4 off"}
 
     # The judge (an organizer here) sees them with the match; a player does not.
     page = client_of(timed.organizer).get(f"/m/{table.match.pk}/").content.decode()
