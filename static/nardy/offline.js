@@ -58,12 +58,16 @@
   }
 
   var store = {
-    // The match's record: {match, state, kit, pending, offset, conflict}, or a new one.
+    // A match's record before the phone holds anything of it.
+    blank: function (match) {
+      return { match: match, state: null, kit: null, pending: [], offset: 0, conflict: null, view: null };
+    },
+    // The match's record: {match, state, kit, pending, offset, conflict, view}, or a blank one.
     read: function (match) {
       return transact("readonly", function (matches, done) {
         var request = matches.get(match);
         request.onsuccess = function () {
-          done(request.result || { match: match, state: null, kit: null, pending: [], offset: 0, conflict: null });
+          done(request.result || store.blank(match));
         };
       });
     },

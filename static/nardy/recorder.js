@@ -519,20 +519,32 @@
     });
   }
 
-  function request(url, method, body, refused, entry) {
-    if (busy) return Promise.resolve();
-    busy = true;
-    writes += 1;
-    root.setAttribute("aria-busy", "true");
+  // A write to the live API, with the page's session and CSRF token.
+  function apiWrite(url, method, body) {
     return fetch(url, {
       method: method,
       credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
       body: body ? JSON.stringify(body) : undefined,
-    })
+    });
+  }
+
+  // The server's state as it stands, shown (after a write that answers with none).
+  function takeFresh(message) {
+    return fetch(root.dataset.api, { credentials: "same-origin" })
+      .then(function (response) { return response.json(); })
+      .then(function (fresh) { take(fresh, message); });
+  }
+
+  function request(url, method, body, refused, entry) {
+    if (busy) return Promise.resolve();
+    busy = true;
+    writes += 1;
+    root.setAttribute("aria-busy", "true");
+    return apiWrite(url, method, body)
       .then(function (response) {
         noteServerClock(response);
-        if (response.status === 204) return fetch(root.dataset.api, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (fresh) { take(fresh); });
+        if (response.status === 204) return takeFresh();
         return response.json().then(function (data) {
           if (response.ok) {
             take(data);
@@ -649,7 +661,9 @@
   // changed), unless entries wait on the phone (then the server's state is theirs to meet).
   function remember(server) {
     if (!record || waiting()) return;
-    var fresh = { match: record.match, state: server, kit: record.kit, pending: [], offset: clockOffset, conflict: null, view: null };
+    var fresh = Offline.store.blank(record.match);
+    fresh.state = server;
+    fresh.kit = record.kit;
     delete server.hint;
     record = fresh;
     save();
@@ -739,12 +753,7 @@
     syncing = true;
     busy = true;
     var sent = record.pending.slice();
-    fetch(root.dataset.sync, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
-      body: JSON.stringify({ ply: record.kit.ply, entries: sent }),
-    })
+    apiWrite(root.dataset.sync, "POST", { ply: record.kit.ply, entries: sent })
       .then(function (response) {
         noteServerClock(response);
         return response.json().then(function (data) {
@@ -835,12 +844,7 @@
   function settle(toJudge) {
     if (!record || !record.conflict || busy) return;
     var handed = toJudge
-      ? fetch(root.dataset.aside, {
-          method: "POST",
-          credentials: "same-origin",
-          headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
-          body: JSON.stringify({ ply: record.kit.ply, entries: record.pending, reason: record.conflict.message }),
-        }).then(function (response) {
+      ? apiWrite(root.dataset.aside, "POST", { ply: record.kit.ply, entries: record.pending, reason: record.conflict.message }).then(function (response) {
           if (!response.ok) return response.json().then(function (data) { throw new Error(data.error ? data.error.message : response.statusText); });
         })
       : Promise.resolve();
@@ -856,7 +860,7 @@
           busy = false;
           var message = toJudge ? counted("textHanded", count) : "";
           if (server) take(server, message);
-          else return fetch(root.dataset.api, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (fresh) { take(fresh, message); });
+          else return takeFresh(message);
         });
       })
       .catch(function (error) {

@@ -96,12 +96,16 @@ def clock_fields(basis: Mapping[str, Any] | None, now: float) -> dict[str, Any]:
     left to the millisecond and the moment read (seconds), for a page to tick on from."""
     if basis is None:
         return {"clocks": None, "clock": None}
-    clock = clock_of_basis(basis)
+    return clock_fields_of(clock_of_basis(basis), now)
+
+
+def clock_fields_of(clock: Clock, now: float) -> dict[str, Any]:
+    """``clock_fields`` of clocks at hand."""
     reading = clock.reading_at(now)
     return {
         "clocks": reading.as_json(),
         "clock": {
-            "control": basis["control"],
+            "control": clock.control.as_json(),
             "on_turn": clock.on_turn,
             "delay_left": round(reading.delay_left, 3),
             "paused": reading.paused,
@@ -118,6 +122,8 @@ def clock_fields(basis: Mapping[str, Any] | None, now: float) -> dict[str, Any]:
 
 def kit_json(
     *,
+    match: int,
+    draft: int | None,
     rules: MatchRules,
     done: Sequence[Mapping[str, Any]],
     current: Mapping[str, Any] | None,
@@ -125,10 +131,13 @@ def kit_json(
     ply: int,
     revision: int,
 ) -> dict[str, Any]:
-    """What a phone needs to go on recording without the network, from a draft as it stands
-    (``done`` and ``current`` are the draft's checkpoints, None before its first entry)."""
+    """What a phone needs to go on recording without the network, from match ``match``'s draft
+    as it stands (``draft`` its id; ``done`` and ``current`` its checkpoints, None before its
+    first entry)."""
     return {
         "version": KIT_VERSION,
+        "match": match,
+        "draft": draft,
         "ply": ply,
         "revision": revision,
         "rules": dataclasses.asdict(rules),
@@ -170,5 +179,8 @@ def after_entries(
             turn_clock(clock, recording, at)
     pair = (names[0], names[1])
     state = board_state(recording, pair)
-    state.update(clock_fields(None if clock is None else clock_basis(clock), max(at, now)))
+    if clock is None:
+        state.update(clock_fields(None, now))
+    else:
+        state.update(clock_fields_of(clock, max(at, now)))
     return state

@@ -100,7 +100,9 @@ def live_kit(*, match_id: int) -> dict[str, Any]:
     match = match_of(match_id)
     draft = Draft.objects.filter(match=match).first()
     recording = None if draft is None else resume(match, draft)
-    kit = kit_json(
+    return kit_json(
+        match=match.pk,
+        draft=draft.pk if draft else None,
         rules=match.tournament.match_rules(),
         done=[] if recording is None else [game.to_json() for game in recording.done],
         current=None if recording is None else recording.checkpoint(),
@@ -108,6 +110,3 @@ def live_kit(*, match_id: int) -> dict[str, Any]:
         ply=draft.ply if draft else 0,
         revision=draft.revision if draft else 0,
     )
-    kit["match"] = match.pk
-    kit["draft"] = draft.pk if draft else None
-    return kit

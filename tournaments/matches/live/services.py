@@ -24,10 +24,10 @@ the turn back, and an organizer pauses, resumes or sets them (``live_clock``, ea
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import transaction
@@ -104,6 +104,8 @@ def live_act(
         return {**written(match, draft, recording), "hint": hint}
 
 
+T = TypeVar("T")
+
 #: The most entries one sync takes: a long match recorded offline from its start.
 MAX_SYNC_ENTRIES = 2000
 
@@ -122,18 +124,7 @@ def live_sync(
     hand on the clocks) and the arrival of the batch; otherwise the nearest of the two, and it
     is marked for the judge (``DraftEntry.clamped``): the clocks only run forward, so no phone
     gives a player time back."""
-    if not entries:
-        raise InvalidInput(_("A sync brings one entry at least."))
-    if len(entries) > MAX_SYNC_ENTRIES:
-        raise InvalidInput(
-            _("A sync brings at most %(most)s entries.") % {"most": MAX_SYNC_ENTRIES}
-        )
-    read = []
-    for index, (action, _at) in enumerate(entries):
-        try:
-            read.append(_read(action))
-        except TournamentError as error:
-            raise _of_entry(error, index) from None
+    read = _read_batch(entries, _read)
     arrival = timezone.now()
     with transaction.atomic():
         match, draft = _open(match_id, by, ply, None, since=True)
@@ -166,23 +157,35 @@ def live_set_aside(
     """A phone's offline entries that the match did not take (``live_sync`` answered with
     another phone's entries, or refused one), handed to the judge: kept with the match, never
     merged into its record. Who may record the match may hand them over."""
-    if not entries:
-        raise InvalidInput(_("Hand over one entry at least."))
-    if len(entries) > MAX_SYNC_ENTRIES:
-        raise InvalidInput(
-            _("A sync brings at most %(most)s entries.") % {"most": MAX_SYNC_ENTRIES}
-        )
-    kept = []
-    for index, (action, at) in enumerate(entries):
-        try:
-            kept.append({"action": _as_kept(_read(action)), "at": at.isoformat()})
-        except TournamentError as error:
-            raise _of_entry(error, index) from None
+    actions = _read_batch(entries, lambda action: _as_kept(_read(action)))
+    kept = [
+        {"action": action, "at": at.isoformat()}
+        for action, (_given, at) in zip(actions, entries, strict=True)
+    ]
     require(by, "match.record", match)
     aside = SetAside.objects.create(
         match=match, ply=ply, entries=kept, reason=reason[:2000], handed_by=author(by)
     )
     return {"id": aside.pk, "ply": aside.ply, "entries": len(aside.entries)}
+
+
+def _read_batch(entries: Sequence[tuple[Any, datetime]], read: Callable[[Any], T]) -> list[T]:
+    """A batch's actions (a sync's, a hand-over's), each ``read``; one that cannot be is
+    refused by its place in the batch (``_of_entry``). One entry at least, and at most
+    ``MAX_SYNC_ENTRIES``."""
+    if not entries:
+        raise InvalidInput(_("A sync brings one entry at least."))
+    if len(entries) > MAX_SYNC_ENTRIES:
+        raise InvalidInput(
+            _("A sync brings at most %(most)s entries.") % {"most": MAX_SYNC_ENTRIES}
+        )
+    found = []
+    for index, (action, _at) in enumerate(entries):
+        try:
+            found.append(read(action))
+        except TournamentError as error:
+            raise _of_entry(error, index) from None
+    return found
 
 
 def _as_kept(entry: Entry | Unreadable) -> dict[str, Any]:
