@@ -13,6 +13,19 @@ points, 24 the head; ``games.rules.position``). For each side, from its own view
   over every opponent checker still on the board;
 
 and for both: race (the sides' checkers have passed each other) or contact, and the pip lead.
+
+Then, appended so that the inputs above stay a prefix (``FIRST_SIZE``: weights made for them, as
+``v1-60k`` and ``v2-230k`` are, read the same columns as before), what a blocking game turns on and
+a sum of blocks cannot show, again for each side as the blocker:
+
+- the opponent's mobility: the share of the 36 rolls that leave its rearmost checker no move,
+  the same share averaged over its checkers on the board, the share of rolls with which it cannot
+  move at all (every die of the roll blocked for every checker: a lost turn), and its checkers
+  held behind four blocked dice of six (trapped);
+- its own crossovers: the quarters its checkers still have to cross to reach the home;
+
+(all naught in a race, where nothing blocks);
+and for both, the pip lead against the mover's pips (what a race's chances turn on).
 """
 
 from __future__ import annotations
@@ -57,7 +70,10 @@ _PATH = np.array(OPPONENT_PATH)
 _PIPS = np.arange(26, dtype=np.float32)
 _PIPS[25] = 0.0
 PER_SIDE = 4 * POINTS + 8
-SIZE = 2 * PER_SIDE + 2
+#: The inputs of the first weights (``v1-60k``, ``v2-230k``): a prefix of today's.
+FIRST_SIZE = 2 * PER_SIDE + 2
+MOBILITY_PER_SIDE = 5
+SIZE = FIRST_SIZE + 2 * MOBILITY_PER_SIDE + 1
 #: The input that says race (1) or contact (0): the network routes each row by it.
 RACE = 2 * PER_SIDE
 
@@ -79,6 +95,9 @@ def encode(boards: Boards) -> Features:
             _side(other, mover, other_pips),
             race[:, None].astype(np.float32),
             np.clip((other_pips - mover_pips) / 100.0, -1.0, 1.0)[:, None],
+            _mobility(mover, other) * ~race[:, None],
+            _mobility(other, mover) * ~race[:, None],
+            np.clip((other_pips - mover_pips) / np.maximum(mover_pips, 10.0), -1.0, 1.0)[:, None],
         ],
         axis=1,
         dtype=np.float32,
@@ -120,6 +139,45 @@ def _side(
         axis=1,
         dtype=np.float32,
     )
+
+
+def _landing_table() -> npt.NDArray[np.intp]:
+    """``LANDING[q, d]``: the column of ``[held points of the blocker…, blocked]`` that decides
+    whether a checker on the opponent's point ``q`` may move a die ``d + 1``: the blocker's own
+    number for its landing point, or the last column (always blocked) when it would leave the
+    board (bearing off is the race's business, not the blocks')."""
+    landing = np.full((POINTS + 1, 6), POINTS, dtype=np.intp)
+    for q in range(1, POINTS + 1):
+        for die in range(1, 7):
+            if q - die >= 1:
+                landing[q, die - 1] = _opponent_point(q - die) - 1
+    return landing
+
+
+_LANDING = _landing_table()
+_QUARTERS = np.array([0.0, *[(point - 1) // 6 for point in range(1, POINTS + 1)], 0.0], np.float32)
+
+
+def _mobility(own: npt.NDArray[np.float32], other: npt.NDArray[np.float32]) -> Features:
+    """What ``own``'s points leave the ``other`` side free to do (the rule of a held point: one
+    checker closes it), and ``own``'s crossovers; ``MOBILITY_PER_SIDE`` columns."""
+    n = len(own)
+    closed = np.concatenate([own[:, 1:25] > 0, np.ones((n, 1), bool)], axis=1)
+    blocked = closed[:, _LANDING]  # (n, 25, 6): the other side's point q, die d
+    stuck = blocked.sum(axis=2, dtype=np.float32) ** 2 / 36.0  # rolls that leave q no move
+    on_board = other[:, 1:25]
+    count = on_board.sum(axis=1)
+    rearmost = _rearmost(other)
+    rear_stuck = np.where(count > 0, np.take_along_axis(stuck, rearmost[:, None], axis=1)[:, 0], 0)
+    mean_stuck = (on_board * stuck[:, 1:]).sum(axis=1) / np.maximum(count, 1.0)
+    occupied = (on_board > 0)[:, :, None]
+    dead_dice = np.where(count > 0, (blocked[:, 1:] | ~occupied).all(axis=1).sum(axis=1), 0)
+    trapped = (on_board * (blocked[:, 1:].sum(axis=2) >= 4)).sum(axis=1) / CHECKERS
+    crossovers = own @ _QUARTERS / (3.0 * CHECKERS)
+    return np.stack(
+        [rear_stuck, mean_stuck, dead_dice.astype(np.float32) ** 2 / 36.0, trapped, crossovers],
+        axis=1,
+    ).astype(np.float32)
 
 
 def _rearmost(own: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:

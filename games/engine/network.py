@@ -9,7 +9,8 @@ contact network's units on it. Each row goes to one of them by its race input
 The weights ship in the repository as a small ``.npz`` file with their version and the size of
 their inputs, so that weights made for other features are refused when loaded rather than read
 wrong. Version 1 files (``v1-60k``) hold one network for every position; version 2 files may add
-the race network's arrays (``race_w1`` …).
+the race network's arrays (``race_w1`` …). Weights made before the mobility inputs (``v1-60k``,
+``v2-230k``: ``features.FIRST_SIZE`` inputs) read the prefix of the features they were made for.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from games.engine.features import RACE, SIZE, Features
+from games.engine.features import FIRST_SIZE, RACE, SIZE, Features
 
 #: The format this engine writes; it reads ``READS``.
 VERSION = 2
@@ -32,6 +33,8 @@ OUTPUTS = 3
 WEIGHTS = Path(__file__).with_name("weights") / "long.npz"
 Array = npt.NDArray[np.floating[Any]]
 _ARRAYS = ("w1", "b1", "w2", "b2")
+#: The sizes of input a weights file may have been made for: the features' prefixes.
+INPUTS = (FIRST_SIZE, SIZE)
 
 
 @dataclass(slots=True)
@@ -57,13 +60,22 @@ class Layers:
     def hidden(self) -> int:
         return int(self.w1.shape[1])
 
+    @property
+    def inputs(self) -> int:
+        return int(self.w1.shape[0])
+
     def forward(self, x: Features) -> Array:
-        return _sigmoid(_sigmoid(x @ self.w1 + self.b1) @ self.w2 + self.b2)
+        return _sigmoid(_sigmoid(self._seen(x) @ self.w1 + self.b1) @ self.w2 + self.b2)
+
+    def _seen(self, x: Features) -> Features:
+        """The columns of the features these weights were made for (a prefix of them)."""
+        return x if x.shape[1] == self.inputs else x[:, : self.inputs]
 
     def learn(self, x: Features, targets: Array, rate: float) -> float:
         """One step of gradient descent on the cross-entropy between the outputs and
         ``targets`` (soft, in [0, 1]) over the rows of ``x``, in place (so that workers sharing
         the arrays learn together); returns the mean squared error before the step."""
+        x = self._seen(x)
         hidden = _sigmoid(x @ self.w1 + self.b1)
         out = _sigmoid(hidden @ self.w2 + self.b2)
         delta_out = out - targets
@@ -75,14 +87,16 @@ class Layers:
         return float((delta_out**2).mean())
 
     def widened(self, hidden: int, rng: np.random.Generator) -> Layers:
-        """The same function with ``hidden`` units: the new units' outputs weigh nothing yet,
-        so training goes on from what the network knows (Net2Net's widening)."""
+        """The same function with ``hidden`` units and every input of today's features: the
+        new units' outputs and the new inputs weigh nothing yet, so training goes on from what
+        the network knows (Net2Net's widening)."""
         more = hidden - self.hidden
         if more < 0:
             raise ValueError(f"cannot narrow {self.hidden} hidden units to {hidden}")
         fresh = (rng.standard_normal((SIZE, more)) * np.sqrt(1.0 / SIZE)).astype(np.float32)
+        unseen = np.zeros((SIZE - self.inputs, self.hidden), np.float32)
         return Layers(
-            np.concatenate([self.w1, fresh], axis=1),
+            np.concatenate([np.concatenate([self.w1, unseen]), fresh], axis=1),
             np.concatenate([self.b1, np.zeros(more, np.float32)]),
             np.concatenate([self.w2, np.zeros((more, OUTPUTS), np.float32)]),
             self.b2.copy(),
@@ -160,7 +174,8 @@ class Network:
             arrays |= {
                 f"race_{name}": a for name, a in zip(_ARRAYS, self.race.arrays(), strict=True)
             }
-        arrays["meta"] = np.array(json.dumps({"version": VERSION, "inputs": SIZE, **self.info}))
+        inputs = self.contact.inputs
+        arrays["meta"] = np.array(json.dumps({"version": VERSION, "inputs": inputs, **self.info}))
         buffer = io.BytesIO()
         np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -173,21 +188,22 @@ class Network:
         """Read a weights file; ``WeightsError`` if it is of another version or shape."""
         with np.load(path) as found:
             meta = json.loads(str(found["meta"]))
-            if meta.get("version") not in READS or meta.get("inputs") != SIZE:
+            inputs = meta.get("inputs")
+            if meta.get("version") not in READS or inputs not in INPUTS:
                 raise WeightsError(
-                    f"{path}: weights of version {meta.get('version')} for "
-                    f"{meta.get('inputs')} inputs; this engine reads versions "
-                    f"{', '.join(map(str, READS))}, {SIZE} inputs"
+                    f"{path}: weights of version {meta.get('version')} for {inputs} inputs; "
+                    f"this engine reads versions {', '.join(map(str, READS))}, "
+                    f"{' or '.join(map(str, INPUTS))} inputs"
                 )
-            contact = _layers(found, "", path)
-            race = _layers(found, "race_", path) if "race_w1" in found.files else None
+            contact = _layers(found, "", inputs, path)
+            race = _layers(found, "race_", inputs, path) if "race_w1" in found.files else None
         info = {k: v for k, v in meta.items() if k not in ("version", "inputs")}
         return cls(contact, race, info)
 
 
-def _layers(found: Any, prefix: str, path: Path) -> Layers:
+def _layers(found: Any, prefix: str, inputs: int, path: Path) -> Layers:
     w1, b1, w2, b2 = (found[prefix + name].astype(np.float32) for name in _ARRAYS)
-    if w1.shape[0] != SIZE or w2.shape != (w1.shape[1], OUTPUTS) or b1.shape != (w1.shape[1],):
+    if w1.shape[0] != inputs or w2.shape != (w1.shape[1], OUTPUTS) or b1.shape != (w1.shape[1],):
         raise WeightsError(f"{path}: the arrays do not fit together")
     return Layers(w1, b1, w2, b2)
 
