@@ -79,7 +79,8 @@ class Evaluator:
         """The probabilities of each row and which of them are certain, from one look at what
         the rules decide (for a search, which stops where they are)."""
         settled = known(boards, self.database)
-        return settled.over(coherent(self.network.forward(encode(boards)))), settled.exact
+        raw = self.network.forward(encode(boards, self.network.inputs))
+        return settled.over(coherent(raw)), settled.exact
 
     def exact(self, boards: Boards) -> npt.NDArray[np.bool_]:
         """The rows whose probabilities are certain: a rollout may stop there."""

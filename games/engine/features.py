@@ -84,24 +84,25 @@ def boards_of(positions: Sequence[Position]) -> Boards:
     return np.array(flat, dtype=np.int16).reshape(len(flat), 2, 26)
 
 
-def encode(boards: Boards) -> Features:
-    """The network's inputs, one row a position: ``SIZE`` numbers."""
+def encode(boards: Boards, size: int = SIZE) -> Features:
+    """The network's inputs, one row a position: the first ``size`` numbers (``FIRST_SIZE`` for
+    weights made before the mobility inputs, which then cost nothing)."""
     mover, other = boards[:, 0, :].astype(np.float32), boards[:, 1, :].astype(np.float32)
     mover_pips, other_pips = mover @ _PIPS, other @ _PIPS
     race = (_rearmost(mover) <= 12) & (_rearmost(other) <= 12)
-    return np.concatenate(
-        [
-            _side(mover, other, mover_pips),
-            _side(other, mover, other_pips),
-            race[:, None].astype(np.float32),
-            np.clip((other_pips - mover_pips) / 100.0, -1.0, 1.0)[:, None],
+    columns = [
+        _side(mover, other, mover_pips),
+        _side(other, mover, other_pips),
+        race[:, None].astype(np.float32),
+        np.clip((other_pips - mover_pips) / 100.0, -1.0, 1.0)[:, None],
+    ]
+    if size > FIRST_SIZE:
+        columns += [
             _mobility(mover, other) * ~race[:, None],
             _mobility(other, mover) * ~race[:, None],
             np.clip((other_pips - mover_pips) / np.maximum(mover_pips, 10.0), -1.0, 1.0)[:, None],
-        ],
-        axis=1,
-        dtype=np.float32,
-    )
+        ]
+    return np.concatenate(columns, axis=1, dtype=np.float32)
 
 
 def _side(

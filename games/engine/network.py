@@ -128,6 +128,11 @@ class Network:
     def hidden(self) -> int:
         return self.contact.hidden
 
+    @property
+    def inputs(self) -> int:
+        """The features these weights read (``features.encode``'s ``size``)."""
+        return self.contact.inputs
+
     def layers(self) -> tuple[Layers, ...]:
         return (self.contact,) if self.race is None else (self.contact, self.race)
 
@@ -174,8 +179,8 @@ class Network:
             arrays |= {
                 f"race_{name}": a for name, a in zip(_ARRAYS, self.race.arrays(), strict=True)
             }
-        inputs = self.contact.inputs
-        arrays["meta"] = np.array(json.dumps({"version": VERSION, "inputs": inputs, **self.info}))
+        meta = {"version": VERSION, "inputs": self.inputs, **self.info}
+        arrays["meta"] = np.array(json.dumps(meta))
         buffer = io.BytesIO()
         np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
         path.parent.mkdir(parents=True, exist_ok=True)

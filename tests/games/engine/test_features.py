@@ -74,7 +74,8 @@ def test_weights_of_the_first_inputs_read_their_prefix_and_widen_to_the_same_ans
     first.save(tmp_path / "first.npz")
     loaded = Network.load(tmp_path / "first.npz")
     assert loaded.contact.inputs == FIRST_SIZE
-    expected = loaded.forward(features[:, :FIRST_SIZE].copy())
+    assert np.array_equal(encode(boards, FIRST_SIZE), features[:, :FIRST_SIZE])
+    expected = loaded.forward(encode(boards, FIRST_SIZE))
     assert np.array_equal(loaded.forward(features), expected)
     widened = loaded.widened(12, seed=3, race=True)
     assert widened.contact.inputs == SIZE and widened.hidden == 12
