@@ -22,10 +22,10 @@ a sum of blocks cannot show, again for each side as the blocker:
   the same share averaged over its checkers on the board, the share of rolls with which it cannot
   move at all (every die of the roll blocked for every checker: a lost turn), and its checkers
   held behind four blocked dice of six (trapped);
-- its own crossovers: the quarters its checkers still have to cross to reach the home;
+- its own crossovers: the quarters its checkers still have to cross to reach the home
 
-(all naught in a race, where nothing blocks);
-and for both, the pip lead against the mover's pips (what a race's chances turn on).
+(all naught in a race, where nothing blocks); and for both, the pip lead against the mover's pips
+(what a race's chances turn on).
 """
 
 from __future__ import annotations
@@ -89,32 +89,36 @@ def encode(boards: Boards, size: int = SIZE) -> Features:
     weights made before the mobility inputs, which then cost nothing)."""
     mover, other = boards[:, 0, :].astype(np.float32), boards[:, 1, :].astype(np.float32)
     mover_pips, other_pips = mover @ _PIPS, other @ _PIPS
-    race = (_rearmost(mover) <= 12) & (_rearmost(other) <= 12)
+    mover_rear, other_rear = _rearmost(mover), _rearmost(other)
+    race = (mover_rear <= 12) & (other_rear <= 12)
     columns = [
-        _side(mover, other, mover_pips),
-        _side(other, mover, other_pips),
+        _side(mover, other, mover_pips, other_rear),
+        _side(other, mover, other_pips, mover_rear),
         race[:, None].astype(np.float32),
         np.clip((other_pips - mover_pips) / 100.0, -1.0, 1.0)[:, None],
     ]
     if size > FIRST_SIZE:
         columns += [
-            _mobility(mover, other) * ~race[:, None],
-            _mobility(other, mover) * ~race[:, None],
+            _mobility(mover, other, other_rear) * ~race[:, None],
+            _mobility(other, mover, mover_rear) * ~race[:, None],
             np.clip((other_pips - mover_pips) / np.maximum(mover_pips, 10.0), -1.0, 1.0)[:, None],
         ]
     return np.concatenate(columns, axis=1, dtype=np.float32)
 
 
 def _side(
-    own: npt.NDArray[np.float32], other: npt.NDArray[np.float32], pips: npt.NDArray[np.float32]
+    own: npt.NDArray[np.float32],
+    other: npt.NDArray[np.float32],
+    pips: npt.NDArray[np.float32],
+    rearmost: npt.NDArray[np.intp],
 ) -> Features:
+    """``own``'s columns; ``rearmost`` is the other side's rearmost point (``_rearmost``)."""
     points = own[:, 1:25]
     held = points > 0
     longest = _longest_run(held[:, _PATH - 1])
     # The points held in front of each of the other side's points (its own numbering).
     blocking = np.concatenate([np.zeros((len(own), 1), np.float32), held], axis=1) @ AHEAD.T
     on_board = other[:, 1:25]
-    rearmost = _rearmost(other)
     front = np.take_along_axis(blocking, rearmost[:, None], axis=1)[:, 0]
     spread = (on_board * blocking[:, 1:25]).sum(axis=1) / np.maximum(on_board.sum(axis=1), 1.0)
     return np.concatenate(
@@ -159,16 +163,18 @@ _LANDING = _landing_table()
 _QUARTERS = np.array([0.0, *[(point - 1) // 6 for point in range(1, POINTS + 1)], 0.0], np.float32)
 
 
-def _mobility(own: npt.NDArray[np.float32], other: npt.NDArray[np.float32]) -> Features:
+def _mobility(
+    own: npt.NDArray[np.float32], other: npt.NDArray[np.float32], rearmost: npt.NDArray[np.intp]
+) -> Features:
     """What ``own``'s points leave the ``other`` side free to do (the rule of a held point: one
-    checker closes it), and ``own``'s crossovers; ``MOBILITY_PER_SIDE`` columns."""
+    checker closes it; ``rearmost`` is the other's rearmost point), and ``own``'s crossovers;
+    ``MOBILITY_PER_SIDE`` columns."""
     n = len(own)
     closed = np.concatenate([own[:, 1:25] > 0, np.ones((n, 1), bool)], axis=1)
     blocked = closed[:, _LANDING]  # (n, 25, 6): the other side's point q, die d
     stuck = blocked.sum(axis=2, dtype=np.float32) ** 2 / 36.0  # rolls that leave q no move
     on_board = other[:, 1:25]
     count = on_board.sum(axis=1)
-    rearmost = _rearmost(other)
     rear_stuck = np.where(count > 0, np.take_along_axis(stuck, rearmost[:, None], axis=1)[:, 0], 0)
     mean_stuck = (on_board * stuck[:, 1:]).sum(axis=1) / np.maximum(count, 1.0)
     occupied = (on_board > 0)[:, :, None]
